@@ -1,0 +1,89 @@
+// @ts-check
+import js from '@eslint/js'
+import tseslint from 'typescript-eslint'
+import prettier from 'eslint-config-prettier'
+
+/**
+ * Allowed workspace imports per package (STYLE.md §2). A package may import only the
+ * packages listed here; anything else is a lint error, which keeps the graph acyclic.
+ */
+const layers = {
+  core: [],
+  ingest: ['core'],
+  analysis: ['core'],
+  index: ['core', 'analysis'],
+  bm25f: ['core', 'analysis', 'index'],
+  'lightgbm-wasm': [],
+  ltr: ['core', 'analysis', 'index', 'bm25f', 'lightgbm-wasm'],
+  fulltext: ['core', 'analysis', 'index', 'bm25f'],
+  feedback: ['core', 'analysis', 'index', 'bm25f', 'ingest'],
+  eval: ['core'],
+}
+const all = Object.keys(layers)
+
+const layerRules = Object.entries(layers).map(([pkg, allowed]) => ({
+  files: [`packages/${pkg}/**/*.ts`],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          ...all
+            .filter((other) => other !== pkg && !allowed.includes(other))
+            .map((other) => ({
+              group: [`@pubmatch/${other}`, `@pubmatch/${other}/*`],
+              message: `packages/${pkg} may not import @pubmatch/${other} (see STYLE.md §2)`,
+            })),
+          { group: ['@pubmatch/cli', '@pubmatch/server'], message: 'apps are never imported' },
+        ],
+      },
+    ],
+  },
+}))
+
+export default tseslint.config(
+  {
+    ignores: [
+      '**/dist/**',
+      '**/node_modules/**',
+      '**/.turbo/**',
+      '**/build/**',
+      '**/test/fixtures/**',
+      'packages/lightgbm-wasm/wasm/**',
+      '**/*.js',
+      '**/*.mjs',
+      '**/*.cjs',
+    ],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      curly: ['error', 'all'],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      '@typescript-eslint/consistent-type-exports': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true, allowBoolean: true }],
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'ExportDefaultDeclaration', message: 'No default exports (STYLE.md §4), except config files and *.worker.ts' },
+      ],
+    },
+  },
+  {
+    files: ['**/*.worker.ts', '**/*.config.ts', '**/vitest.shared.ts'],
+    rules: { 'no-restricted-syntax': 'off' },
+  },
+  {
+    files: ['**/*.test.ts'],
+    rules: {
+      '@typescript-eslint/no-non-null-assertion': 'off',
+      '@typescript-eslint/unbound-method': 'off',
+    },
+  },
+  ...layerRules,
+  prettier,
+)

@@ -1,0 +1,34 @@
+export {
+  PubmatchError,
+  isPubmatchError,
+  toPubmatchError,
+  truncateForMessage,
+} from './errors.ts'
+export type { PubmatchErrorCode, ErrorDetails, PubmatchErrorOptions } from './errors.ts'
+export { articleYear, abstractText, articleId, emptyArticle } from './article.ts'
+export type {
+  Article,
+  ArticleId,
+  ArticleSource,
+  AbstractSection,
+  Author,
+  AuthorIdentifier,
+  Book,
+  Chemical,
+  CommentCorrection,
+  DeletedCitation,
+  HistoryDate,
+  Journal,
+  Keyword,
+  MeshHeading,
+  MeshQualifier,
+  OtherAbstract,
+  PartialDate,
+  PublicationType,
+  SupplementaryConcept,
+} from './article.ts'
+export { SECTION_TYPES } from './fulltext.ts'
+export type { FullTextDocument, Passage, PassageRole, SectionType } from './fulltext.ts'
+export type { MeshDescriptor, MeshQualifierRecord, MeshSupplementaryRecord } from './mesh.ts'
+export type { Qrels, Query, Run, RunEntry } from './evaluation.ts'
+export type { Token } from './token.ts'

@@ -1,0 +1,1 @@
+export type { IngestRecord } from './records.ts'

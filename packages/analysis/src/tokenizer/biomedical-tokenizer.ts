@@ -1,0 +1,320 @@
+import { PubmatchError } from '@pubmatch/core'
+import type { AnalyzedToken, Tokenizer } from '../analyzer.ts'
+import { GREEK_NAME_SET, MICRO_SIGN, MICRO_UNITS, SMALL_MU } from '../greek-letters.ts'
+import { normalizeText } from '../normalize.ts'
+import {
+  ALPHA,
+  APOS,
+  DIGIT,
+  DOT,
+  GREEK,
+  IGNORE,
+  SEP,
+  ASCII_CLASS,
+  charClassAt,
+  isJoinerClass,
+  isWordClass,
+} from './char-class.ts'
+
+/** Options of {@link createBiomedicalTokenizer}. */
+export interface BiomedicalTokenizerOptions {
+  /**
+   * Run {@link normalizeText} first: NFKC, lower-casing, diacritic folding. When `false` the text
+   * is tokenized as given (case is kept). Defaults to `true`.
+   */
+  normalize?: boolean
+  /**
+   * Split words where letters meet digits or Latin meets Greek (`cox2` → `cox` `2`,
+   * `tnfα` → `tnf` `α`), as at hyphens. Defaults to `true`.
+   */
+  splitAlphaNumeric?: boolean
+  /**
+   * Also emit joined forms of multi-part words (`COX-2` → `cox2`), see the README. Defaults to
+   * `true`.
+   */
+  joinCompounds?: boolean
+  /**
+   * Longest token kept, in UTF-16 code units. Longer parts and joined forms are dropped; their
+   * positions stay taken. Defaults to `64`.
+   */
+  maxTokenLength?: number
+}
+
+const isMu = (code: number): boolean => code === SMALL_MU || code === MICRO_SIGN
+
+/** Whether the ASCII letters starting at `j` spell a unit that takes the micro prefix. */
+function microUnitAt(s: string, j: number): boolean {
+  let k = j
+  while (k < s.length && k - j < 4) {
+    const c = s.charCodeAt(k) | 0x20
+    if (c < 0x61 || c > 0x7a) {
+      break
+    }
+    k++
+  }
+  if (k === j || (k < s.length && isWordClass(charClassAt(s, k)))) {
+    return false
+  }
+  return MICRO_UNITS.has(s.slice(j, k).toLowerCase())
+}
+
+/** The text of a part without the characters that are skipped inside words. */
+function cleanPart(s: string, start: number, end: number): string {
+  let text = ''
+  for (let k = start; k < end; k++) {
+    const cls = charClassAt(s, k)
+    if (cls !== IGNORE && cls !== APOS) {
+      text += s[k]!
+    }
+  }
+  return text
+}
+
+/**
+ * Creates the biomedical tokenizer, following the heuristics Jiang & Zhai (2007, "An empirical
+ * study of tokenization strategies for biomedical information retrieval", Inf. Retrieval 10:341)
+ * found to matter: non-functional characters are removed, hyphens and brackets inside a word are
+ * break points, the variants a break point creates (`COX-2`, `cox2`, `cox 2`) are normalised to
+ * match, and Greek letters are normalised (by the Greek filter, after this tokenizer).
+ *
+ * Rules, in short (README "Tokenizer rules" has the full list):
+ * - text is normalised first ({@link normalizeText}); words are runs of letters and digits;
+ * - hyphens (`-`, `‐`, `–`, `−`), brackets and apostrophes between two word characters link the
+ *   parts of one compound word; everything else (space, `/`, `+`, `,`, `;`, `:`, `%`, …)
+ *   separates words;
+ * - a `.` between digits belongs to the number (`2.5`); `'s` at the end of a word is dropped;
+ *   other apostrophes inside a word are dropped (`o'brien` → `obrien`);
+ * - parts also split where letters meet digits or Latin meets Greek (`p53` → `p` `53`), but `μ`
+ *   stays on a following unit (`μg`);
+ * - each part gets its own position; a compound also yields its joined form (all parts
+ *   concatenated) and the joined forms of its tightly bound runs (`il-6-induced` → `il6induced`
+ *   and `il6`), each at the position of its first part with `positionLength` = parts covered.
+ *
+ * @param options - see {@link BiomedicalTokenizerOptions}
+ */
+export function createBiomedicalTokenizer(options: BiomedicalTokenizerOptions = {}): Tokenizer {
+  const normalize = options.normalize ?? true
+  const split = options.splitAlphaNumeric ?? true
+  const join = options.joinCompounds ?? true
+  const maxLength = options.maxTokenLength ?? 64
+  if (!Number.isInteger(maxLength) || maxLength < 1) {
+    throw new PubmatchError(
+      'INVALID_ARGUMENT',
+      `@pubmatch/analysis: maxTokenLength must be a positive integer, got ${String(maxLength)}`,
+    )
+  }
+
+  // Scratch space for the parts of the current compound, reused across calls.
+  const starts: number[] = []
+  const ends: number[] = []
+  const kinds: number[] = []
+  const dirty: boolean[] = []
+  const texts: string[] = []
+  const tightAfter: boolean[] = []
+
+  const isGreekName = (text: string): boolean =>
+    text.length >= 2 &&
+    text.length <= 7 &&
+    GREEK_NAME_SET.has(normalize ? text : text.toLowerCase())
+
+  /** Whether the break between parts `a` and `a + 1` binds tightly (gene name + number etc.). */
+  const isTight = (a: number): boolean => {
+    const b = a + 1
+    const kindB = kinds[b]!
+    if (kindB === DIGIT || kindB === GREEK) {
+      return true
+    }
+    const textB = texts[b]!
+    if (isGreekName(textB)) {
+      return true
+    }
+    return textB.length <= 2 && (kinds[a] !== ALPHA || texts[a]!.length <= 4)
+  }
+
+  // State of the current call (tokenize is synchronous and not re-entrant).
+  let s = ''
+  let out: AnalyzedToken[] = []
+  let base = 0
+  let count = 0
+  let partStart = 0
+  let partKind = 0
+  let partDirty = false
+
+  const close = (end: number): void => {
+    starts[count] = partStart
+    ends[count] = end
+    kinds[count] = partKind
+    dirty[count] = partDirty
+    count++
+  }
+
+  const pushJoin = (first: number, last: number): void => {
+    let term = ''
+    let letters = false
+    for (let p = first; p <= last; p++) {
+      term += texts[p]!
+      letters ||= kinds[p] !== DIGIT
+    }
+    if (letters && term.length <= maxLength) {
+      out.push({
+        term,
+        position: base + first,
+        original: s.slice(starts[first], ends[last]),
+        positionLength: last - first + 1,
+      })
+    }
+  }
+
+  const emit = (): void => {
+    let hasLetter = false
+    for (let p = 0; p < count; p++) {
+      texts[p] = dirty[p] ? cleanPart(s, starts[p]!, ends[p]!) : s.slice(starts[p], ends[p])
+      hasLetter ||= kinds[p] !== DIGIT
+    }
+    const joining = join && count >= 2 && hasLetter
+    if (joining) {
+      for (let p = 0; p + 1 < count; p++) {
+        tightAfter[p] = isTight(p)
+      }
+    }
+    for (let p = 0; p < count; p++) {
+      if (joining) {
+        if (p === 0) {
+          pushJoin(0, count - 1)
+        }
+        if (p === 0 || !tightAfter[p - 1]) {
+          let last = p
+          while (last + 1 < count && tightAfter[last]) {
+            last++
+          }
+          if (last > p && !(p === 0 && last === count - 1)) {
+            pushJoin(p, last)
+          }
+        }
+      }
+      const term = texts[p]!
+      if (term.length <= maxLength) {
+        out.push({
+          term,
+          position: base + p,
+          original: dirty[p] ? s.slice(starts[p], ends[p]) : term,
+        })
+      }
+    }
+  }
+
+  return function tokenize(input: string): AnalyzedToken[] {
+    s = normalize ? normalizeText(input) : input
+    out = []
+    const n = s.length
+    let position = 0
+    let i = 0
+    while (i < n) {
+      const c = s.charCodeAt(i)
+      const first = c < 128 ? ASCII_CLASS[c]! : charClassAt(s, i)
+      if (!isWordClass(first)) {
+        i++
+        continue
+      }
+      if (first === ALPHA && c < 128) {
+        // Fast path: a plain ASCII word followed by a separator (or `.` that ends it) or the end.
+        let j = i + 1
+        let next = SEP
+        while (j < n) {
+          const d = s.charCodeAt(j)
+          next = d < 128 ? ASCII_CLASS[d]! : -1
+          if (next !== ALPHA) {
+            break
+          }
+          j++
+        }
+        if (j >= n || next === SEP || next === DOT) {
+          const term = s.slice(i, j)
+          if (term.length <= maxLength) {
+            out.push({ term, position, original: term })
+          }
+          position++
+          i = j
+          continue
+        }
+      }
+      count = 0
+      partStart = i
+      partKind = first
+      partDirty = false
+      let j = i + 1
+      for (;;) {
+        if (j >= n) {
+          close(n)
+          i = n
+          break
+        }
+        const cls = charClassAt(s, j)
+        if (isWordClass(cls)) {
+          if (cls !== partKind) {
+            if (!split) {
+              partKind = ALPHA
+            } else if (
+              partKind === GREEK &&
+              j - partStart === 1 &&
+              cls === ALPHA &&
+              isMu(s.charCodeAt(partStart)) &&
+              microUnitAt(s, j)
+            ) {
+              partKind = ALPHA // μg, μl, μM: the micro prefix stays on its unit
+            } else {
+              close(j)
+              partStart = j
+              partKind = cls
+              partDirty = false
+            }
+          }
+          j++
+          continue
+        }
+        if (cls === DOT && partKind === DIGIT && j + 1 < n && charClassAt(s, j + 1) === DIGIT) {
+          j += 2
+          continue
+        }
+        if (cls === IGNORE) {
+          partDirty = true
+          j++
+          continue
+        }
+        let runStart = j
+        if (cls === APOS && j + 1 < n && isWordClass(charClassAt(s, j + 1))) {
+          const next = s.charCodeAt(j + 1)
+          const possessive =
+            (next === 0x73 || next === 0x53) && (j + 2 >= n || !isWordClass(charClassAt(s, j + 2)))
+          if (!possessive) {
+            partDirty = true // o'brien, 3'utr
+            j++
+            continue
+          }
+          runStart = j + 2 // drop the possessive 's
+        }
+        close(j)
+        let k = runStart
+        while (k < n && isJoinerClass(charClassAt(s, k))) {
+          k++
+        }
+        if (k > runStart && k < n && isWordClass(charClassAt(s, k))) {
+          partStart = k // a break point: the compound goes on
+          partKind = charClassAt(s, k)
+          partDirty = false
+          j = k + 1
+          continue
+        }
+        i = k
+        break
+      }
+      base = position
+      emit()
+      position += count
+    }
+    const result = out
+    out = []
+    s = ''
+    return result
+  }
+}

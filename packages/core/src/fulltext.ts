@@ -33,7 +33,7 @@ export type PassageRole = 'body' | 'front' | 'heading' | 'reference' | 'boilerpl
 
 /** One BioC passage. */
 export interface Passage {
-  /** Character offset in the BioC document. */
+  /** Offset in the BioC document as the BioC API gives it: a count of UTF-8 bytes, not characters. */
   offset: number
   text: string
   /**

@@ -1,0 +1,80 @@
+import { execFile } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+const run = promisify(execFile)
+const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url))
+const shared = fileURLToPath(new URL('../../../../shared/data/', import.meta.url))
+
+async function pubmatch(...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [bin, ...args], { maxBuffer: 64 * 1024 * 1024 })
+    return { stdout, stderr, code: 0 }
+  } catch (error) {
+    const e = error as { stdout: string; stderr: string; code: number }
+    return { stdout: e.stdout, stderr: e.stderr, code: e.code }
+  }
+}
+
+describe.runIf(existsSync(bin))('pubmatch CLI (built)', () => {
+  let dir: string
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'pubmatch-cli-'))
+  })
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true })
+  })
+
+  it('prints help for every command', async () => {
+    const top = await pubmatch('--help')
+    expect(top.code).toBe(0)
+    const commands = [...top.stdout.matchAll(/^ {2}([a-z]+)\b/gm)].map((m) => m[1]!).filter((c) => c !== 'help')
+    expect(commands).toEqual(expect.arrayContaining(['demo', 'ingest', 'corpus']))
+    for (const command of commands) {
+      const help = await pubmatch(command, '--help')
+      expect([command, help.code]).toEqual([command, 0])
+      expect(help.stdout).toContain(`Usage: pubmatch ${command}`)
+    }
+  })
+
+  it('rejects bad usage with exit code 2 and a message', async () => {
+    const result = await pubmatch('ingest', '--format', 'nonsense', 'x')
+    expect(result.code).toBe(2)
+    expect(result.stderr).toContain('nonsense')
+  })
+
+  it('ingests the bundled sample corpus, then skips it all when run again', async () => {
+    const corpus = join(dir, 'demo')
+    const first = await pubmatch('demo', '--corpus', corpus, '--plain')
+    expect(first.code).toBe(0)
+    expect(first.stdout).toMatch(/695 articles, 5 full texts, 145 MeSH records/)
+    const again = await pubmatch('ingest', fileURLToPath(new URL('../sample-corpus/', import.meta.url)), '--corpus', corpus, '--json', '-q')
+    expect(JSON.parse(again.stdout)).toMatchObject({ added: 0, updated: 0, sources: 0, resumed: 13 })
+    const show = await pubmatch('corpus', 'show', '9500320', '--corpus', corpus)
+    expect(JSON.parse(show.stdout)).toMatchObject({ id: '9500320' })
+    const missing = await pubmatch('corpus', 'show', '1', '--corpus', corpus)
+    expect(missing.code).toBe(1)
+    expect(missing.stderr).toMatch(/^pubmatch: NOT_FOUND: /)
+  })
+
+  it.runIf(existsSync(shared))('turns every real file in the shared data into articles without crashing', async () => {
+    const corpus = join(dir, 'all')
+    const result = await pubmatch('ingest', shared, '--corpus', corpus, '--json', '-q')
+    expect(result.code).toBe(0)
+    const summary = JSON.parse(result.stdout) as Record<string, number>
+    expect(summary['added']).toBeGreaterThan(4000)
+    expect(summary['fullTexts']).toBeGreaterThan(260)
+    const stats = JSON.parse((await pubmatch('corpus', 'stats', '--corpus', corpus, '--json')).stdout) as Record<string, number>
+    expect(stats['articles']).toBe(summary['added']! - summary['deleted']!)
+    // every failure names its file
+    const errors = (await pubmatch('corpus', 'errors', '--corpus', corpus, '--json')).stdout.trim().split('\n')
+    for (const line of errors.filter(Boolean)) {
+      expect(JSON.parse(line)).toHaveProperty('details.file')
+    }
+  })
+})

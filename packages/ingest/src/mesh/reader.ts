@@ -1,0 +1,105 @@
+import { PubmatchError, isPubmatchError } from '@pubmatch/core'
+import type { IngestRecord } from '../records.ts'
+import type { XmlInput, XmlTextOptions } from '../xml/input.ts'
+import {
+  parseXmlRecords,
+  readXmlRecords,
+  type XmlRecordOptions,
+  type XmlRecordResult,
+  type XmlRootInfo,
+} from '../xml/records.ts'
+import type { XmlRecordText, XmlScanStats } from '../xml/scanner.ts'
+import { MESH_RECORD_ROOTS, meshEntryFromElement } from './records.ts'
+
+/** Options of {@link readMeshXml} and {@link parseMeshXmlString}. */
+export interface MeshXmlOptions
+  extends
+    Pick<
+      XmlRecordOptions,
+      'maxEntityExpansion' | 'maxEntityDepth' | 'maxRecordLength' | 'maxDoctypeLength'
+    >,
+    Pick<XmlTextOptions, 'onBytes' | 'chunkSize'> {
+  /** The name used in messages. Defaults to the path, `<stream>` or `<string>`. */
+  file?: string
+  /** Scanner counters, updated while reading (an internal stats hook). */
+  stats?: XmlScanStats
+}
+
+function checkRoot(file: string): (root: XmlRootInfo) => void {
+  return (root) => {
+    if (!(root.name in MESH_RECORD_ROOTS)) {
+      throw new PubmatchError(
+        'UNSUPPORTED_FORMAT',
+        `@pubmatch/ingest: ${file}: <${root.name}> is not MeSH XML ` +
+          `(expected ${Object.keys(MESH_RECORD_ROOTS).join(', ')})`,
+        { details: { file, root: root.name } },
+      )
+    }
+  }
+}
+
+/** The record's UI, found at its start in the raw text (for naming records that cannot be parsed). */
+function rawUi(record: XmlRecordText): string | undefined {
+  return /<(?:DescriptorUI|QualifierUI|SupplementalRecordUI)>\s*([A-Z]\d+)\s*</.exec(
+    record.xml.slice(0, 512),
+  )?.[1]
+}
+
+function recordOptions(file: string, options: MeshXmlOptions): XmlRecordOptions {
+  return { ...options, file, onRoot: checkRoot(file), recordId: rawUi, recordIdLabel: 'UI' }
+}
+
+function toIngestRecord(result: XmlRecordResult, file: string): IngestRecord {
+  if (result.kind === 'error') {
+    return result
+  }
+  try {
+    return {
+      kind: 'mesh',
+      entry: meshEntryFromElement(result.element, { file, record: `#${result.ordinal}` }),
+    }
+  } catch (error) {
+    if (isPubmatchError(error)) {
+      return { kind: 'error', error }
+    }
+    throw error
+  }
+}
+
+/**
+ * Streams a MeSH XML file — descriptors (`DescriptorRecordSet`, `desc20xx.xml`, ~300 MB),
+ * qualifiers (`QualifierRecordSet`) or supplementary concept records
+ * (`SupplementalRecordSet`) — in bounded memory, one record at a time, `.gz` detected by
+ * magic bytes. Yields `{ kind: 'mesh', entry }` per record and `{ kind: 'error' }` for a
+ * record that cannot be read (then goes on), with the same whole-input errors as
+ * `readPubmedXml`.
+ * @param input - a path, a readable stream or an async iterable of byte/string chunks
+ * @param options - file name for messages, limits, progress callback, stats hook
+ * @throws PubmatchError `IO`, `EMPTY_INPUT`, `UNSUPPORTED_FORMAT` (not XML, or another root),
+ *   `MALFORMED_XML`, `EXTERNAL_ENTITY`, `ENTITY_EXPANSION_LIMIT`
+ */
+export async function* readMeshXml(
+  input: XmlInput,
+  options: MeshXmlOptions = {},
+): AsyncGenerator<IngestRecord> {
+  const file = options.file ?? (typeof input === 'string' ? input : '<stream>')
+  for await (const result of readXmlRecords(input, {
+    ...recordOptions(file, options),
+    onBytes: options.onBytes,
+    chunkSize: options.chunkSize,
+  })) {
+    yield toIngestRecord(result, file)
+  }
+}
+
+/**
+ * Parses a MeSH XML document held in memory with the same rules as {@link readMeshXml}.
+ * @param xml - the document
+ * @param options - `file` names the document in messages. Defaults to `<string>`.
+ */
+export function parseMeshXmlString(xml: string, options: MeshXmlOptions = {}): IngestRecord[] {
+  const file = options.file ?? '<string>'
+  return parseXmlRecords(xml, recordOptions(file, options)).map((result) =>
+    toIngestRecord(result, file),
+  )
+}

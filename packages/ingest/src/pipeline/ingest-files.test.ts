@@ -1,0 +1,161 @@
+import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { openCorpus, type CorpusStore } from '../store/corpus-store.ts'
+import { sharedDataPath } from '../testing/shared-data.ts'
+import { detectFormat } from './detect-format.ts'
+import { ingestFiles, type IngestEvent } from './ingest-files.ts'
+import { defaultReaders } from './readers.ts'
+
+let dir: string
+let store: CorpusStore
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'pubmatch-files-'))
+  store = await openCorpus(join(dir, 'corpus'), { create: true })
+})
+afterEach(async () => {
+  await store.close()
+  await rm(dir, { recursive: true, force: true })
+})
+
+const readers = defaultReaders()
+
+describe('detectFormat', () => {
+  it('recognises every article format from content, not names', async () => {
+    const cases: Array<[string, string | null]> = [
+      ['pubmed-xml/medline16n0902.xml.gz', 'pubmed-xml'],
+      ['pubmed-xml/medsamp2006.xml', 'pubmed-xml'],
+      ['pubmed-xml/pmid_9500320.xml', 'pubmed-xml'],
+      ['eutils/klortho/efetch.pubmedbook.xml', 'pubmed-xml'],
+      ['pmc/bioc-json/PMC10020673.json', 'bioc-json'],
+      ['pmc/pubtator-bioc-json/pubtator_8.json', 'bioc-json'],
+      ['pmc/bioc-format/ncbi-nlp-BioC-JSON/xml/collection.xml', 'bioc-xml'],
+      ['mesh/desc-samples.xml', 'mesh-descriptors'],
+      ['mesh/qual2014.xml', 'mesh-qualifiers'],
+      ['mesh/supp-samples.xml', 'mesh-supplementary'],
+      ['medline-text/pubmed_result1.txt', 'medline-text'],
+      ['nfcorpus/corpus.docs', 'nfcorpus'],
+      ['eutils/klortho/esearch.pubmed.xml', null],
+      ['nfcorpus/dev/s-3.qrel', null],
+      ['nfcorpus/dev/q-titles.queries', null],
+    ]
+    for (const [path, format] of cases) {
+      expect([path, (await detectFormat(sharedDataPath(path))).format]).toEqual([path, format])
+    }
+  })
+})
+
+describe('ingestFiles', () => {
+  it('ingests a directory of real files of several formats and skips non-article files', async () => {
+    const src = join(dir, 'in')
+    await mkdir(src)
+    for (const file of ['pubmed-xml/medsamp2006.xml', 'pmc/bioc-json/PMC10020673.json', 'mesh/desc-samples.xml', 'pubmed-xml/SOURCE.factoid.md']) {
+      await copyFile(sharedDataPath(file), join(src, file.split('/').pop()!))
+    }
+    const events: IngestEvent[] = []
+    const summary = await ingestFiles(store, [src], { readers, onEvent: (e) => events.push(e) })
+    expect(summary).toMatchObject({ added: 88, fullTexts: 1, mesh: 43, sources: 3, skipped: 1, failedSources: 0 })
+    expect(events.filter((e) => e.type === 'source-skipped').map((e) => e.type === 'source-skipped' && e.reason)).toEqual([
+      'text in no format pubmatch ingests',
+    ])
+  })
+
+  it('skips files already ingested with the same content and re-reads changed ones', async () => {
+    const file = join(dir, 'medsamp.xml')
+    await copyFile(sharedDataPath('pubmed-xml/medsamp2006.xml'), file)
+    await ingestFiles(store, [file], { readers })
+    const again = await ingestFiles(store, [file], { readers })
+    expect(again).toMatchObject({ resumed: 1, sources: 0, added: 0 })
+    const forced = await ingestFiles(store, [file], { readers, force: true })
+    expect(forced).toMatchObject({ sources: 1, added: 0, unchanged: 88 })
+    // the same content under another name is read, but nothing changes
+    const copy = join(dir, 'copy.xml')
+    await copyFile(file, copy)
+    expect(await ingestFiles(store, [copy], { readers })).toMatchObject({ sources: 1, added: 0, unchanged: 88 })
+  })
+
+  it('applies a DeleteCitation from a later file to an article stored from an earlier one', async () => {
+    const base = join(dir, 'base.xml')
+    await copyFile(sharedDataPath('pubmed-xml/pmid_9500320.xml'), base)
+    await ingestFiles(store, [base], { readers })
+    expect(store.has('9500320')).toBe(true)
+    const update = join(dir, 'update.xml')
+    await writeFile(
+      update,
+      '<?xml version="1.0"?>\n<PubmedArticleSet><DeleteCitation><PMID Version="1">9500320</PMID></DeleteCitation></PubmedArticleSet>\n',
+    )
+    const summary = await ingestFiles(store, [update], { readers })
+    expect(summary).toMatchObject({ deleted: 1 })
+    expect(store.has('9500320')).toBe(false)
+  })
+
+  it('keeps the good files and records of a batch with hostile and broken files', async () => {
+    const src = join(dir, 'in')
+    await mkdir(src)
+    const gz = await readFile(sharedDataPath('pubmed-xml/medline16n0902.xml.gz'))
+    await writeFile(join(src, 'a-truncated.xml.gz'), gz.subarray(0, Math.floor(gz.length / 2)))
+    await writeFile(join(src, 'b-empty.xml'), '')
+    await writeFile(join(src, 'c-not-xml.xml'), 'this is not XML at all\n')
+    await writeFile(
+      join(src, 'd-laughs.xml'),
+      `<?xml version="1.0"?>\n<!DOCTYPE PubmedArticleSet [\n${Array.from({ length: 10 }, (_, i) =>
+        i === 0 ? '<!ENTITY l0 "lol">' : `<!ENTITY l${i} "${`&l${i - 1};`.repeat(10)}">`,
+      ).join('\n')}\n]>\n<PubmedArticleSet><PubmedArticle><MedlineCitation><PMID>1</PMID><Article><ArticleTitle>&l9;</ArticleTitle></Article></MedlineCitation></PubmedArticle></PubmedArticleSet>\n`,
+    )
+    await copyFile(sharedDataPath('pubmed-xml/medsamp2006.xml'), join(src, 'e-good.xml'))
+    const failed: string[] = []
+    const summary = await ingestFiles(store, [src], {
+      readers,
+      onEvent: (e) => {
+        if (e.type === 'source-failed') {
+          failed.push(`${e.key.split('/').pop()}: ${e.error.code}`)
+        }
+      },
+    })
+    // whole-file failures: the entity bomb is refused from its DOCTYPE, before any expansion
+    expect(failed).toEqual([
+      'b-empty.xml: EMPTY_INPUT',
+      'c-not-xml.xml: UNSUPPORTED_FORMAT',
+      'd-laughs.xml: ENTITY_EXPANSION_LIMIT',
+    ])
+    // the truncated file keeps the citations before the cut and reports the truncation
+    const codes: string[] = []
+    for await (const error of store.errors()) {
+      codes.push(`${String(error.details.file).split('/').pop()}: ${error.code}`)
+    }
+    expect(codes).toContain('a-truncated.xml.gz: TRUNCATED_INPUT')
+    expect(summary).toMatchObject({ failedSources: 3, sources: 2 })
+    // all 88 good citations, plus the truncated file's citations before the cut
+    expect(summary.added).toBeGreaterThan(88 + 100)
+    expect(store.stats().articles).toBe(summary.added)
+  })
+
+  it('resumes at the file it was writing when interrupted', async () => {
+    const src = join(dir, 'in')
+    await mkdir(src)
+    for (const file of ['pmid_151222.xml', 'pmid_9500320.xml', 'pmid_9417067.xml']) {
+      await copyFile(sharedDataPath(`pubmed-xml/${file}`), join(src, file))
+    }
+    const controller = new AbortController()
+    await expect(
+      ingestFiles(store, [src], {
+        readers,
+        signal: controller.signal,
+        onEvent: (e) => {
+          if (e.type === 'source-done') {
+            controller.abort()
+          }
+        },
+      }),
+    ).rejects.toMatchObject({ code: 'ABORTED' })
+    expect(store.stats().articles).toBe(1)
+    const resumed = await ingestFiles(store, [src], { readers })
+    expect(resumed).toMatchObject({ resumed: 1, sources: 2, added: 2 })
+  })
+
+  it('names a missing path', async () => {
+    await expect(ingestFiles(store, [join(dir, 'nope.xml')], { readers })).rejects.toMatchObject({ code: 'NOT_FOUND' })
+  })
+})

@@ -1,0 +1,214 @@
+import { createHash } from 'node:crypto'
+import { createReadStream } from 'node:fs'
+import { readdir, stat } from 'node:fs/promises'
+import { join, resolve } from 'node:path'
+import { PubmatchError, isPubmatchError, toPubmatchError } from '@pubmatch/core'
+import type { IngestRecord } from '../records.ts'
+import type { CorpusStore, SourceCounts, SourceEntry } from '../store/corpus-store.ts'
+import { detectFormat, expectsArticles, type InputFormat } from './detect-format.ts'
+
+/**
+ * Reads one file of a known format. `onBytes` reports how many bytes of the (possibly
+ * compressed) file have been consumed so far, for progress bars.
+ */
+export type FileReader = (path: string, onBytes: (bytesRead: number) => void) => AsyncIterable<IngestRecord>
+
+/** A reader for each input format. */
+export type FileReaders = Record<InputFormat, FileReader>
+
+/** What happens during an ingest, for progress bars and logs. */
+export type IngestEvent =
+  | { type: 'plan'; files: number; bytes: number }
+  | { type: 'source-start'; key: string; format: InputFormat; bytes: number }
+  | { type: 'source-progress'; key: string; bytesRead: number; records: number }
+  | { type: 'source-done'; key: string; entry: SourceEntry }
+  /** Already ingested with the same content: resumed past it. */
+  | { type: 'source-unchanged'; key: string }
+  /** Holds no articles (README, DTD, qrels…). */
+  | { type: 'source-skipped'; key: string; reason: string }
+  /** Could not be read at all. */
+  | { type: 'source-failed'; key: string; error: PubmatchError }
+
+/** The totals of an ingest run. */
+export interface IngestSummary extends SourceCounts {
+  /** Sources written in this run. */
+  sources: number
+  /** Sources skipped because they were already ingested with the same content. */
+  resumed: number
+  /** Files that hold no articles. */
+  skipped: number
+  /** Files that could not be read at all (each also counts in `errors`). */
+  failedSources: number
+}
+
+/** Options of {@link ingestFiles}. */
+export interface IngestFilesOptions {
+  /** How to read each format. */
+  readers: FileReaders
+  /** Forces a format instead of detecting it per file. */
+  format?: InputFormat
+  /** Called for every {@link IngestEvent}. */
+  onEvent?: (event: IngestEvent) => void
+  /** Re-read sources even if they were ingested with the same content. Defaults to `false`. */
+  force?: boolean
+  /** Stops between sources when aborted. */
+  signal?: AbortSignal
+}
+
+/** An empty {@link IngestSummary}. */
+export function emptySummary(): IngestSummary {
+  return {
+    added: 0,
+    updated: 0,
+    unchanged: 0,
+    stale: 0,
+    deleted: 0,
+    deletedUnknown: 0,
+    fullTexts: 0,
+    mesh: 0,
+    errors: 0,
+    sources: 0,
+    resumed: 0,
+    skipped: 0,
+    failedSources: 0,
+  }
+}
+
+/**
+ * Adds one source's counts to a summary.
+ * @param summary - the running totals (modified)
+ * @param counts - one source's counts
+ */
+export function addCounts(summary: IngestSummary, counts: SourceCounts): void {
+  for (const key of Object.keys(counts) as Array<keyof SourceCounts>) {
+    summary[key] += counts[key]
+  }
+}
+
+/**
+ * Ingests files and directories (walked recursively, in sorted order) into a corpus. Each
+ * file is one source: written completely or not at all, and skipped on the next run when its
+ * content has not changed, so an interrupted ingest resumes where it stopped. A file that
+ * cannot be read is reported and the others carry on; so is each bad record.
+ * @param store - the corpus to write
+ * @param paths - files and directories
+ * @param options - readers, format override, progress
+ */
+export async function ingestFiles(
+  store: CorpusStore,
+  paths: readonly string[],
+  options: IngestFilesOptions,
+): Promise<IngestSummary> {
+  const summary = emptySummary()
+  const emit = options.onEvent ?? (() => undefined)
+  const files: Array<{ path: string; explicit: boolean; size: number }> = []
+  for (const path of paths) {
+    const absolute = resolve(path)
+    let info
+    try {
+      info = await stat(absolute)
+    } catch (error) {
+      throw new PubmatchError('NOT_FOUND', `ingest: cannot read ${path}: ${(error as Error).message}`, {
+        cause: error,
+        details: { file: absolute },
+      })
+    }
+    if (info.isDirectory()) {
+      for (const file of await walk(absolute)) {
+        files.push({ path: file, explicit: false, size: (await stat(file)).size })
+      }
+    } else {
+      files.push({ path: absolute, explicit: true, size: info.size })
+    }
+  }
+  emit({ type: 'plan', files: files.length, bytes: files.reduce((sum, f) => sum + f.size, 0) })
+
+  for (const file of files) {
+    if (options.signal?.aborted) {
+      throw new PubmatchError('ABORTED', 'ingest: interrupted; run the same command again to resume')
+    }
+    const key = file.path
+    try {
+      const detection = options.format ? { format: options.format } : await detectFormat(file.path)
+      if (detection.format === null) {
+        // A file named on the command line must be readable; inside a directory, a file whose
+        // extension promises articles but whose content is unreadable is an error, while
+        // recognised non-article data (E-utilities answers, qrels, README…) is skipped.
+        if (file.explicit || (expectsArticles(file.path) && !detection.known)) {
+          const code = detection.empty ? 'EMPTY_INPUT' : 'UNSUPPORTED_FORMAT'
+          throw new PubmatchError(code, `ingest: ${file.path}: ${detection.reason}`, { details: { file: file.path } })
+        }
+        summary.skipped++
+        emit({ type: 'source-skipped', key, reason: detection.reason })
+        continue
+      }
+      const format = detection.format
+      const fingerprint = await fingerprintFile(file.path)
+      if (!options.force && store.completedSource(key, fingerprint)) {
+        summary.resumed++
+        emit({ type: 'source-unchanged', key })
+        continue
+      }
+      emit({ type: 'source-start', key, format, bytes: file.size })
+      let bytesRead = 0
+      let records = 0
+      let lastReport = 0
+      const reader = options.readers[format]
+      const entry = await store.writeSource({ key, fingerprint }, reader(file.path, (n) => (bytesRead = n)), () => {
+        records++
+        if (records - lastReport >= 500) {
+          lastReport = records
+          emit({ type: 'source-progress', key, bytesRead, records })
+        }
+      })
+      emit({ type: 'source-progress', key, bytesRead: file.size, records })
+      addCounts(summary, entry.counts)
+      summary.sources++
+      emit({ type: 'source-done', key, entry })
+    } catch (error) {
+      if (isPubmatchError(error, 'ABORTED')) {
+        throw error
+      }
+      const failure = isPubmatchError(error)
+        ? error
+        : toPubmatchError(error, (error as NodeJS.ErrnoException).code ? 'IO' : 'INTERNAL')
+      summary.failedSources++
+      summary.errors++
+      emit({ type: 'source-failed', key, error: failure })
+    }
+  }
+  return summary
+}
+
+/**
+ * Identifies a file's content: SHA-1 of its bytes and its size. Re-ingesting a file with
+ * the same fingerprint is skipped.
+ * @param path - the file
+ */
+export async function fingerprintFile(path: string): Promise<string> {
+  const hash = createHash('sha1')
+  let size = 0
+  for await (const chunk of createReadStream(path)) {
+    hash.update(chunk as Buffer)
+    size += (chunk as Buffer).length
+  }
+  return `sha1:${hash.digest('hex')}:${size}`
+}
+
+async function walk(dir: string): Promise<string[]> {
+  const out: string[] = []
+  const entries = await readdir(dir, { withFileTypes: true })
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+  for (const entry of entries) {
+    if (entry.name.startsWith('.')) {
+      continue
+    }
+    const path = join(dir, entry.name)
+    if (entry.isDirectory()) {
+      out.push(...(await walk(path)))
+    } else if (entry.isFile()) {
+      out.push(path)
+    }
+  }
+  return out
+}

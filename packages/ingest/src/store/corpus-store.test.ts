@@ -1,0 +1,193 @@
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { PubmatchError, emptyArticle, type Article } from '@pubmatch/core'
+import type { IngestRecord } from '../records.ts'
+import { MANIFEST_FILE, openCorpus, type CorpusStore } from './corpus-store.ts'
+
+const article = (id: string, title: string, version = 1): Article => ({
+  ...emptyArticle(id),
+  version,
+  title,
+})
+const put = (a: Article): IngestRecord => ({ kind: 'article', article: a })
+
+async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = []
+  for await (const item of items) {
+    out.push(item)
+  }
+  return out
+}
+
+describe('openCorpus', () => {
+  let dir: string
+  let store: CorpusStore | undefined
+
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'pubmatch-corpus-'))
+  })
+  afterEach(async () => {
+    await store?.close()
+    store = undefined
+    await rm(dir, { recursive: true, force: true })
+  })
+
+  it('refuses to open a directory without a corpus unless asked to create one', async () => {
+    await expect(openCorpus(join(dir, 'none'))).rejects.toMatchObject({ code: 'NOT_FOUND' })
+    store = await openCorpus(join(dir, 'new'), { create: true })
+    expect(store.stats()).toMatchObject({ articles: 0, segments: 0 })
+  })
+
+  it('stores articles, counts them, and reads them back after reopening', async () => {
+    store = await openCorpus(dir, { create: true })
+    const entry = await store.writeSource({ key: 'a.xml', fingerprint: 'f1' }, [
+      put(article('1', 'one')),
+      put(article('2', 'two')),
+    ])
+    expect(entry.counts).toMatchObject({ added: 2, updated: 0, unchanged: 0 })
+    await store.close()
+    store = await openCorpus(dir)
+    expect(store.stats()).toMatchObject({ articles: 2, segments: 1, sources: 1 })
+    expect((await collect(store.articles())).map((a) => a.title)).toEqual(['one', 'two'])
+    expect((await store.getArticle('2'))?.title).toBe('two')
+    expect(await store.getArticle('3')).toBeUndefined()
+  })
+
+  it('is idempotent: the same records again change nothing and write no segment', async () => {
+    store = await openCorpus(dir, { create: true })
+    const records = [put(article('1', 'one')), put(article('2', 'two'))]
+    await store.writeSource({ key: 'a.xml', fingerprint: 'f1' }, records)
+    const again = await store.writeSource({ key: 'b.xml', fingerprint: 'f2' }, records)
+    expect(again.counts).toMatchObject({ added: 0, updated: 0, unchanged: 2 })
+    expect(again.segment).toBeNull()
+    expect(store.stats()).toMatchObject({ articles: 2, segments: 1 })
+    expect(store.completedSource('a.xml', 'f1')).toBeDefined()
+    expect(store.completedSource('a.xml', 'other')).toBeUndefined()
+  })
+
+  it('replaces an article by a newer version or revised content and ignores older versions', async () => {
+    store = await openCorpus(dir, { create: true })
+    await store.writeSource({ key: 's1', fingerprint: 'x' }, [put(article('1', 'v1')), put(article('2', 'old'))])
+    const second = await store.writeSource({ key: 's2', fingerprint: 'x' }, [
+      put(article('1', 'v2', 2)),
+      put(article('2', 'revised')),
+    ])
+    expect(second.counts).toMatchObject({ added: 0, updated: 2 })
+    const third = await store.writeSource({ key: 's3', fingerprint: 'x' }, [put(article('1', 'v1 again', 1))])
+    expect(third.counts).toMatchObject({ stale: 1 })
+    const titles = Object.fromEntries((await collect(store.articles())).map((a) => [a.id, a.title]))
+    expect(titles).toEqual({ '1': 'v2', '2': 'revised' })
+  })
+
+  it('removes deleted citations and remembers deletions of ids it never held', async () => {
+    store = await openCorpus(dir, { create: true })
+    await store.writeSource({ key: 's1', fingerprint: 'x' }, [put(article('1', 'a')), put(article('2', 'b'))])
+    const entry = await store.writeSource({ key: 's2', fingerprint: 'x' }, [
+      { kind: 'delete', deleted: [{ id: '1' }, { id: '99' }] },
+    ])
+    expect(entry.counts).toMatchObject({ deleted: 1, deletedUnknown: 1 })
+    expect(store.stats()).toMatchObject({ articles: 1, deleted: 2 })
+    await store.close()
+    store = await openCorpus(dir)
+    expect(store.has('1')).toBe(false)
+    expect((await collect(store.articles())).map((a) => a.id)).toEqual(['2'])
+  })
+
+  it('keeps per-record errors with the source that produced them', async () => {
+    store = await openCorpus(dir, { create: true })
+    const error = new PubmatchError('MISSING_FIELD', 'ingest: record #3 has no PMID', {
+      details: { file: 'x.xml', record: '#3' },
+    })
+    const entry = await store.writeSource({ key: 'x.xml', fingerprint: 'f' }, [
+      put(article('1', 'a')),
+      { kind: 'error', error },
+    ])
+    expect(entry.counts.errors).toBe(1)
+    expect(await collect(store.errors())).toEqual([
+      { source: 'x.xml', code: 'MISSING_FIELD', message: error.message, details: { file: 'x.xml', record: '#3' } },
+    ])
+  })
+
+  it('stores full texts by PMCID', async () => {
+    store = await openCorpus(dir, { create: true })
+    const document = { pmcid: 'PMC1', sourceId: '1', passages: [] }
+    await store.writeSource({ key: 'b.json', fingerprint: 'f' }, [{ kind: 'fulltext', document }])
+    expect(store.stats().fullTexts).toBe(1)
+    expect(await collect(store.fullTexts())).toEqual([document])
+  })
+
+  it('leaves the store unchanged when a source fails midway, with no temporary files left', async () => {
+    store = await openCorpus(dir, { create: true })
+    await store.writeSource({ key: 's1', fingerprint: 'x' }, [put(article('1', 'kept'))])
+    async function* failing(): AsyncGenerator<IngestRecord> {
+      yield put(article('2', 'lost'))
+      yield put(article('1', 'changed'))
+      await Promise.resolve()
+      throw new Error('interrupted')
+    }
+    await expect(store.writeSource({ key: 's2', fingerprint: 'x' }, failing())).rejects.toThrow('interrupted')
+    expect(store.stats()).toMatchObject({ articles: 1, segments: 1, sources: 1 })
+    expect(store.completedSource('s2', 'x')).toBeUndefined()
+    expect((await readdir(join(dir, 'segments'))).filter((n) => n.startsWith('.tmp-'))).toEqual([])
+    expect((await store.getArticle('1'))?.title).toBe('kept')
+  })
+
+  it('sweeps temporary files a crashed writer left behind', async () => {
+    store = await openCorpus(dir, { create: true })
+    await store.close()
+    await writeFile(join(dir, 'segments', '.tmp-000001.jsonl.gz-123-abcd'), 'partial')
+    store = await openCorpus(dir)
+    expect(await readdir(join(dir, 'segments'))).toEqual([])
+  })
+
+  it('reports a segment whose bytes no longer match the manifest checksum', async () => {
+    store = await openCorpus(dir, { create: true })
+    await store.writeSource({ key: 's1', fingerprint: 'x' }, [put(article('1', 'a'))])
+    await store.close()
+    store = undefined
+    const manifest = JSON.parse(await readFile(join(dir, MANIFEST_FILE), 'utf8')) as {
+      segments: Array<{ sha256: string }>
+    }
+    manifest.segments[0]!.sha256 = '0'.repeat(64)
+    await writeFile(join(dir, MANIFEST_FILE), JSON.stringify(manifest))
+    await expect(openCorpus(dir)).rejects.toMatchObject({ code: 'CORPUS_CORRUPTED' })
+  })
+
+  it('rejects a damaged manifest with a clear code', async () => {
+    await writeFile(join(dir, MANIFEST_FILE), '{ not json')
+    await expect(openCorpus(dir)).rejects.toMatchObject({ code: 'CORPUS_CORRUPTED' })
+    await writeFile(join(dir, MANIFEST_FILE), JSON.stringify({ format: 'pubmatch-corpus', version: 99, segments: [], sources: [] }))
+    await expect(openCorpus(dir)).rejects.toMatchObject({ code: 'SCHEMA_MISMATCH' })
+  })
+
+  it('locks the corpus against a second writer but takes over a stale lock', async () => {
+    store = await openCorpus(dir, { create: true })
+    const readOnly = await openCorpus(dir, { readOnly: true })
+    expect(readOnly.stats().articles).toBe(0)
+    await store.close()
+    store = undefined
+    // a lock held by a live process that is not us (pid 1 is always alive)
+    await writeFile(join(dir, '.lock'), '1')
+    await expect(openCorpus(dir)).rejects.toMatchObject({ code: 'IO' })
+    // a lock left by a process that no longer exists
+    await writeFile(join(dir, '.lock'), '2147483646')
+    store = await openCorpus(dir)
+    expect(store.stats().articles).toBe(0)
+  })
+
+  it('compacts many segments into one with the same live content', async () => {
+    store = await openCorpus(dir, { create: true })
+    await store.writeSource({ key: 's1', fingerprint: 'x' }, [put(article('1', 'a')), put(article('2', 'b'))])
+    await store.writeSource({ key: 's2', fingerprint: 'x' }, [put(article('2', 'b2', 2)), put(article('3', 'c'))])
+    await store.writeSource({ key: 's3', fingerprint: 'x' }, [{ kind: 'delete', deleted: [{ id: '1' }] }])
+    const before = await collect(store.articles())
+    await store.compact()
+    expect(store.stats()).toMatchObject({ articles: 2, segments: 1, deleted: 1 })
+    expect(await collect(store.articles())).toEqual(before)
+    expect(await readdir(join(dir, 'segments'))).toEqual(['000004.jsonl.gz'])
+    // the sources stay known, so re-ingesting them is still skipped
+    expect(store.completedSource('s2', 'x')).toBeDefined()
+  })
+})

@@ -1,0 +1,716 @@
+import { createHash } from 'node:crypto'
+import { createReadStream, createWriteStream } from 'node:fs'
+import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises'
+import { join } from 'node:path'
+import { createInterface } from 'node:readline'
+import { pipeline } from 'node:stream/promises'
+import { createGunzip, createGzip } from 'node:zlib'
+import {
+  PubmatchError,
+  isPubmatchError,
+  type Article,
+  type ErrorDetails,
+  type FullTextDocument,
+  type PubmatchErrorCode,
+} from '@pubmatch/core'
+import type { IngestRecord, MeshEntry } from '../records.ts'
+import { temporaryPathFor, writeFileAtomic } from './atomic-write.ts'
+
+/** The manifest's file name inside a corpus directory. */
+export const MANIFEST_FILE = 'CORPUS.json'
+const FORMAT = 'pubmatch-corpus'
+const FORMAT_VERSION = 1
+const LOCK_FILE = '.lock'
+
+/** A source that was ingested completely. */
+export interface SourceEntry {
+  /** Identifies the source: an absolute path, or `entrez:…` for a batch of an Entrez query. */
+  key: string
+  /** Changes when the source's content changes (size + mtime + head hash for files). */
+  fingerprint: string
+  /** The segment it wrote, or `null` when nothing changed. */
+  segment: string | null
+  completedAt: string
+  counts: SourceCounts
+}
+
+/** A segment file in the manifest. */
+export interface SegmentEntry {
+  /** File name under `segments/`, e.g. `000001.jsonl.gz`. */
+  file: string
+  /** SHA-256 of the file's bytes, checked whenever it is read. */
+  sha256: string
+  bytes: number
+  /** Lines (operations) in the segment. */
+  operations: number
+}
+
+/** What one source did to the store. */
+export interface SourceCounts {
+  /** Articles that were not in the store before. */
+  added: number
+  /** Articles whose content or version changed. */
+  updated: number
+  /** Articles already stored with the same version and content (idempotent re-ingest). */
+  unchanged: number
+  /** Articles older (lower version) than the stored one, so ignored. */
+  stale: number
+  /** Stored articles removed by a `DeleteCitation`. */
+  deleted: number
+  /** Deletions of ids the store did not hold (recorded, so a later older copy stays out). */
+  deletedUnknown: number
+  /** Full texts added or changed. */
+  fullTexts: number
+  /** MeSH records added or changed. */
+  mesh: number
+  /** Records that could not be read. */
+  errors: number
+}
+
+interface Manifest {
+  format: typeof FORMAT
+  version: typeof FORMAT_VERSION
+  createdAt: string
+  updatedAt: string
+  segments: SegmentEntry[]
+  sources: SourceEntry[]
+}
+
+/** One line of a segment. */
+type Operation =
+  | { op: 'put'; hash: string; article: Article }
+  | { op: 'delete'; id: string; version?: number }
+  | { op: 'fulltext'; hash: string; document: FullTextDocument }
+  | { op: 'mesh'; hash: string; entry: MeshEntry }
+  | { op: 'error'; source: string; error: StoredError }
+
+/** A per-record error as stored in the corpus. */
+export interface StoredError {
+  code: PubmatchErrorCode
+  message: string
+  details: ErrorDetails
+}
+
+/** A per-record error with the source that produced it. */
+export interface CorpusError extends StoredError {
+  source: string
+}
+
+interface LiveEntry {
+  /** Index into `manifest.segments`. */
+  segment: number
+  line: number
+  version: number
+  hash: string
+}
+
+/** Counts of what a corpus holds now. */
+export interface CorpusStats {
+  articles: number
+  fullTexts: number
+  /** MeSH vocabulary records. */
+  mesh: number
+  /** Ids removed by DeleteCitation that are not in the store. */
+  deleted: number
+  segments: number
+  sources: number
+  errors: number
+}
+
+/** Options of {@link openCorpus}. */
+export interface OpenCorpusOptions {
+  /** Create the directory and an empty corpus when there is none. Defaults to `false`. */
+  create?: boolean
+  /** Open without taking the write lock (reads only). Defaults to `false`. */
+  readOnly?: boolean
+}
+
+/**
+ * A local corpus directory: the articles, deletions and full texts that `pubmatch ingest`
+ * wrote, which later stages index. Writes go to new segment files that become visible by an
+ * atomic manifest rename, so an interrupted ingest leaves the store as it was before the
+ * source that was being written, and resumes there.
+ */
+export interface CorpusStore {
+  readonly dir: string
+  /** What the corpus holds now. */
+  stats(): CorpusStats
+  /** The completed source with this key, if its fingerprint matches (so it can be skipped). */
+  completedSource(key: string, fingerprint: string): SourceEntry | undefined
+  /** Every completed source, in ingestion order. */
+  sources(): readonly SourceEntry[]
+  /**
+   * Writes one source's records as a new segment and records the source as complete.
+   * Per-record errors are stored with it, never thrown.
+   */
+  writeSource(
+    source: { key: string; fingerprint: string },
+    records: AsyncIterable<IngestRecord> | Iterable<IngestRecord>,
+    onRecord?: (record: IngestRecord) => void,
+  ): Promise<SourceEntry>
+  /** Every live article, in segment order. */
+  articles(): AsyncGenerator<Article>
+  /** Every live full text. */
+  fullTexts(): AsyncGenerator<FullTextDocument>
+  /** Every MeSH vocabulary record (descriptors, qualifiers, supplementary concepts). */
+  mesh(): AsyncGenerator<MeshEntry>
+  /** Every per-record error stored by past ingests. */
+  errors(): AsyncGenerator<CorpusError>
+  /** One article by id. */
+  getArticle(id: string): Promise<Article | undefined>
+  /** Whether the id is live. */
+  has(id: string): boolean
+  /** Rewrites all live records into one segment and drops the others. */
+  compact(): Promise<void>
+  /** Releases the write lock. */
+  close(): Promise<void>
+}
+
+const emptyCounts = (): SourceCounts => ({
+  added: 0,
+  updated: 0,
+  unchanged: 0,
+  stale: 0,
+  deleted: 0,
+  deletedUnknown: 0,
+  fullTexts: 0,
+  mesh: 0,
+  errors: 0,
+})
+
+/**
+ * Opens (or creates) a corpus directory.
+ * @param dir - the corpus directory
+ * @param options - see {@link OpenCorpusOptions}
+ */
+export async function openCorpus(dir: string, options: OpenCorpusOptions = {}): Promise<CorpusStore> {
+  const manifestPath = join(dir, MANIFEST_FILE)
+  let manifest: Manifest
+  const existing = await readManifest(manifestPath)
+  if (existing) {
+    manifest = existing
+  } else if (options.create) {
+    await mkdir(join(dir, 'segments'), { recursive: true })
+    const now = new Date().toISOString()
+    manifest = { format: FORMAT, version: FORMAT_VERSION, createdAt: now, updatedAt: now, segments: [], sources: [] }
+    await writeFileAtomic(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`)
+  } else {
+    throw new PubmatchError('NOT_FOUND', `ingest: no corpus at ${dir} (no ${MANIFEST_FILE}); run \`pubmatch ingest\` first`, {
+      details: { file: dir },
+    })
+  }
+  if (!options.readOnly) {
+    await acquireLock(dir)
+    await sweepTemporaryFiles(dir)
+  }
+  const state = await replay(dir, manifest)
+  return createStore(dir, manifest, state, options.readOnly ?? false)
+}
+
+interface State {
+  articles: Map<string, LiveEntry>
+  fullTexts: Map<string, LiveEntry>
+  /** Keyed by `type:ui`. */
+  mesh: Map<string, LiveEntry>
+  /** Ids deleted and not re-added, with the version that was deleted (or 0 for all). */
+  tombstones: Map<string, number>
+  errors: number
+}
+
+function createStore(dir: string, manifest: Manifest, state: State, readOnly: boolean): CorpusStore {
+  const manifestPath = join(dir, MANIFEST_FILE)
+  const segmentsDir = join(dir, 'segments')
+
+  const assertWritable = (): void => {
+    if (readOnly) {
+      throw new PubmatchError('INVALID_ARGUMENT', `ingest: corpus ${dir} was opened read-only`)
+    }
+  }
+
+  const saveManifest = async (): Promise<void> => {
+    manifest.updatedAt = new Date().toISOString()
+    await writeFileAtomic(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`)
+  }
+
+  const nextSegmentName = (): string => {
+    const last = manifest.segments.reduce((max, s) => Math.max(max, Number.parseInt(s.file, 10) || 0), 0)
+    return `${String(last + 1).padStart(6, '0')}.jsonl.gz`
+  }
+
+  async function* liveRecords<T>(
+    kind: 'put' | 'fulltext' | 'mesh',
+    live: Map<string, LiveEntry>,
+  ): AsyncGenerator<T> {
+    if (live.size === 0) {
+      return
+    }
+    const wanted = new Map<number, Set<number>>()
+    for (const entry of live.values()) {
+      let lines = wanted.get(entry.segment)
+      if (!lines) {
+        lines = new Set()
+        wanted.set(entry.segment, lines)
+      }
+      lines.add(entry.line)
+    }
+    for (const [index, segment] of manifest.segments.entries()) {
+      const lines = wanted.get(index)
+      if (!lines) {
+        continue
+      }
+      for await (const { line, op } of readSegment(segmentsDir, segment)) {
+        if (op.op === kind && lines.has(line)) {
+          yield (op.op === 'put' ? op.article : op.op === 'fulltext' ? op.document : op.op === 'mesh' ? op.entry : undefined) as T
+        }
+      }
+    }
+  }
+
+  const store: CorpusStore = {
+    dir,
+    stats: () => ({
+      articles: state.articles.size,
+      fullTexts: state.fullTexts.size,
+      mesh: state.mesh.size,
+      deleted: state.tombstones.size,
+      segments: manifest.segments.length,
+      sources: manifest.sources.length,
+      errors: state.errors,
+    }),
+    completedSource: (key, fingerprint) =>
+      manifest.sources.find((s) => s.key === key && s.fingerprint === fingerprint),
+    sources: () => manifest.sources,
+
+    async writeSource(source, records, onRecord) {
+      assertWritable()
+      const counts = emptyCounts()
+      const segmentIndex = manifest.segments.length
+      // Changes are staged and applied to the live state only once the segment is durable.
+      const staged: Array<() => void> = []
+      const pending = new Map<string, { version: number; hash: string } | null>()
+      const pendingFull = new Map<string, string>()
+      const current = (id: string): { version: number; hash: string } | null | undefined =>
+        pending.has(id) ? pending.get(id) : state.articles.get(id)
+
+      const writer = createSegmentWriter(segmentsDir, nextSegmentName())
+      try {
+        for await (const record of records) {
+          onRecord?.(record)
+          switch (record.kind) {
+            case 'article': {
+              const article = record.article
+              const digest = contentHash(article)
+              const before = current(article.id)
+              if (before && before.version > article.version) {
+                counts.stale++
+                break
+              }
+              if (before && before.version === article.version && before.hash === digest) {
+                counts.unchanged++
+                break
+              }
+              counts[before ? 'updated' : 'added']++
+              const at = await writer.write({ op: 'put', hash: digest, article })
+              pending.set(article.id, { version: article.version, hash: digest })
+              staged.push(() => {
+                state.articles.set(article.id, { segment: segmentIndex, line: at, version: article.version, hash: digest })
+                state.tombstones.delete(article.id)
+              })
+              break
+            }
+            case 'delete': {
+              for (const { id, version } of record.deleted) {
+                const before = current(id)
+                if (before && version !== undefined && before.version > version) {
+                  continue // a deletion of an older version leaves the newer one in place
+                }
+                counts[before ? 'deleted' : 'deletedUnknown']++
+                await writer.write(version === undefined ? { op: 'delete', id } : { op: 'delete', id, version })
+                pending.set(id, null)
+                staged.push(() => {
+                  state.articles.delete(id)
+                  state.tombstones.set(id, version ?? 0)
+                })
+              }
+              break
+            }
+            case 'fulltext': {
+              const document = record.document
+              const digest = contentHash(document)
+              const before = pendingFull.get(document.pmcid) ?? state.fullTexts.get(document.pmcid)?.hash
+              if (before === digest) {
+                counts.unchanged++
+                break
+              }
+              counts.fullTexts++
+              const at = await writer.write({ op: 'fulltext', hash: digest, document })
+              pendingFull.set(document.pmcid, digest)
+              staged.push(() => {
+                state.fullTexts.set(document.pmcid, { segment: segmentIndex, line: at, version: 1, hash: digest })
+              })
+              break
+            }
+            case 'mesh': {
+              const entry = record.entry
+              const key = meshKey(entry)
+              const digest = contentHash(entry)
+              const before = pendingFull.get(key) ?? state.mesh.get(key)?.hash
+              if (before === digest) {
+                counts.unchanged++
+                break
+              }
+              counts.mesh++
+              const at = await writer.write({ op: 'mesh', hash: digest, entry })
+              pendingFull.set(key, digest)
+              staged.push(() => {
+                state.mesh.set(key, { segment: segmentIndex, line: at, version: 1, hash: digest })
+              })
+              break
+            }
+            case 'error': {
+              counts.errors++
+              await writer.write({ op: 'error', source: source.key, error: storedError(record.error) })
+              staged.push(() => {
+                state.errors++
+              })
+              break
+            }
+          }
+        }
+      } catch (error) {
+        await writer.abort()
+        throw error
+      }
+      const segment = await writer.finish()
+      if (segment) {
+        manifest.segments.push(segment)
+      }
+      const entry: SourceEntry = {
+        key: source.key,
+        fingerprint: source.fingerprint,
+        segment: segment?.file ?? null,
+        completedAt: new Date().toISOString(),
+        counts,
+      }
+      manifest.sources = manifest.sources.filter((s) => s.key !== source.key)
+      manifest.sources.push(entry)
+      await saveManifest()
+      for (const apply of staged) {
+        apply()
+      }
+      return entry
+    },
+
+    articles: () => liveRecords<Article>('put', state.articles),
+    fullTexts: () => liveRecords<FullTextDocument>('fulltext', state.fullTexts),
+    mesh: () => liveRecords<MeshEntry>('mesh', state.mesh),
+
+    async *errors() {
+      for (const segment of manifest.segments) {
+        for await (const { op } of readSegment(segmentsDir, segment)) {
+          if (op.op === 'error') {
+            yield { source: op.source, ...op.error }
+          }
+        }
+      }
+    },
+
+    async getArticle(id) {
+      const entry = state.articles.get(id)
+      const segment = entry ? manifest.segments[entry.segment] : undefined
+      if (!entry || !segment) {
+        return undefined
+      }
+      for await (const { line, op } of readSegment(segmentsDir, segment)) {
+        if (line === entry.line && op.op === 'put') {
+          return op.article
+        }
+      }
+      throw new PubmatchError('CORPUS_CORRUPTED', `ingest: article ${id} is missing from segment ${segment.file}`, {
+        details: { file: join(segmentsDir, segment.file), record: id },
+      })
+    },
+
+    has: (id) => state.articles.has(id),
+
+    async compact() {
+      assertWritable()
+      const old = manifest.segments.map((s) => s.file)
+      const writer = createSegmentWriter(segmentsDir, nextSegmentName())
+      try {
+        for await (const article of store.articles()) {
+          await writer.write({ op: 'put', hash: contentHash(article), article })
+        }
+        for await (const document of store.fullTexts()) {
+          await writer.write({ op: 'fulltext', hash: contentHash(document), document })
+        }
+        for await (const entry of store.mesh()) {
+          await writer.write({ op: 'mesh', hash: contentHash(entry), entry })
+        }
+        for (const [id, version] of state.tombstones) {
+          await writer.write(version === 0 ? { op: 'delete', id } : { op: 'delete', id, version })
+        }
+        for await (const { source, ...error } of store.errors()) {
+          await writer.write({ op: 'error', source, error })
+        }
+      } catch (error) {
+        await writer.abort()
+        throw error
+      }
+      const segment = await writer.finish()
+      manifest.segments = segment ? [segment] : []
+      for (const source of manifest.sources) {
+        source.segment = segment?.file ?? null
+      }
+      await saveManifest()
+      Object.assign(state, await replay(dir, manifest))
+      for (const file of old) {
+        await rm(join(segmentsDir, file), { force: true })
+      }
+    },
+
+    async close() {
+      if (!readOnly) {
+        await rm(join(dir, LOCK_FILE), { force: true })
+      }
+    },
+  }
+  return store
+}
+
+interface SegmentWriter {
+  /** Appends one operation and returns its line number. */
+  write(op: Operation): Promise<number>
+  /** Makes the segment durable under its final name; `null` when nothing was written. */
+  finish(): Promise<SegmentEntry | null>
+  /** Drops the temporary file. */
+  abort(): Promise<void>
+}
+
+/** Writes a gzip'd JSON-lines segment to a temporary file, renamed into place on finish. */
+function createSegmentWriter(segmentsDir: string, name: string): SegmentWriter {
+  const finalPath = join(segmentsDir, name)
+  const tmpPath = temporaryPathFor(finalPath)
+  const gzip = createGzip({ level: 6 })
+  const done = pipeline(gzip, createWriteStream(tmpPath))
+  const hash = createHash('sha256')
+  let bytes = 0
+  gzip.on('data', (chunk: Buffer) => {
+    hash.update(chunk)
+    bytes += chunk.length
+  })
+  let lines = 0
+  return {
+    async write(op) {
+      if (!gzip.write(`${JSON.stringify(op)}\n`)) {
+        await new Promise<void>((resolve) => gzip.once('drain', resolve))
+      }
+      return lines++
+    },
+    async finish() {
+      gzip.end()
+      await done
+      if (lines === 0) {
+        await rm(tmpPath, { force: true })
+        return null
+      }
+      const handle = await open(tmpPath, 'r+')
+      await handle.sync()
+      await handle.close()
+      await rename(tmpPath, finalPath)
+      return { file: name, sha256: hash.digest('hex'), bytes, operations: lines }
+    },
+    async abort() {
+      gzip.destroy()
+      await done.catch(() => undefined)
+      await rm(tmpPath, { force: true })
+    },
+  }
+}
+
+/**
+ * The content hash that makes re-ingesting idempotent: the same article with the same
+ * version hashes the same, so it is counted as unchanged and not written again.
+ * @param value - an article or full text
+ */
+export function contentHash(value: unknown): string {
+  return createHash('sha1').update(JSON.stringify(value)).digest('hex').slice(0, 20)
+}
+
+function meshKey(entry: MeshEntry): string {
+  return `${entry.type}:${entry.record.ui}`
+}
+
+function storedError(error: PubmatchError): StoredError {
+  return { code: error.code, message: error.message, details: error.details }
+}
+
+async function readManifest(path: string): Promise<Manifest | undefined> {
+  let text: string
+  try {
+    text = await readFile(path, 'utf8')
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      return undefined
+    }
+    throw new PubmatchError('IO', `ingest: cannot read ${path}: ${(error as Error).message}`, {
+      cause: error,
+      details: { file: path },
+    })
+  }
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(text)
+  } catch (error) {
+    throw new PubmatchError('CORPUS_CORRUPTED', `ingest: ${path} is not valid JSON`, { cause: error, details: { file: path } })
+  }
+  const m = parsed as Partial<Manifest>
+  if (m.format !== FORMAT || !Array.isArray(m.segments) || !Array.isArray(m.sources)) {
+    throw new PubmatchError('CORPUS_CORRUPTED', `ingest: ${path} is not a pubmatch corpus manifest`, {
+      details: { file: path },
+    })
+  }
+  if (m.version !== FORMAT_VERSION) {
+    throw new PubmatchError(
+      'SCHEMA_MISMATCH',
+      `ingest: ${path} has corpus format version ${String(m.version)}; this pubmatch reads version ${FORMAT_VERSION}`,
+      { details: { file: path } },
+    )
+  }
+  return m as Manifest
+}
+
+async function* readSegment(
+  segmentsDir: string,
+  segment: SegmentEntry,
+): AsyncGenerator<{ line: number; op: Operation }> {
+  const path = join(segmentsDir, segment.file)
+  const hash = createHash('sha256')
+  let raw: ReturnType<typeof createReadStream>
+  try {
+    await stat(path)
+    raw = createReadStream(path)
+  } catch (error) {
+    throw new PubmatchError('CORPUS_CORRUPTED', `ingest: segment ${segment.file} listed in the manifest is missing`, {
+      cause: error,
+      details: { file: path },
+    })
+  }
+  raw.on('data', (chunk) => hash.update(chunk as Buffer))
+  const gunzip = createGunzip()
+  raw.on('error', (error) => gunzip.destroy(error))
+  const lines = createInterface({ input: raw.pipe(gunzip), crlfDelay: Infinity })
+  let line = 0
+  try {
+    for await (const text of lines) {
+      if (text.length === 0) {
+        continue
+      }
+      let op: Operation
+      try {
+        op = JSON.parse(text) as Operation
+      } catch (error) {
+        throw new PubmatchError('CORPUS_CORRUPTED', `ingest: segment ${segment.file} line ${line + 1} is not valid JSON`, {
+          cause: error,
+          details: { file: path, position: line + 1 },
+        })
+      }
+      yield { line: line++, op }
+    }
+  } catch (error) {
+    if (isPubmatchError(error)) {
+      throw error
+    }
+    throw new PubmatchError('CORPUS_CORRUPTED', `ingest: segment ${segment.file} cannot be read: ${(error as Error).message}`, {
+      cause: error,
+      details: { file: path },
+    })
+  }
+  const digest = hash.digest('hex')
+  if (digest !== segment.sha256) {
+    throw new PubmatchError(
+      'CORPUS_CORRUPTED',
+      `ingest: segment ${segment.file} fails its checksum (sha256 ${digest.slice(0, 12)}…, manifest says ${segment.sha256.slice(0, 12)}…)`,
+      { details: { file: path } },
+    )
+  }
+  if (line !== segment.operations) {
+    throw new PubmatchError('CORPUS_CORRUPTED', `ingest: segment ${segment.file} has ${line} operations, manifest says ${segment.operations}`, {
+      details: { file: path },
+    })
+  }
+}
+
+async function replay(dir: string, manifest: Manifest): Promise<State> {
+  const state: State = { articles: new Map(), fullTexts: new Map(), mesh: new Map(), tombstones: new Map(), errors: 0 }
+  const segmentsDir = join(dir, 'segments')
+  for (const [index, segment] of manifest.segments.entries()) {
+    for await (const { line, op } of readSegment(segmentsDir, segment)) {
+      switch (op.op) {
+        case 'put':
+          state.articles.set(op.article.id, { segment: index, line, version: op.article.version, hash: op.hash })
+          state.tombstones.delete(op.article.id)
+          break
+        case 'delete':
+          state.articles.delete(op.id)
+          state.tombstones.set(op.id, op.version ?? 0)
+          break
+        case 'fulltext':
+          state.fullTexts.set(op.document.pmcid, { segment: index, line, version: 1, hash: op.hash })
+          break
+        case 'mesh':
+          state.mesh.set(meshKey(op.entry), { segment: index, line, version: 1, hash: op.hash })
+          break
+        case 'error':
+          state.errors++
+          break
+      }
+    }
+  }
+  return state
+}
+
+async function acquireLock(dir: string): Promise<void> {
+  const path = join(dir, LOCK_FILE)
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const handle = await open(path, 'wx')
+      await handle.writeFile(String(process.pid))
+      await handle.close()
+      return
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
+        throw new PubmatchError('IO', `ingest: cannot lock ${dir}: ${(error as Error).message}`, { cause: error })
+      }
+      const pid = Number.parseInt(await readFile(path, 'utf8').catch(() => ''), 10)
+      if (Number.isFinite(pid) && pid !== process.pid && isAlive(pid)) {
+        throw new PubmatchError('IO', `ingest: corpus ${dir} is in use by process ${pid} (lock file ${path})`, {
+          details: { file: path },
+        })
+      }
+      // A stale lock from a process that died (e.g. an interrupted ingest): take it over.
+      await rm(path, { force: true })
+    }
+  }
+  throw new PubmatchError('IO', `ingest: cannot lock ${dir}`)
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+async function sweepTemporaryFiles(dir: string): Promise<void> {
+  for (const sub of [dir, join(dir, 'segments')]) {
+    const names = await readdir(sub).catch(() => [] as string[])
+    for (const name of names) {
+      if (name.startsWith('.tmp-')) {
+        await rm(join(sub, name), { force: true })
+      }
+    }
+  }
+}

@@ -1,0 +1,36 @@
+import { execFile } from 'node:child_process'
+import { cpus, totalmem } from 'node:os'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
+
+const run = promisify(execFile)
+
+/** What one benchmark case measured, in its own child process. */
+export interface CaseResult {
+  name: string
+  /** Wall-clock seconds of the measured part. */
+  seconds: number
+  /** Peak resident set size of the child process, in MiB. */
+  peakRssMiB: number
+  /** Case-specific numbers (records, bytes, …). */
+  values: Record<string, number>
+}
+
+/**
+ * Runs one case in a fresh Node process so its peak RSS is its own, and returns what the
+ * case printed as JSON on its last line.
+ * @param name - the case name (see `cases.ts`)
+ * @param args - arguments for the case
+ */
+export async function runCase(name: string, args: readonly string[] = []): Promise<CaseResult> {
+  const script = fileURLToPath(new URL('./case.js', import.meta.url))
+  const { stdout } = await run(process.execPath, ['--expose-gc', script, name, ...args], { maxBuffer: 16 * 1024 * 1024 })
+  const last = stdout.trim().split('\n').at(-1) ?? '{}'
+  return JSON.parse(last) as CaseResult
+}
+
+/** The machine, for BENCHMARKS.md. */
+export function machine(): string {
+  const cpu = cpus()
+  return `${cpu.length} × ${cpu[0]?.model.trim() ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB RAM, Node ${process.version}, ${process.platform}`
+}

@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest'
+import { bm25f } from './bm25f.ts'
+import { createScorer } from './scorer.ts'
+import type { CollectionStats } from './stats.ts'
+
+// The numbers of STYLE.md §7: N = 1000, n = 10, k1 = 1.2;
+// title w = 2, b = 0.75, tf 1, length 12, avgl 10; abstract w = 1, tf 3, length 220, avgl 200.
+const collection: CollectionStats = {
+  docCount: 1000,
+  fields: [
+    { name: 'title', totalLength: 10_000 },
+    { name: 'abstract', totalLength: 200_000 },
+  ],
+}
+const term = { docFreq: 10 }
+const input = { collection, term, tfs: [1, 3], lengths: [12, 220] }
+const weights = { fieldWeights: { title: 2 } }
+// tf~ = 2·1/(0.25 + 0.75·12/10) + 1·3/(0.25 + 0.75·220/200) = 2/1.15 + 3/1.075 = 4.529828109
+// Lucene idf = ln(1 + 990.5/10.5) = 4.557379522; RSJ idf = ln(990.5/10.5) = 4.546835
+// score = idf · tf~/(1.2 + tf~) = 4.557379522 · 0.790571… = 3.602925859
+const TF = 4.529828109201214
+const LUCENE_IDF = 4.557379522151743
+
+describe('bm25f', () => {
+  it('matches the hand-computed value with Lucene idf', () => {
+    const { value } = bm25f(input, weights)
+    expect(value).toBeCloseTo((LUCENE_IDF * TF) / (1.2 + TF), 13)
+    expect(value).toBeCloseTo(3.602925859257396, 13)
+  })
+
+  it('reproduces the STYLE.md example with the (k1 + 1) factor', () => {
+    expect(bm25f(input, { ...weights, k1Plus1: true }).value).toBeCloseTo(7.926437, 6)
+  })
+
+  it('uses RSJ idf on request', () => {
+    // ln(990.5 / 10.5) · tf~/(1.2 + tf~)
+    expect(bm25f(input, { ...weights, idf: 'rsj' }).value).toBeCloseTo(3.5945893711104278, 13)
+  })
+
+  it('takes b per field', () => {
+    // title b = 0: its part is w·tf = 2; tf~ = 2 + 3/1.075 = 4.790697674
+    const { value } = bm25f(input, { ...weights, fieldB: { title: 0 } })
+    expect(value).toBeCloseTo(3.6444882824660674, 13)
+  })
+
+  it('explains tf~ per field, k1 and idf', () => {
+    const { value, explain } = bm25f({ ...input, term: { docFreq: 10, text: 'diet' } }, weights)
+    expect(explain.label).toBe('diet')
+    expect(explain.value).toBe(value)
+    expect(explain.details.map((d) => d.label)).toEqual(['tf~', 'k1', 'idf'])
+    const [tf] = explain.details
+    expect(tf!.value).toBeCloseTo(TF, 14)
+    expect(tf!.details.map((d) => [d.label, d.value])).toEqual([
+      ['title', expect.closeTo(2 / 1.15, 14) as number],
+      ['abstract', expect.closeTo(3 / 1.075, 14) as number],
+    ])
+    expect(tf!.details[1]!.details.map((d) => [d.label, d.value])).toEqual([
+      ['occ(t,f)', 3],
+      ['w(f)', 1],
+      ['b(f)', 0.75],
+      ['l(f)', 220],
+      ['avgl(f)', 200],
+    ])
+    const k1Plus1 = bm25f(input, { ...weights, k1Plus1: true, idf: 'rsj' }).explain
+    expect(k1Plus1.details.map((d) => d.label)).toEqual(['tf~', 'k1', 'idf', 'k1 + 1'])
+    expect(k1Plus1.details[2]!.formula).toBe('ln((N − n + 0.5) / (n + 0.5))')
+  })
+})
+
+describe('bm25f upper bound', () => {
+  it('bounds at the maximum tf and minimum length per field', () => {
+    const term10 = createScorer('bm25f', weights).prepareQuery(collection, [term]).terms[0]!
+    expect(term10.upperBound([1, 3], [12, 220])).toBeCloseTo(term10.score([1, 3], [12, 220]), 10)
+    // tf 3 in a title of at least 2 tokens: the length used is max(2, 3) = 3
+    // title: 2·3/(0.25 + 0.75·3/10) = 6/0.475; nothing in the abstract
+    const tf = 6 / 0.475
+    expect(term10.upperBound([3, 0], [2, 0])).toBeCloseTo((LUCENE_IDF * tf) / (1.2 + tf), 10)
+    // unknown tf: each field tends to w·avgl/b, so tf~ → 2·10/0.75 + 200/0.75
+    const limit = (2 * 10) / 0.75 + 200 / 0.75
+    expect(term10.upperBound([Infinity, Infinity], [0, 0])).toBeCloseTo(
+      (LUCENE_IDF * limit) / (1.2 + limit),
+      10,
+    )
+  })
+
+  it('is 0 for a term whose RSJ idf is negative', () => {
+    const common = createScorer('bm25f', { idf: 'rsj' }).prepareQuery(collection, [
+      { docFreq: 900 },
+    ]).terms[0]!
+    expect(common.score([1, 3], [12, 220])).toBeLessThan(0)
+    expect(common.upperBound([1, 3], [12, 220])).toBe(0)
+  })
+})

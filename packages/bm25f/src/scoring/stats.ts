@@ -1,0 +1,196 @@
+/**
+ * The statistics every scorer reads, and the checks and look-ups the scorers share. Scorers never
+ * touch an index: the caller passes these numbers in.
+ */
+import { PubmatchError, truncateForMessage, type ErrorDetails } from '@pubmatch/core'
+
+/** One indexed field of the collection. */
+export interface FieldStats {
+  /** The field's name, e.g. `title`, `abstract`, `mesh`. */
+  readonly name: string
+  /**
+   * The field's length summed over all documents of the collection (tokens). Its mean over the
+   * collection is `totalLength / docCount`: a document without the field counts as length 0.
+   */
+  readonly totalLength: number
+}
+
+/** What the scorers need to know about the collection. */
+export interface CollectionStats {
+  /** N, the number of documents in the collection. */
+  readonly docCount: number
+  /**
+   * The indexed fields. Per-document arrays (`tfs`, `lengths`, block maxima) are indexed in this
+   * order.
+   */
+  readonly fields: readonly FieldStats[]
+}
+
+/** What the scorers need to know about one query term. */
+export interface TermStats {
+  /** n(t), the number of documents that contain the term in at least one of the scored fields. */
+  readonly docFreq: number
+  /**
+   * F, the number of occurrences of the term in the scored fields over the whole collection. Only
+   * DFR needs it (and throws `INVALID_ARGUMENT` without it).
+   */
+  readonly totalTermFreq?: number
+  /** A query-time weight that multiplies the term's score. Defaults to `1`. */
+  readonly boost?: number
+  /** The term's text, used only to label explanations. Defaults to `term`. */
+  readonly text?: string
+}
+
+/** Everything one per-term scoring function reads. */
+export interface TermScoringInput {
+  /** Collection statistics. */
+  readonly collection: CollectionStats
+  /** The term's statistics. */
+  readonly term: TermStats
+  /** The term's occurrences in each field of the document, in `collection.fields` order. */
+  readonly tfs: ArrayLike<number>
+  /** The document's length in each field, in `collection.fields` order. */
+  readonly lengths: ArrayLike<number>
+}
+
+/** @internal Throws `INVALID_ARGUMENT` naming the package. */
+export function invalidArgument(message: string, details?: ErrorDetails): PubmatchError {
+  return new PubmatchError('INVALID_ARGUMENT', `@pubmatch/bm25f: ${message}`, {
+    details: details ?? {},
+  })
+}
+
+const show = (value: unknown): string => truncateForMessage(String(value))
+
+/** @internal A parameter within `[min, max]` (finite). */
+export function checkNumber(
+  scorer: string,
+  name: string,
+  value: number,
+  min: number,
+  max: number = Number.POSITIVE_INFINITY,
+): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max) {
+    const range = max === Number.POSITIVE_INFINITY ? `≥ ${min}` : `in [${min}, ${max}]`
+    throw invalidArgument(
+      `${scorer} parameter ${name} must be a finite number ${range}, got ${show(value)}`,
+    )
+  }
+  return value
+}
+
+/** @internal Checks collection statistics; returns the mean length of each field. */
+export function averageFieldLengths(collection: CollectionStats): Float64Array {
+  const n = collection.docCount
+  if (!Number.isInteger(n) || n < 1) {
+    throw invalidArgument(`collection docCount must be an integer ≥ 1, got ${show(n)}`)
+  }
+  if (collection.fields.length === 0) {
+    throw invalidArgument('collection has no fields')
+  }
+  const averages = new Float64Array(collection.fields.length)
+  const seen = new Set<string>()
+  collection.fields.forEach((field, f) => {
+    if (seen.has(field.name)) {
+      throw invalidArgument(`collection field "${show(field.name)}" is listed twice`)
+    }
+    seen.add(field.name)
+    if (!Number.isFinite(field.totalLength) || field.totalLength < 0) {
+      throw invalidArgument(
+        `collection field "${show(field.name)}" totalLength must be a finite number ≥ 0, got ${show(field.totalLength)}`,
+      )
+    }
+    averages[f] = field.totalLength / n
+  })
+  return averages
+}
+
+const termName = (term: TermStats): string =>
+  term.text === undefined ? 'a term' : `term "${show(term.text)}"`
+
+/** @internal Checks a term's statistics against the collection. */
+export function checkTerm(term: TermStats, collection: CollectionStats): void {
+  const { docFreq, boost } = term
+  if (!Number.isInteger(docFreq) || docFreq < 0 || docFreq > collection.docCount) {
+    throw invalidArgument(
+      `${termName(term)} docFreq must be an integer in [0, docCount = ${collection.docCount}], got ${show(docFreq)}`,
+    )
+  }
+  if (boost !== undefined && (!Number.isFinite(boost) || boost < 0)) {
+    throw invalidArgument(`${termName(term)} boost must be a finite number ≥ 0, got ${show(boost)}`)
+  }
+}
+
+/**
+ * @internal Resolves per-field weights by name: `weights[name]` when given, else `fallback`.
+ * Names that are not fields of the collection are ignored, so that one configuration serves
+ * indexes with and without (say) a MeSH field.
+ */
+export function resolveFieldValues(
+  scorer: string,
+  parameter: string,
+  collection: CollectionStats,
+  values: Readonly<Record<string, number>>,
+  fallback: number,
+  min: number,
+  max: number = Number.POSITIVE_INFINITY,
+): Float64Array {
+  const resolved = new Float64Array(collection.fields.length)
+  collection.fields.forEach((field, f) => {
+    const value = Object.hasOwn(values, field.name) ? values[field.name]! : fallback
+    resolved[f] = checkNumber(scorer, `${parameter}.${field.name}`, value, min, max)
+  })
+  return resolved
+}
+
+/**
+ * @internal The indexes of the fields that make up a single bag of words. All fields when `names`
+ * is undefined; an unknown name throws `UNKNOWN_FIELD`.
+ */
+export function resolveBagFields(
+  scorer: string,
+  collection: CollectionStats,
+  names: readonly string[] | undefined,
+): Int32Array {
+  if (names === undefined) {
+    return Int32Array.from(collection.fields, (_field, f) => f)
+  }
+  if (names.length === 0) {
+    throw invalidArgument(`${scorer} parameter fields must name at least one field`)
+  }
+  const indexes = names.map((name) => {
+    const f = collection.fields.findIndex((field) => field.name === name)
+    if (f < 0) {
+      const known = collection.fields.map((field) => field.name).join(', ')
+      throw new PubmatchError(
+        'UNKNOWN_FIELD',
+        `@pubmatch/bm25f: ${scorer} field "${show(name)}" is not a field of the collection (${show(known)})`,
+        { details: { field: name } },
+      )
+    }
+    return f
+  })
+  if (new Set(indexes).size !== indexes.length) {
+    throw invalidArgument(
+      `${scorer} parameter fields lists a field twice: ${show(names.join(', '))}`,
+    )
+  }
+  return Int32Array.from(indexes)
+}
+
+/** @internal Checks that a document's per-field arrays match the collection's fields. */
+export function checkDocument(
+  collection: CollectionStats,
+  tfs: ArrayLike<number>,
+  lengths: ArrayLike<number>,
+): void {
+  const count = collection.fields.length
+  if (tfs.length !== count || lengths.length !== count) {
+    throw invalidArgument(
+      `expected ${count} per-field values (one per collection field), got ${tfs.length} tfs and ${lengths.length} lengths`,
+    )
+  }
+}
+
+/** @internal The label of a term's explanation. */
+export const termLabel = (term: TermStats): string => term.text ?? 'term'

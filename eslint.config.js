@@ -13,7 +13,7 @@ const layers = {
   analysis: ['core'],
   index: ['core', 'analysis'],
   bm25f: ['core', 'analysis', 'index'],
-  'lightgbm-wasm': [],
+  'lightgbm-wasm': ['core'],
   ltr: ['core', 'analysis', 'index', 'bm25f', 'lightgbm-wasm'],
   fulltext: ['core', 'analysis', 'index', 'bm25f'],
   feedback: ['core', 'analysis', 'index', 'bm25f', 'ingest'],

@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander'
 import { isPubmatchError, toPubmatchError } from '@pubmatch/core'
 import { registerCorpusCommand } from './commands/corpus.ts'
 import { registerDemoCommand } from './commands/demo.ts'
+import { registerEvalCommand } from './commands/eval.ts'
 import { registerIngestCommand } from './commands/ingest.ts'
 import { CLI_VERSION } from './version.ts'
 
@@ -18,6 +19,7 @@ export function createProgram(): Command {
   registerDemoCommand(program)
   registerIngestCommand(program)
   registerCorpusCommand(program)
+  registerEvalCommand(program)
   return program
 }
 

@@ -1,6 +1,18 @@
+import { createRequire } from 'node:module'
 import { PubmatchError, truncateForMessage } from '@pubmatch/core'
-import { algorithms, newStemmer } from 'snowball-stemmers'
 import { createCachedStemmer, type Stemmer } from './stemmer.ts'
+
+/** The part of the untyped `snowball-stemmers` 0.6.0 package (CommonJS) that we use. */
+interface SnowballStemmers {
+  /** Creates a stemmer for one of `algorithms()`; throws a TypeError for unknown names. */
+  newStemmer: (language: string) => { stem(word: string): string }
+  /** The supported algorithm names. */
+  algorithms: () => string[]
+}
+
+// Loaded through `require` so that no ambient module declaration has to travel with the
+// package to every consumer's type-check.
+const { algorithms, newStemmer } = createRequire(import.meta.url)('snowball-stemmers') as SnowballStemmers
 
 /** The Snowball algorithms `snowball-stemmers` 0.6.0 ships. `english` is Porter2. */
 export type SnowballLanguage =

@@ -4,7 +4,7 @@ import { readdir, stat } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { PubmatchError, isPubmatchError, toPubmatchError } from '@pubmatch/core'
 import type { IngestRecord } from '../records.ts'
-import type { CorpusStore, SourceCounts, SourceEntry } from '../store/corpus-store.ts'
+import { emptyCounts, type CorpusStore, type SourceCounts, type SourceEntry } from '../store/corpus-store.ts'
 import { detectFormat, expectsArticles, type InputFormat } from './detect-format.ts'
 
 /**
@@ -58,15 +58,7 @@ export interface IngestFilesOptions {
 /** An empty {@link IngestSummary}. */
 export function emptySummary(): IngestSummary {
   return {
-    added: 0,
-    updated: 0,
-    unchanged: 0,
-    stale: 0,
-    deleted: 0,
-    deletedUnknown: 0,
-    fullTexts: 0,
-    mesh: 0,
-    errors: 0,
+    ...emptyCounts(),
     sources: 0,
     resumed: 0,
     skipped: 0,

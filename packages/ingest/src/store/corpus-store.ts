@@ -166,7 +166,8 @@ export interface CorpusStore {
   close(): Promise<void>
 }
 
-const emptyCounts = (): SourceCounts => ({
+/** All-zero {@link SourceCounts}. */
+export const emptyCounts = (): SourceCounts => ({
   added: 0,
   updated: 0,
   unchanged: 0,

@@ -1,0 +1,30 @@
+import type { ByteWriter } from '../io/byte-writer.ts'
+import type { BlockCodec } from './block-codec.ts'
+
+/**
+ * Variable-byte (LEB128) block codec: 7 bits per byte, the high bit says that more bytes
+ * follow. Values below 128 take one byte.
+ */
+export const vbyteCodec: BlockCodec = {
+  name: 'vbyte',
+  encode(values: ArrayLike<number>, count: number, out: ByteWriter): void {
+    for (let i = 0; i < count; i++) {
+      out.vint(values[i]!)
+    }
+  },
+  decode(bytes: Uint8Array, pos: number, out: Int32Array, count: number): number {
+    let p = pos
+    for (let i = 0; i < count; i++) {
+      let byte = bytes[p++]!
+      let value = byte & 0x7f
+      let shift = 7
+      while (byte >= 0x80) {
+        byte = bytes[p++]!
+        value |= (byte & 0x7f) << shift
+        shift += 7
+      }
+      out[i] = value
+    }
+    return p
+  },
+}

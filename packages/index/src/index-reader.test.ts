@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest'
+import { article, tempDir, testConfig } from '../test/helpers.ts'
+import { createIndexWriter } from './index-writer.ts'
+import { openIndex, type IndexReader } from './index-reader.ts'
+import { NO_MERGES } from './merge/merge-policy.ts'
+import { BLOCK_SIZE, NO_MORE_DOCS } from './postings/postings-format.ts'
+
+/**
+ * Three segments of 300 documents each; every document has `common` (freq = 1 + doc % 3)
+ * and every 7th has `rare`; documents 5 and 400 are deleted.
+ */
+async function threeSegments(): Promise<IndexReader> {
+  const dir = await tempDir()
+  const writer = await createIndexWriter(dir, testConfig({ mergePolicy: NO_MERGES }), { maxBufferedDocs: 300 })
+  for (let i = 0; i < 900; i++) {
+    const words = [...new Array<string>(1 + (i % 3)).fill('common'), ...(i % 7 === 0 ? ['rare'] : []), ...new Array<string>(i % 11).fill('pad')]
+    await writer.addArticle(article({ id: `d${i}`, title: words.join(' '), abstract: '', keywords: i % 2 === 0 ? ['Even Numbers'] : [], year: 2000 + (i % 20) }))
+  }
+  await writer.commit()
+  await writer.deleteArticle('d5')
+  await writer.deleteArticle('d400')
+  await writer.close()
+  return openIndex(dir)
+}
+
+describe('IndexReader', () => {
+  it('walks postings across segments in global numbers, skipping deleted documents', async () => {
+    const reader = await threeSegments()
+    expect(reader.segments.map((s) => [s.docBase, s.docCount, s.deletedCount])).toEqual([
+      [0, 300, 1],
+      [300, 300, 1],
+      [600, 300, 0],
+    ])
+    const cursor = reader.postings('title', 'common')!
+    expect(cursor.docFreq).toBe(900)
+    const docs: number[] = []
+    for (let d = cursor.nextDoc(); d !== NO_MORE_DOCS; d = cursor.nextDoc()) {
+      expect(cursor.freq()).toBe(1 + (d % 3))
+      docs.push(d)
+    }
+    expect(docs).toHaveLength(898)
+    expect(docs).not.toContain(5)
+    expect(docs).not.toContain(400)
+    const skipping = reader.postings('title', 'rare')!
+    expect(skipping.advance(5)).toBe(7)
+    expect(skipping.advance(299)).toBe(301) // crosses into segment 2
+    expect(skipping.advance(301)).toBe(301) // stays
+    expect(skipping.advance(600)).toBe(602)
+    expect(skipping.advance(895)).toBe(896)
+    expect(skipping.advance(897)).toBe(NO_MORE_DOCS)
+  })
+
+  it('gives block impacts that bound every document up to the block end, across segments', async () => {
+    const reader = await threeSegments()
+    const lengths = reader.fieldLengths('title')
+    const cursor = reader.postings('title', 'common')!
+    let target = 0
+    let blocks = 0
+    while (target < reader.maxDoc) {
+      const end = cursor.shallowAdvance(target)
+      expect(end).toBeGreaterThanOrEqual(target)
+      const impacts = cursor.blockImpacts()
+      for (let d = target; d <= Math.min(end, reader.maxDoc - 1); d++) {
+        const freq = 1 + (d % 3)
+        expect(impacts.some((i) => i.freq >= freq && i.length <= lengths[d]!)).toBe(true)
+      }
+      blocks++
+      target = end + 1
+    }
+    // 300 documents per segment = 3 blocks each (128 + 128 + 44)
+    expect(blocks).toBe(9)
+    expect(cursor.shallowAdvance(BLOCK_SIZE)).toBe(2 * BLOCK_SIZE - 1)
+    expect(cursor.maxImpacts().at(-1)?.freq).toBe(3)
+  })
+
+  it('serves doc values, stored records, ids and lengths in global numbers', async () => {
+    const reader = await threeSegments()
+    expect(reader).toMatchObject({ maxDoc: 900, docCount: 898, deletedCount: 2 })
+    expect(reader.numericValue('year', 450)).toBe(2010)
+    expect(reader.numericValues('year')[899]).toBe(2019)
+    expect(reader.sortedSetValues('journal', 3)).toEqual([])
+    expect(reader.stored(601)).toMatchObject({ id: 'd601', authors: [], authorCount: 0 })
+    expect(reader.externalId(777)).toBe('d777')
+    expect(reader.docNumber('d777')).toBe(777)
+    expect(reader.docNumber('d400')).toBeUndefined()
+    expect(reader.isLive(400)).toBe(false)
+    expect(reader.fieldLength('title', 12)).toBe(2) // common × (1 + 12 % 3), no rare, pad × (12 % 11)
+    expect(reader.docFreq('tag', 'even numbers')).toBe(450)
+    expect(reader.liveDocFreq('tag', 'even numbers')).toBe(449) // d400 was even
+    expect(reader.analyzer('tag').analyze(' Even  NUMBERS! ').map((t) => t.term)).toEqual(['even numbers'])
+    expect(reader.analyzer('title').analyze('common rare').map((t) => t.term)).toEqual(['common', 'rare'])
+  })
+
+  it('names unknown fields and doc values', async () => {
+    const reader = await threeSegments()
+    expect(() => reader.docFreq('titel', 'x')).toThrowErrorMatchingInlineSnapshot(
+      `[PubmatchError: @pubmatch/index: unknown field "titel" (known: title, abstract, kw, tag)]`,
+    )
+    expect(() => reader.numericValue('yr', 0)).toThrow(/unknown numeric doc value "yr"/)
+    expect(() => reader.sortedSetValues('pt', 0)).toThrow(/unknown sorted-set doc value "pt"/)
+    expect(() => reader.stored(900)).toThrow(/document number 900 is outside 0…899/)
+    expect(reader.hasField('kw')).toBe(true)
+    expect(reader.field('kw')).toEqual({ name: 'kw', analyzer: 'whitespace', keyword: false, positions: true, positionGap: 7 })
+    expect(reader.postings('title', 'absent')).toBeNull()
+    expect(reader.docFreq('title', 'absent')).toBe(0)
+  })
+})

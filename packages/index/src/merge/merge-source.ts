@@ -1,0 +1,148 @@
+import { compareUtf8 } from '../io/utf8-order.ts'
+import { IntBuffer } from '../io/int-buffer.ts'
+import { appendLivePostings, type PostingsAccumulator } from '../postings/segment-postings.ts'
+import type { StoredDocument } from '../schema/config.ts'
+import type { IndexSchema } from '../schema/schema.ts'
+import type { SegmentReader } from '../segment/segment-reader.ts'
+import type { SegmentSource, TermPostings } from '../segment/segment-source.ts'
+import type { TermEntry } from '../terms/term-dictionary.ts'
+
+/**
+ * The live documents of several segments, renumbered 0, 1, 2, … in segment order and then
+ * document order: the source of a merged segment. Deleted documents disappear, and so do
+ * terms that only they had; statistics of the result are therefore exact.
+ */
+export class MergeSource implements SegmentSource {
+  readonly schema: IndexSchema
+  readonly docCount: number
+  private readonly readers: readonly SegmentReader[]
+  /** Per reader: old local document → new document, or −1 when deleted. */
+  private readonly docMaps: Int32Array[]
+  private readonly accumulator: PostingsAccumulator = {
+    docs: new IntBuffer(),
+    freqs: new IntBuffer(),
+    positions: new IntBuffer(),
+    spans: new IntBuffer(),
+  }
+
+  /**
+   * @param schema - the index schema
+   * @param readers - the segments to merge, in order, with the deletions to apply
+   */
+  constructor(schema: IndexSchema, readers: readonly SegmentReader[]) {
+    this.schema = schema
+    this.readers = readers
+    let next = 0
+    this.docMaps = readers.map((reader) => {
+      const map = new Int32Array(reader.docCount)
+      for (let d = 0; d < reader.docCount; d++) {
+        map[d] = reader.isLive(d) ? next++ : -1
+      }
+      return map
+    })
+    this.docCount = next
+  }
+
+  *terms(field: number): Generator<TermPostings> {
+    const withPositions = this.schema.fields[field]!.positions
+    const iterators = this.readers.map((reader) => reader.terms(field).entries())
+    const heads: (TermEntry | undefined)[] = iterators.map((iterator) => iterator.next().value as TermEntry | undefined)
+    for (;;) {
+      let term: string | undefined
+      for (const head of heads) {
+        if (head !== undefined && (term === undefined || compareUtf8(head.term, term) < 0)) {
+          term = head.term
+        }
+      }
+      if (term === undefined) {
+        return
+      }
+      const out = this.accumulator
+      out.docs.clear()
+      out.freqs.clear()
+      out.positions.clear()
+      out.spans.clear()
+      let hasSpans = false
+      heads.forEach((head, r) => {
+        if (head === undefined || head.term !== term) {
+          return
+        }
+        hasSpans = appendLivePostings(this.readers[r]!.postingsSource(field), head, this.docMaps[r]!, out) || hasSpans
+        heads[r] = iterators[r]!.next().value as TermEntry | undefined
+      })
+      if (out.docs.length > 0) {
+        yield {
+          term,
+          docs: out.docs.data,
+          freqs: out.freqs.data,
+          count: out.docs.length,
+          positions: withPositions ? out.positions.data : undefined,
+          spans: hasSpans ? out.spans.data : undefined,
+        }
+      }
+    }
+  }
+
+  fieldLengths(field: number): Uint32Array {
+    const out = new Uint32Array(this.docCount)
+    this.readers.forEach((reader, r) => {
+      const lengths = reader.lengths(field)
+      const map = this.docMaps[r]!
+      for (let d = 0; d < map.length; d++) {
+        if (map[d]! >= 0) {
+          out[map[d]!] = lengths[d]!
+        }
+      }
+    })
+    return out
+  }
+
+  numericValues(index: number): Float64Array {
+    const out = new Float64Array(this.docCount)
+    this.readers.forEach((reader, r) => {
+      const values = reader.numeric(index)
+      const map = this.docMaps[r]!
+      for (let d = 0; d < map.length; d++) {
+        if (map[d]! >= 0) {
+          out[map[d]!] = values[d]!
+        }
+      }
+    })
+    return out
+  }
+
+  setValues(index: number): readonly (readonly string[])[] {
+    const out: string[][] = []
+    this.forEachLive((reader, d) => out.push(reader.setValues(index, d)))
+    return out
+  }
+
+  *stored(): Generator<StoredDocument> {
+    for (let r = 0; r < this.readers.length; r++) {
+      const reader = this.readers[r]!
+      const map = this.docMaps[r]!
+      for (let d = 0; d < map.length; d++) {
+        if (map[d]! >= 0) {
+          yield reader.stored(d)
+        }
+      }
+    }
+  }
+
+  ids(): readonly string[] {
+    const out: string[] = []
+    this.forEachLive((reader, d) => out.push(reader.id(d)))
+    return out
+  }
+
+  private forEachLive(visit: (reader: SegmentReader, doc: number) => void): void {
+    this.readers.forEach((reader, r) => {
+      const map = this.docMaps[r]!
+      for (let d = 0; d < map.length; d++) {
+        if (map[d]! >= 0) {
+          visit(reader, d)
+        }
+      }
+    })
+  }
+}

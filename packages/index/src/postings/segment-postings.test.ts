@@ -1,0 +1,198 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import type { CodecName } from '../codec/block-codec.ts'
+import { codecByName } from '../codec/codecs.ts'
+import { IntBuffer } from '../io/int-buffer.ts'
+import { finishFile, startFile } from '../io/file-format.ts'
+import { BLOCK_SIZE, NO_MORE_DOCS, type TermInfo } from './postings-format.ts'
+import { PostingsWriter } from './postings-writer.ts'
+import { SegmentPostings, appendLivePostings, type PostingsSource } from './segment-postings.ts'
+
+interface Posting {
+  doc: number
+  positions: number[]
+  spans: number[]
+}
+
+/** Random postings: strictly increasing docs, 1–5 non-decreasing positions each, rare spans. */
+const postingsArb = fc
+  .array(
+    fc.record({
+      gap: fc.oneof(fc.integer({ min: 1, max: 3 }), fc.integer({ min: 1, max: 5000 })),
+      gaps: fc.array(fc.integer({ min: 0, max: 300 }), { minLength: 1, maxLength: 5 }),
+      spans: fc.array(fc.oneof(fc.constant(1), fc.constant(1), fc.integer({ min: 2, max: 4 })), {
+        minLength: 5,
+        maxLength: 5,
+      }),
+    }),
+    { minLength: 1, maxLength: 700 },
+  )
+  .map((raw) => {
+    let doc = -1
+    return raw.map(({ gap, gaps, spans }): Posting => {
+      doc += gap
+      let position = 0
+      const positions = gaps.map((g) => (position += g))
+      return { doc, positions, spans: spans.slice(0, positions.length) }
+    })
+  })
+
+function encode(postings: readonly Posting[], codec: CodecName, withPositions = true): { source: PostingsSource; info: TermInfo; lengths: number[] } {
+  const lengths: number[] = []
+  for (const p of postings) {
+    lengths[p.doc] = 10 + ((p.doc * 7) % 90)
+  }
+  const pst = startFile('pst')
+  const pos = startFile('pos')
+  pst.u8(0x55) // the term does not start at the body's first byte
+  const postingsOffset = pst.length
+  const positionsOffset = pos.length
+  const written = new PostingsWriter(codecByName(codec), withPositions).write(
+    {
+      docs: postings.map((p) => p.doc),
+      freqs: postings.map((p) => p.positions.length),
+      count: postings.length,
+      positions: postings.flatMap((p) => p.positions),
+      spans: postings.flatMap((p) => p.spans),
+    },
+    lengths,
+    pst,
+    pos,
+  )
+  const info: TermInfo = {
+    docFreq: postings.length,
+    totalTermFreq: postings.reduce((s, p) => s + p.positions.length, 0),
+    postingsOffset,
+    postingsLength: written.postingsLength,
+    positionsOffset,
+    positionsLength: written.positionsLength,
+  }
+  const source: PostingsSource = {
+    pst: finishFile(pst).bytes,
+    pos: finishFile(pos).bytes,
+    codec: codecByName(codec),
+    withPositions,
+    fieldLengths: () => lengths,
+  }
+  return { source, info, lengths }
+}
+
+const codecs: CodecName[] = ['vbyte', 'bitpack']
+
+describe.each(codecs)('SegmentPostings (%s)', (codec) => {
+  it('yields every document with its frequency, positions and spans', () => {
+    fc.assert(
+      fc.property(postingsArb, (postings) => {
+        const { source, info } = encode(postings, codec)
+        const cursor = new SegmentPostings(source, info)
+        expect(cursor.docID()).toBe(-1)
+        for (const p of postings) {
+          expect(cursor.nextDoc()).toBe(p.doc)
+          expect(cursor.freq()).toBe(p.positions.length)
+          if (p.doc % 3 !== 0) {
+            // positions of some documents are never asked for: the cursor must skip them
+            expect([...cursor.positions()]).toEqual(p.positions)
+            expect([...cursor.positionSpans()]).toEqual(p.spans)
+          }
+        }
+        expect(cursor.nextDoc()).toBe(NO_MORE_DOCS)
+        expect(cursor.nextDoc()).toBe(NO_MORE_DOCS)
+      }),
+      { numRuns: 60 },
+    )
+  })
+
+  it('advances to the first document at or after each target', () => {
+    fc.assert(
+      fc.property(postingsArb, fc.array(fc.nat({ max: 400_000 }), { maxLength: 20 }), (postings, rawTargets) => {
+        const { source, info } = encode(postings, codec)
+        const cursor = new SegmentPostings(source, info)
+        const targets = [...rawTargets].sort((a, b) => a - b)
+        for (const target of targets) {
+          const expected = postings.find((p) => p.doc >= Math.max(target, cursor.docID()))
+          const doc = cursor.advance(target)
+          expect(doc).toBe(expected?.doc ?? NO_MORE_DOCS)
+          if (expected !== undefined) {
+            expect(cursor.freq()).toBe(expected.positions.length)
+            expect([...cursor.positions()]).toEqual(expected.positions)
+          }
+        }
+      }),
+      { numRuns: 60 },
+    )
+  })
+
+  it('bounds every document of a block by the block impacts', () => {
+    fc.assert(
+      fc.property(postingsArb, fc.nat({ max: 400_000 }), (postings, target) => {
+        const { source, info, lengths } = encode(postings, codec)
+        const cursor = new SegmentPostings(source, info)
+        const last = cursor.shallowAdvance(target)
+        const inRange = postings.filter((p) => p.doc >= target && p.doc <= last)
+        if (last === NO_MORE_DOCS) {
+          expect(postings.every((p) => p.doc < target)).toBe(true)
+          return
+        }
+        expect(postings.some((p) => p.doc === last)).toBe(true)
+        const impacts = cursor.blockImpacts()
+        for (const p of inRange) {
+          const dominated = impacts.some((i) => i.freq >= p.positions.length && i.length <= lengths[p.doc]!)
+          expect(dominated).toBe(true)
+        }
+        for (const p of postings) {
+          expect(cursor.maxImpacts().some((i) => i.freq >= p.positions.length && i.length <= lengths[p.doc]!)).toBe(true)
+        }
+      }),
+      { numRuns: 60 },
+    )
+  })
+
+  it('skips blocks: shallowAdvance returns block ends', () => {
+    const postings: Posting[] = Array.from({ length: 3 * BLOCK_SIZE + 5 }, (_, i) => ({
+      doc: 2 * i,
+      positions: [i % 4],
+      spans: [1],
+    }))
+    const { source, info } = encode(postings, codec)
+    const cursor = new SegmentPostings(source, info)
+    expect(cursor.shallowAdvance(0)).toBe(2 * (BLOCK_SIZE - 1))
+    expect(cursor.shallowAdvance(2 * BLOCK_SIZE)).toBe(2 * (2 * BLOCK_SIZE - 1))
+    expect(cursor.shallowAdvance(2 * (3 * BLOCK_SIZE))).toBe(2 * (3 * BLOCK_SIZE + 4))
+    expect(cursor.shallowAdvance(10_000)).toBe(NO_MORE_DOCS)
+    expect(cursor.advance(2 * 200 + 1)).toBe(2 * 201)
+  })
+
+  it('appends the kept documents, renumbered, in one pass', () => {
+    fc.assert(
+      fc.property(postingsArb, fc.integer({ min: 2, max: 5 }), (postings, every) => {
+        const { source, info } = encode(postings, codec)
+        const docMap = new Int32Array(postings[postings.length - 1]!.doc + 1).fill(-1)
+        const kept = postings.filter((p) => p.doc % every !== 0)
+        kept.forEach((p, i) => {
+          docMap[p.doc] = i
+        })
+        const out = { docs: new IntBuffer(), freqs: new IntBuffer(), positions: new IntBuffer(), spans: new IntBuffer() }
+        const spanned = appendLivePostings(source, info, docMap, out)
+        expect([...out.docs.view()]).toEqual(kept.map((_, i) => i))
+        expect([...out.freqs.view()]).toEqual(kept.map((p) => p.positions.length))
+        expect([...out.positions.view()]).toEqual(kept.flatMap((p) => p.positions))
+        expect([...out.spans.view()]).toEqual(kept.flatMap((p) => p.spans))
+        expect(spanned).toBe(kept.some((p) => p.spans.some((s) => s > 1)))
+      }),
+      { numRuns: 60 },
+    )
+  })
+
+  it('stores no positions for fields without them', () => {
+    const postings: Posting[] = [
+      { doc: 3, positions: [0, 4], spans: [1, 1] },
+      { doc: 9, positions: [1], spans: [1] },
+    ]
+    const { source, info } = encode(postings, codec, false)
+    expect(info.positionsLength).toBe(0)
+    const cursor = new SegmentPostings(source, info)
+    expect(cursor.nextDoc()).toBe(3)
+    expect(cursor.freq()).toBe(2)
+    expect(cursor.positions()).toHaveLength(0)
+  })
+})

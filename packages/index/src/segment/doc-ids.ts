@@ -1,0 +1,97 @@
+import { decodeUtf8, readU32 } from '../io/byte-reader.ts'
+import type { ByteWriter } from '../io/byte-writer.ts'
+
+const textEncoder = new TextEncoder()
+
+/**
+ * Writes the `.ids` body: `u32 count`, `u32 offset[count + 1]` into the UTF-8 blob that
+ * follows, holding the external ids in document order.
+ * @param ids - external ids in document order
+ * @param out - the `.ids` body
+ */
+export function writeDocIds(ids: readonly string[], out: ByteWriter): void {
+  const encoded = ids.map((id) => textEncoder.encode(id))
+  out.u32(ids.length)
+  let offset = 0
+  for (const bytes of encoded) {
+    out.u32(offset)
+    offset += bytes.length
+  }
+  out.u32(offset)
+  for (const bytes of encoded) {
+    out.bytes(bytes)
+  }
+}
+
+/** Reads `.ids`: ids decode on first use; the id → document map is built on first lookup. */
+export class DocIdsReader {
+  /** Documents in the segment. */
+  readonly count: number
+  private readonly bytes: Uint8Array
+  private readonly offsetsAt: number
+  private readonly blobAt: number
+  private all: string[] | undefined
+  private byId: Map<string, number> | undefined
+  private duplicates: Map<string, number[]> = new Map()
+
+  /**
+   * @param bytes - the whole file
+   * @param offset - where the body starts
+   */
+  constructor(bytes: Uint8Array, offset: number) {
+    this.bytes = bytes
+    this.count = readU32(bytes, offset)
+    this.offsetsAt = offset + 4
+    this.blobAt = this.offsetsAt + 4 * (this.count + 1)
+  }
+
+  /**
+   * A document's external id.
+   * @param doc - a local document number
+   */
+  id(doc: number): string {
+    if (this.all !== undefined) {
+      return this.all[doc]!
+    }
+    const start = readU32(this.bytes, this.offsetsAt + 4 * doc)
+    const end = readU32(this.bytes, this.offsetsAt + 4 * doc + 4)
+    return decodeUtf8(this.bytes.subarray(this.blobAt + start, this.blobAt + end))
+  }
+
+  /** Every id in document order. */
+  ids(): readonly string[] {
+    if (this.all === undefined) {
+      const all: string[] = []
+      for (let d = 0; d < this.count; d++) {
+        all.push(this.id(d))
+      }
+      this.all = all
+    }
+    return this.all
+  }
+
+  /**
+   * Every document with an id, ascending (usually one; an update before a flush leaves
+   * two in one segment, the older one deleted). Deleted documents are not filtered here.
+   * @param id - an external id
+   */
+  docsOf(id: string): readonly number[] {
+    if (this.byId === undefined) {
+      const map = new Map<string, number>()
+      const duplicates = new Map<string, number[]>()
+      this.ids().forEach((value, doc) => {
+        const previous = map.get(value)
+        if (previous !== undefined) {
+          const list = duplicates.get(value) ?? [previous]
+          list.push(doc)
+          duplicates.set(value, list)
+        }
+        map.set(value, doc)
+      })
+      this.byId = map
+      this.duplicates = duplicates
+    }
+    const doc = this.byId.get(id)
+    return doc === undefined ? [] : (this.duplicates.get(id) ?? [doc])
+  }
+}

@@ -1,0 +1,146 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { ByteWriter } from '../io/byte-writer.ts'
+import { finishFile, startFile, verifyFile } from '../io/file-format.ts'
+import type { StoredDocument } from '../schema/config.ts'
+import { DocIdsReader, writeDocIds } from './doc-ids.ts'
+import { DocValuesReader, writeDocValues } from './doc-values.ts'
+import { LiveDocs } from './live-docs.ts'
+import { NormsReader, writeNorms } from './norms.ts'
+import { StoredFieldsReader, writeStoredFields } from './stored-fields.ts'
+
+/** Frames a body like a real file (header + footer), so readers see real offsets. */
+function framed(write: (out: ByteWriter) => void): { bytes: Uint8Array; body: number } {
+  const out = startFile('dv')
+  write(out)
+  const { bytes, checksum } = finishFile(out)
+  return { bytes, body: verifyFile(bytes, 'dv', 'test.dv', checksum) }
+}
+
+describe('norms', () => {
+  it('round-trips lengths with the narrowest width per field', () => {
+    const columns = [Uint32Array.of(0, 3, 255), Uint32Array.of(256, 1, 0), Uint32Array.of(70_000, 2, 9)]
+    const out = new ByteWriter()
+    writeNorms(columns, out)
+    // widths 1, 2, 4: 3 bytes of header + 3·(1 + 2 + 4) bytes of lengths
+    expect(out.length).toBe(3 + 3 * 7)
+    const { bytes, body } = framed((o) => writeNorms(columns, o))
+    const reader = new NormsReader(bytes, body, 3, 3)
+    columns.forEach((column, f) => expect([...reader.lengths(f)]).toEqual([...column]))
+  })
+})
+
+describe('doc values', () => {
+  it('round-trips numeric columns with missing and negative values', () => {
+    const value = fc.oneof(fc.constant(NaN), fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 2 }))
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 300 }).chain((n) => fc.array(fc.array(value, { minLength: n, maxLength: n }), { maxLength: 3 })),
+        (columns) => {
+          fc.pre(columns.every((c) => {
+            const present = c.filter((v) => !Number.isNaN(v))
+            return present.length === 0 || Math.max(...present) - Math.min(...present) < 0xfffffffe
+          }))
+          const docCount = columns[0]?.length ?? 0
+          const numeric = columns.map((c) => Float64Array.from(c))
+          const { bytes, body } = framed((o) => writeDocValues(numeric, [], o))
+          const reader = new DocValuesReader(bytes, body, numeric.length, 0, docCount)
+          numeric.forEach((column, i) => expect([...reader.numeric(i)]).toEqual([...column]))
+        },
+      ),
+    )
+  })
+
+  it('round-trips sorted sets as distinct values in byte order', () => {
+    const sets = [
+      [['Journal Article', 'Review'], [], ['Review', 'Case Reports', 'Review']],
+      [['eng'], ['ger', 'eng'], ['fre']],
+    ]
+    const { bytes, body } = framed((o) =>
+      writeDocValues([Float64Array.of(1990, NaN, 2016)], sets.map((s) => s.map((v) => [...new Set(v)])), o),
+    )
+    const reader = new DocValuesReader(bytes, body, 1, 2, 3)
+    expect([...reader.numeric(0)]).toEqual([1990, NaN, 2016])
+    expect(reader.dictionary(0)).toEqual(['Case Reports', 'Journal Article', 'Review'])
+    expect(reader.values(0, 0)).toEqual(['Journal Article', 'Review'])
+    expect(reader.values(0, 1)).toEqual([])
+    expect(reader.values(0, 2)).toEqual(['Case Reports', 'Review'])
+    expect(reader.ordinals(1, 1)).toEqual([0, 2])
+    expect(reader.values(1, 1)).toEqual(['eng', 'ger'])
+  })
+})
+
+describe('stored fields', () => {
+  it('round-trips records across compressed blocks', () => {
+    const records: StoredDocument[] = Array.from({ length: 70 }, (_, i) => ({
+      id: `PMID${i}`,
+      title: `Title ${i} – ünïcode`,
+      ...(i % 2 === 0 ? { year: 1990 + i } : {}),
+      authors: i % 3 === 0 ? ['Smith J'] : [],
+      authorCount: i % 3 === 0 ? 1 : 0,
+      pubTypes: ['Journal Article'],
+      languages: ['eng'],
+    }))
+    const { bytes, body } = framed((o) => writeStoredFields(records, o))
+    const reader = new StoredFieldsReader(bytes, body)
+    for (const doc of [0, 31, 32, 69, 5, 40]) {
+      expect(reader.get(doc)).toEqual(records[doc])
+    }
+  })
+})
+
+describe('doc ids', () => {
+  it('maps ids to documents and back, listing duplicates', () => {
+    const ids = ['MED-10', 'MED-5371', '12345', 'MED-10', 'ünï']
+    const { bytes, body } = framed((o) => writeDocIds(ids, o))
+    const reader = new DocIdsReader(bytes, body)
+    expect(reader.count).toBe(5)
+    expect(reader.id(4)).toBe('ünï')
+    expect(reader.docsOf('MED-10')).toEqual([0, 3])
+    expect(reader.docsOf('12345')).toEqual([2])
+    expect(reader.docsOf('nope')).toEqual([])
+    expect(reader.ids()).toEqual(ids)
+  })
+})
+
+describe('LiveDocs', () => {
+  it('counts deletions and round-trips through a .del body', () => {
+    const live = new LiveDocs(20)
+    expect(live.delete(3)).toBe(true)
+    expect(live.delete(3)).toBe(false)
+    live.delete(17)
+    expect(live.deletedCount).toBe(2)
+    expect(live.liveCount).toBe(18)
+    const copy = live.clone()
+    copy.delete(0)
+    expect(live.isLive(0)).toBe(true)
+    const out = new ByteWriter()
+    live.write(out)
+    // u32 docCount, u32 deleted, 3 bytes of bits: doc 3 → byte 0 bit 3, doc 17 → byte 2 bit 1
+    expect([...out.view()]).toEqual([20, 0, 0, 0, 2, 0, 0, 0, 0x08, 0x00, 0x02])
+    const read = LiveDocs.read(out.view(), 0)
+    expect(read.isLive(3)).toBe(false)
+    expect(read.isLive(17)).toBe(false)
+    expect(read.isLive(16)).toBe(true)
+    expect(read.deletedCount).toBe(2)
+  })
+})
+
+describe('verifyFile', () => {
+  it('rejects a flipped byte, a truncation, a wrong kind and a wrong manifest checksum', () => {
+    const out = startFile('pst')
+    out.u32(123456)
+    const { bytes, checksum } = finishFile(out)
+    // Python: zlib.crc32(b'PMIX' + b'pst\0' + pack('<I', 1) + pack('<I', 123456)) == 4137327397
+    expect(checksum).toEqual({ size: 24, crc32: 4137327397 })
+    expect(verifyFile(bytes, 'pst', 'a.pst', checksum)).toBe(12)
+    const flipped = Uint8Array.from(bytes)
+    flipped[13]! ^= 1
+    expect(() => verifyFile(flipped, 'pst', 'a.pst', checksum)).toThrowErrorMatchingInlineSnapshot(
+      `[PubmatchError: @pubmatch/index: a.pst: checksum mismatch (footer 4137327397, content 4149801234, manifest 4137327397)]`,
+    )
+    expect(() => verifyFile(bytes.subarray(0, 19), 'pst', 'a.pst', checksum)).toThrow(/size 19 bytes, the manifest says 24/)
+    expect(() => verifyFile(bytes, 'pos', 'a.pst', checksum)).toThrow(/not a \.pos file/)
+    expect(() => verifyFile(bytes, 'pst', 'a.pst', { ...checksum, crc32: 1 })).toThrow(/manifest 1\)/)
+  })
+})

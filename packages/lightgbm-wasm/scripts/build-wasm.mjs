@@ -1,0 +1,304 @@
+#!/usr/bin/env node
+// Compiles LightGBM's C++ (the sources shipped in the registry package `lightgbm` under
+// dependencies/LightGBM) to WebAssembly with Emscripten's emcc. Installs nothing.
+//
+//   node scripts/build-wasm.mjs                  the shipped build, into wasm/
+//   node scripts/build-wasm.mjs --variant NAME   another configuration, into build/variants/NAME/
+//   node scripts/build-wasm.mjs --list           the configurations and their flags
+//
+// Object files go to build/<variant>/obj/ and are reused while their flags and sources are
+// unchanged; the final loader and binary are lightgbm.cjs + lightgbm.wasm + build-info.json.
+// The output is skipped when build-info.json already records the same inputs.
+import { spawn, spawnSync } from 'node:child_process'
+import { createHash } from 'node:crypto'
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { availableParallelism } from 'node:os'
+import { dirname, join, relative, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const packageDir = resolve(dirname(fileURLToPath(import.meta.url)), '..')
+const tag = 'lightgbm-wasm build'
+const APT_HINT = 'apt-get install -y --no-install-recommends emscripten'
+
+/**
+ * Build configurations. `release` is what the package ships (see BENCHMARKS.md for why);
+ * the others exist to be measured by tools/bench-lightgbm.
+ */
+const VARIANTS = {
+  // The configuration of issue 4: JavaScript-based C++ exceptions (invoke_* trampolines).
+  'js-eh': { cxx: ['-O3', '-fexceptions'], link: ['-O3', '-fexceptions'] },
+  // Native WebAssembly exception handling: no JS trampolines around calls that may throw.
+  'wasm-eh': { cxx: ['-O3', '-fwasm-exceptions'], link: ['-O3', '-fwasm-exceptions'] },
+  // …plus 128-bit SIMD (auto-vectorisation; Node 16.4+ runs it unflagged).
+  'wasm-eh-simd': {
+    cxx: ['-O3', '-fwasm-exceptions', '-msimd128'],
+    link: ['-O3', '-fwasm-exceptions', '-msimd128'],
+  },
+  // …plus link-time optimisation across LightGBM's translation units.
+  'wasm-eh-simd-lto': {
+    cxx: ['-O3', '-fwasm-exceptions', '-msimd128', '-flto'],
+    link: ['-O3', '-fwasm-exceptions', '-msimd128', '-flto'],
+  },
+  // -O2 instead of -O3, to see what -O3 buys.
+  'wasm-eh-simd-o2': {
+    cxx: ['-O2', '-fwasm-exceptions', '-msimd128'],
+    link: ['-O2', '-fwasm-exceptions', '-msimd128'],
+  },
+}
+const RELEASE = 'wasm-eh-simd'
+
+const EXPORTED_FUNCTIONS = [
+  'malloc',
+  'free',
+  'pubmatch_heap_in_use',
+  'LGBM_GetLastError',
+  'LGBM_DatasetCreateFromMat',
+  'LGBM_DatasetSetField',
+  'LGBM_DatasetSetFeatureNames',
+  'LGBM_DatasetGetNumData',
+  'LGBM_DatasetGetNumFeature',
+  'LGBM_DatasetFree',
+  'LGBM_BoosterCreate',
+  'LGBM_BoosterCreateFromModelfile',
+  'LGBM_BoosterLoadModelFromString',
+  'LGBM_BoosterFree',
+  'LGBM_BoosterAddValidData',
+  'LGBM_BoosterUpdateOneIter',
+  'LGBM_BoosterRollbackOneIter',
+  'LGBM_BoosterGetCurrentIteration',
+  'LGBM_BoosterNumModelPerIteration',
+  'LGBM_BoosterNumberOfTotalModel',
+  'LGBM_BoosterGetEvalCounts',
+  'LGBM_BoosterGetEvalNames',
+  'LGBM_BoosterGetEval',
+  'LGBM_BoosterGetNumFeature',
+  'LGBM_BoosterGetFeatureNames',
+  'LGBM_BoosterPredictForMat',
+  'LGBM_BoosterSaveModelToString',
+  'LGBM_BoosterFeatureImportance',
+].map((name) => `_${name}`)
+
+const RUNTIME_METHODS = ['UTF8ToString', 'stringToUTF8', 'lengthBytesUTF8']
+
+function fail(message) {
+  console.error(`${tag}: ${message}`)
+  process.exit(1)
+}
+
+function parseArgs(argv) {
+  const args = { variant: RELEASE, out: undefined, list: false, jobs: availableParallelism() }
+  for (let i = 0; i < argv.length; i += 1) {
+    const arg = argv[i]
+    if (arg === '--variant') {
+      args.variant = argv[++i]
+    } else if (arg === '--out') {
+      args.out = argv[++i]
+    } else if (arg === '--jobs') {
+      args.jobs = Number(argv[++i])
+    } else if (arg === '--list') {
+      args.list = true
+    } else {
+      fail(`unknown argument "${arg}" (expected --variant NAME, --out DIR, --jobs N or --list)`)
+    }
+  }
+  return args
+}
+
+/** Debian's emcc finds `acorn` only through NODE_PATH. */
+function emscriptenEnv() {
+  const env = { ...process.env }
+  const debianNodePath = '/usr/share/nodejs'
+  if (existsSync(debianNodePath)) {
+    const parts = (env.NODE_PATH ?? '').split(':').filter(Boolean)
+    if (!parts.includes(debianNodePath)) {
+      env.NODE_PATH = [...parts, debianNodePath].join(':')
+    }
+  }
+  return env
+}
+
+function checkEmcc(env) {
+  const probe = spawnSync('emcc', ['--version'], { env, encoding: 'utf8' })
+  if (probe.error !== undefined || probe.status !== 0) {
+    const why = probe.error !== undefined ? probe.error.message : (probe.stderr || probe.stdout).trim()
+    fail(
+      `Emscripten's emcc is required to compile LightGBM to WebAssembly and was not found or does not run (${why.slice(0, 200)}).\n` +
+        `  Install it (Debian/Ubuntu, as root): apt-get update && ${APT_HINT}\n` +
+        `  Debian's emcc also needs NODE_PATH=/usr/share/nodejs (this script sets it).`,
+    )
+  }
+  return probe.stdout.split('\n')[0].trim()
+}
+
+function lightgbmSourceDir() {
+  const require = createRequire(join(packageDir, 'package.json'))
+  let pkgJson
+  try {
+    pkgJson = require.resolve('lightgbm/package.json')
+  } catch {
+    fail('the devDependency "lightgbm" (its dependencies/LightGBM holds the C++ sources) is not installed; run pnpm install')
+  }
+  const dir = join(dirname(pkgJson), 'dependencies', 'LightGBM')
+  if (!existsSync(join(dir, 'include', 'LightGBM', 'c_api.h'))) {
+    fail(`no LightGBM sources under ${dir}`)
+  }
+  const version = JSON.parse(readFileSync(pkgJson, 'utf8')).version
+  const lightgbmVersion = readFileSync(join(dir, 'VERSION.txt'), 'utf8').trim()
+  return { dir, version, lightgbmVersion }
+}
+
+/** The translation units LightGBM's CMakeLists compiles for a CPU build without CLI. */
+function sourceFiles(lgbDir) {
+  const groups = ['boosting', 'io', 'metric', 'objective', 'network', 'treelearner']
+  const files = []
+  for (const group of groups) {
+    const dir = join(lgbDir, 'src', group)
+    for (const name of readdirSync(dir).sort()) {
+      if (name.endsWith('.cpp')) {
+        files.push(join(dir, name))
+      }
+    }
+  }
+  files.push(join(lgbDir, 'src', 'c_api.cpp'))
+  files.push(join(packageDir, 'csrc', 'pubmatch_heap.c'))
+  return files
+}
+
+function hash(...parts) {
+  const h = createHash('sha256')
+  for (const part of parts) {
+    h.update(typeof part === 'string' ? part : JSON.stringify(part))
+    h.update('\0')
+  }
+  return h.digest('hex').slice(0, 16)
+}
+
+function run(command, args, env) {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(command, args, { env, stdio: ['ignore', 'inherit', 'pipe'] })
+    let stderr = ''
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk
+    })
+    child.on('error', reject)
+    child.on('close', (code) => {
+      if (code === 0) {
+        resolvePromise(stderr)
+      } else {
+        reject(new Error(`${command} ${args.slice(-3).join(' ')} exited with ${code}\n${stderr.slice(-4000)}`))
+      }
+    })
+  })
+}
+
+async function main() {
+  const args = parseArgs(process.argv.slice(2))
+  if (args.list) {
+    for (const [name, flags] of Object.entries(VARIANTS)) {
+      console.log(`${name}${name === RELEASE ? ' (release)' : ''}: compile ${flags.cxx.join(' ')}; link ${flags.link.join(' ')}`)
+    }
+    return
+  }
+  const variant = VARIANTS[args.variant]
+  if (variant === undefined) {
+    fail(`unknown variant "${args.variant}" (one of ${Object.keys(VARIANTS).join(', ')})`)
+  }
+  const outDir = resolve(
+    packageDir,
+    args.out ?? (args.variant === RELEASE ? 'wasm' : join('build', 'variants', args.variant)),
+  )
+  const env = emscriptenEnv()
+  const emccVersion = checkEmcc(env)
+  const lgb = lightgbmSourceDir()
+  const sources = sourceFiles(lgb.dir)
+
+  const defines = ['-DEIGEN_MPL2_ONLY', '-DEIGEN_DONT_PARALLELIZE', '-DUSE_SOCKET']
+  const includes = [`-I${join(lgb.dir, 'include')}`, `-I${join(lgb.dir, 'external_libs', 'eigen')}`]
+  const cxxFlags = ['-std=c++11', '-funroll-loops', '-w', ...defines, ...includes, ...variant.cxx]
+  const cFlags = ['-w', ...variant.cxx.filter((flag) => !flag.includes('exceptions'))]
+  const linkFlags = [
+    ...variant.link,
+    '--no-entry',
+    '-sMODULARIZE=1',
+    '-sEXPORT_NAME=createLightGbmModule',
+    '-sENVIRONMENT=node',
+    '-sALLOW_MEMORY_GROWTH=1',
+    '-sMAXIMUM_MEMORY=4GB',
+    '-sWASM_BIGINT=1',
+    '-sNODEJS_CATCH_EXIT=0',
+    '-sNODEJS_CATCH_REJECTION=0',
+    `-sEXPORTED_FUNCTIONS=${JSON.stringify(EXPORTED_FUNCTIONS)}`,
+    `-sEXPORTED_RUNTIME_METHODS=${JSON.stringify(RUNTIME_METHODS)}`,
+  ]
+  const script = readFileSync(fileURLToPath(import.meta.url), 'utf8')
+  const inputsHash = hash(emccVersion, lgb.version, cxxFlags, cFlags, linkFlags, script, readFileSync(sources.at(-1), 'utf8'))
+
+  const infoPath = join(outDir, 'build-info.json')
+  if (existsSync(infoPath) && existsSync(join(outDir, 'lightgbm.wasm')) && existsSync(join(outDir, 'lightgbm.cjs'))) {
+    const previous = JSON.parse(readFileSync(infoPath, 'utf8'))
+    if (previous.inputsHash === inputsHash) {
+      console.log(`${tag}: ${relative(packageDir, outDir)}/lightgbm.wasm is up to date (${args.variant})`)
+      return
+    }
+  }
+
+  const workDir = join(packageDir, 'build', args.variant)
+  const objDir = join(workDir, 'obj')
+  mkdirSync(objDir, { recursive: true })
+  mkdirSync(outDir, { recursive: true })
+  console.log(`${tag}: ${emccVersion}; LightGBM ${lgb.lightgbmVersion} (npm lightgbm@${lgb.version}); variant ${args.variant}`)
+
+  const started = Date.now()
+  const jobs = sources.map((source) => {
+    const isC = source.endsWith('.c')
+    const flags = isC ? cFlags : cxxFlags
+    const name = relative(isC ? packageDir : join(lgb.dir, 'src'), source).replaceAll('/', '__')
+    const object = join(objDir, `${name}.o`)
+    const stamp = `${object}.flags`
+    const flagsHash = hash(flags, emccVersion)
+    const fresh =
+      existsSync(object) &&
+      existsSync(stamp) &&
+      readFileSync(stamp, 'utf8') === flagsHash &&
+      statSync(object).mtimeMs >= statSync(source).mtimeMs
+    return { source, object, stamp, flagsHash, fresh, args: ['-c', ...flags, source, '-o', object], tool: isC ? 'emcc' : 'em++' }
+  })
+  const pending = jobs.filter((job) => !job.fresh)
+  let done = 0
+  const worker = async () => {
+    for (;;) {
+      const job = pending.shift()
+      if (job === undefined) {
+        return
+      }
+      await run(job.tool, job.args, env)
+      writeFileSync(job.stamp, job.flagsHash)
+      done += 1
+      console.log(`${tag}: [${done}/${jobs.length - jobs.filter((j) => j.fresh).length}] ${relative(lgb.dir, job.source)}`)
+    }
+  }
+  await Promise.all(Array.from({ length: Math.max(1, args.jobs) }, worker))
+
+  const jsOut = join(workDir, 'lightgbm.js')
+  await run('em++', [...jobs.map((job) => job.object), ...linkFlags, '-o', jsOut], env)
+  copyFileSync(jsOut, join(outDir, 'lightgbm.cjs'))
+  copyFileSync(join(workDir, 'lightgbm.wasm'), join(outDir, 'lightgbm.wasm'))
+  const info = {
+    variant: args.variant,
+    emcc: emccVersion,
+    lightgbm: lgb.lightgbmVersion,
+    npmLightgbm: lgb.version,
+    compileFlags: variant.cxx,
+    linkFlags,
+    wasmBytes: statSync(join(outDir, 'lightgbm.wasm')).size,
+    buildSeconds: Math.round((Date.now() - started) / 1000),
+    inputsHash,
+  }
+  writeFileSync(infoPath, `${JSON.stringify(info, null, 2)}\n`)
+  console.log(`${tag}: wrote ${relative(packageDir, outDir)}/lightgbm.{cjs,wasm} (${info.wasmBytes} bytes) in ${info.buildSeconds} s`)
+}
+
+main().catch((error) => {
+  fail(error instanceof Error ? error.message : String(error))
+})

@@ -1,0 +1,291 @@
+import { PubmatchError, truncateForMessage } from '@pubmatch/core'
+import { checkFeatureMatrix, type FeatureMatrix } from '../matrix.ts'
+import type { LightGbmModel, ModelTree } from './parse-model.ts'
+
+/** LightGBM's kZeroThreshold: `1e-35f`, a float widened to double. */
+const ZERO_THRESHOLD = Math.fround(1e-35)
+
+/** Rows scored together per tree, so that a tree's arrays stay in cache. */
+const BLOCK_ROWS = 256
+
+/** Options of {@link scoreRows}. */
+export interface ScoreOptions {
+  /** Return raw scores, skipping the objective's transformation (sigmoid, softmax, exp). Defaults to `false`. */
+  readonly raw?: boolean
+  /** First iteration used. Defaults to `0`. */
+  readonly startIteration?: number
+  /** Iterations used; `0` or less means all from `startIteration`. Defaults to `0`. */
+  readonly numIteration?: number
+}
+
+/** How one tree scored one row, for {@link explainRow}. */
+export interface TreeContribution {
+  /** Index of the tree in the model. */
+  readonly tree: number
+  /** The leaf the row fell into. */
+  readonly leaf: number
+  /** That leaf's output. */
+  readonly value: number
+  /** Internal nodes visited, root first. */
+  readonly path: readonly number[]
+}
+
+/** A row's score with the trees that made it (first class only for multiclass models). */
+export interface ScoreExplanation {
+  /** The raw score (sum of `trees[].value`, divided by the iteration count for averaged models). */
+  readonly value: number
+  /** One entry per tree used. */
+  readonly trees: readonly TreeContribution[]
+}
+
+/**
+ * The leaf `row` reaches in `tree` (LightGBM's Tree::GetLeaf with its numerical and
+ * categorical decisions, missing-value handling and `decision_type` bits).
+ */
+function leafOf(tree: ModelTree, data: Float32Array | Float64Array, offset: number, path?: number[]): number {
+  if (tree.numLeaves <= 1) {
+    return 0
+  }
+  const { splitFeature, threshold, decisionType, leftChild, rightChild } = tree
+  let node = 0
+  while (node >= 0) {
+    path?.push(node)
+    let value = data[offset + (splitFeature[node] ?? 0)] ?? 0
+    if (value <= ZERO_THRESHOLD && value >= -ZERO_THRESHOLD) {
+      value = 0
+    }
+    const type = decisionType[node] ?? 0
+    if ((type & 1) !== 0) {
+      node = categoricalDecision(tree, node, value)
+      continue
+    }
+    const missingType = (type >> 2) & 3
+    if (Number.isNaN(value) && missingType !== 2) {
+      value = 0
+    }
+    if ((missingType === 1 && value === 0) || (missingType === 2 && Number.isNaN(value))) {
+      node = (type & 2) !== 0 ? (leftChild[node] ?? 0) : (rightChild[node] ?? 0)
+    } else {
+      node = value <= (threshold[node] ?? 0) ? (leftChild[node] ?? 0) : (rightChild[node] ?? 0)
+    }
+  }
+  return ~node
+}
+
+function categoricalDecision(tree: ModelTree, node: number, value: number): number {
+  const right = tree.rightChild[node] ?? 0
+  if (Number.isNaN(value)) {
+    return right
+  }
+  const category = Math.trunc(value)
+  if (category < 0) {
+    return right
+  }
+  const catIndex = Math.trunc(tree.threshold[node] ?? 0)
+  const start = tree.catBoundaries[catIndex] ?? 0
+  const words = (tree.catBoundaries[catIndex + 1] ?? 0) - start
+  const word = Math.floor(category / 32)
+  if (word >= words) {
+    return right
+  }
+  const bits = tree.catThreshold[start + word] ?? 0
+  return ((bits >>> (category % 32)) & 1) === 1 ? (tree.leftChild[node] ?? 0) : right
+}
+
+/** LightGBM's Tree::Predict for one row: the leaf value, or the leaf's linear model. */
+function treeOutput(tree: ModelTree, leaf: number, data: Float32Array | Float64Array, offset: number): number {
+  const { linear } = tree
+  if (linear === undefined) {
+    return tree.leafValue[leaf] ?? 0
+  }
+  let output = linear.leafConst[leaf] ?? 0
+  const features = linear.leafFeatures[leaf] ?? new Int32Array(0)
+  const coeff = linear.leafCoeff[leaf] ?? new Float64Array(0)
+  for (let i = 0; i < features.length; i += 1) {
+    let value = data[offset + (features[i] ?? 0)] ?? 0
+    if (value <= ZERO_THRESHOLD && value >= -ZERO_THRESHOLD) {
+      value = 0
+    }
+    if (Number.isNaN(value)) {
+      return tree.leafValue[leaf] ?? 0
+    }
+    output += (coeff[i] ?? 0) * value
+  }
+  return output
+}
+
+/** The iteration range LightGBM's GBDT::InitPredict derives from start and count. */
+function iterationRange(model: LightGbmModel, options: ScoreOptions): { start: number; count: number } {
+  const total = model.trees.length / model.treesPerIteration
+  const start = Math.min(Math.max(options.startIteration ?? 0, 0), total)
+  const requested = options.numIteration ?? 0
+  const count = requested > 0 ? Math.min(requested, total - start) : total - start
+  return { start, count }
+}
+
+type Transform = (scores: Float64Array, offset: number, k: number) => void
+
+function sigmoidTransform(sigmoid: number): Transform {
+  return (scores, offset, k) => {
+    for (let c = 0; c < k; c += 1) {
+      scores[offset + c] = 1 / (1 + Math.exp(-sigmoid * (scores[offset + c] ?? 0)))
+    }
+  }
+}
+
+const IDENTITY = new Set(['lambdarank', 'rank_xendcg', 'regression_l1', 'huber', 'fair', 'quantile', 'mape', 'custom'])
+
+/**
+ * The objective's output transformation (LightGBM's ObjectiveFunction::ConvertOutput),
+ * read from the model's `objective=` line.
+ */
+function objectiveTransform(objective: string): Transform | undefined {
+  const [name = '', ...rest] = objective.split(' ')
+  const option = (key: string): number | undefined => {
+    const entry = rest.find((token) => token.startsWith(`${key}:`))
+    return entry === undefined ? undefined : Number(entry.slice(key.length + 1))
+  }
+  if (name === '' || IDENTITY.has(name)) {
+    return undefined
+  }
+  switch (name) {
+    case 'regression':
+      return rest.includes('sqrt')
+        ? (scores, offset) => {
+            const x = scores[offset] ?? 0
+            scores[offset] = Math.sign(x) * x * x
+          }
+        : undefined
+    case 'binary':
+    case 'multiclassova':
+      return sigmoidTransform(option('sigmoid') ?? 1)
+    case 'cross_entropy':
+      return sigmoidTransform(1)
+    case 'cross_entropy_lambda':
+      return (scores, offset) => {
+        scores[offset] = Math.log1p(Math.exp(scores[offset] ?? 0))
+      }
+    case 'poisson':
+    case 'gamma':
+    case 'tweedie':
+      return (scores, offset) => {
+        scores[offset] = Math.exp(scores[offset] ?? 0)
+      }
+    case 'multiclass':
+      return (scores, offset, k) => {
+        let max = scores[offset] ?? 0
+        for (let c = 1; c < k; c += 1) {
+          max = Math.max(scores[offset + c] ?? 0, max)
+        }
+        let sum = 0
+        for (let c = 0; c < k; c += 1) {
+          const e = Math.exp((scores[offset + c] ?? 0) - max)
+          scores[offset + c] = e
+          sum += e
+        }
+        for (let c = 0; c < k; c += 1) {
+          scores[offset + c] = (scores[offset + c] ?? 0) / sum
+        }
+      }
+    default:
+      throw new PubmatchError(
+        'UNSUPPORTED_FORMAT',
+        `lightgbm-wasm: the TypeScript scorer does not know objective "${truncateForMessage(objective)}"; score with raw: true`,
+      )
+  }
+}
+
+/**
+ * Scores rows with a parsed LightGBM model in pure TypeScript: the same tree traversal
+ * and the same order of additions as LightGBM's predictor, so raw scores equal
+ * `Booster.predict` exactly. Transformed outputs use JavaScript's `Math.exp`, which may
+ * differ from the C library's in the last bit.
+ * @param model - from {@link parseLightGbmModel}
+ * @param features - rows with `model.numFeatures` features
+ * @param options - raw or transformed output, iteration range
+ * @returns one score per row (`numClass` per row for multiclass)
+ * @throws PubmatchError `FEATURE_COUNT_MISMATCH` when the rows have another feature count
+ */
+export function scoreRows(model: LightGbmModel, features: FeatureMatrix, options: ScoreOptions = {}): Float64Array {
+  checkFeatureMatrix(features, 'rows to score')
+  if (features.numFeatures !== model.numFeatures) {
+    throw new PubmatchError(
+      'FEATURE_COUNT_MISMATCH',
+      `lightgbm-wasm: the model expects ${model.numFeatures} features, the rows have ${features.numFeatures}`,
+    )
+  }
+  const transform = options.raw === true ? undefined : objectiveTransform(model.objective)
+  const { start, count } = iterationRange(model, options)
+  const k = model.treesPerIteration
+  const { data, numRows, numFeatures } = features
+  const scores = new Float64Array(numRows * k)
+  const firstTree = start * k
+  const endTree = (start + count) * k
+  for (let blockStart = 0; blockStart < numRows; blockStart += BLOCK_ROWS) {
+    const blockEnd = Math.min(numRows, blockStart + BLOCK_ROWS)
+    for (let t = firstTree; t < endTree; t += 1) {
+      const tree = model.trees[t]
+      if (tree === undefined) {
+        continue
+      }
+      const klass = t % k
+      if (tree.linear === undefined && tree.numLeaves <= 1) {
+        const value = tree.leafValue[0] ?? 0
+        for (let r = blockStart; r < blockEnd; r += 1) {
+          scores[r * k + klass] = (scores[r * k + klass] ?? 0) + value
+        }
+        continue
+      }
+      for (let r = blockStart; r < blockEnd; r += 1) {
+        const offset = r * numFeatures
+        const leaf = leafOf(tree, data, offset)
+        scores[r * k + klass] = (scores[r * k + klass] ?? 0) + treeOutput(tree, leaf, data, offset)
+      }
+    }
+  }
+  if (options.raw !== true) {
+    for (let r = 0; r < numRows; r += 1) {
+      if (model.averageOutput) {
+        for (let c = 0; c < k; c += 1) {
+          scores[r * k + c] = (scores[r * k + c] ?? 0) / count
+        }
+      }
+      transform?.(scores, r * k, k)
+    }
+  }
+  return scores
+}
+
+/**
+ * Explains one row's raw score: which leaf of which tree it reached and what each added
+ * (first class only for multiclass models).
+ * @param model - from {@link parseLightGbmModel}
+ * @param row - the row's feature values
+ * @param options - iteration range (`raw` is ignored: the explanation is of the raw score)
+ */
+export function explainRow(model: LightGbmModel, row: ArrayLike<number>, options: ScoreOptions = {}): ScoreExplanation {
+  if (row.length !== model.numFeatures) {
+    throw new PubmatchError(
+      'FEATURE_COUNT_MISMATCH',
+      `lightgbm-wasm: the model expects ${model.numFeatures} features, the row has ${row.length}`,
+    )
+  }
+  const data = Float64Array.from(row)
+  const { start, count } = iterationRange(model, options)
+  const k = model.treesPerIteration
+  const trees: TreeContribution[] = []
+  let value = 0
+  for (let i = start; i < start + count; i += 1) {
+    const index = i * k
+    const tree = model.trees[index]
+    if (tree === undefined) {
+      continue
+    }
+    const path: number[] = []
+    const leaf = leafOf(tree, data, 0, path)
+    const output = treeOutput(tree, leaf, data, 0)
+    value += output
+    trees.push({ tree: index, leaf, value: output, path })
+  }
+  return { value: model.averageOutput ? value / count : value, trees }
+}

@@ -8,3 +8,6 @@ export const DEFAULT_CORPUS: string = `${DEFAULT_HOME}/corpus`
 
 /** The bundled real sample corpus shipped with the CLI (see sample-corpus/README.md). */
 export const SAMPLE_CORPUS_DIR: string = fileURLToPath(new URL('../sample-corpus/', import.meta.url))
+
+/** The default index directory. */
+export const DEFAULT_INDEX: string = `${DEFAULT_HOME}/index`

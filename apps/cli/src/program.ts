@@ -3,6 +3,7 @@ import { isPubmatchError, toPubmatchError } from '@pubmatch/core'
 import { registerCorpusCommand } from './commands/corpus.ts'
 import { registerDemoCommand } from './commands/demo.ts'
 import { registerEvalCommand } from './commands/eval.ts'
+import { registerIndexCommand } from './commands/index.ts'
 import { registerIngestCommand } from './commands/ingest.ts'
 import { CLI_VERSION } from './version.ts'
 
@@ -19,6 +20,7 @@ export function createProgram(): Command {
   registerDemoCommand(program)
   registerIngestCommand(program)
   registerCorpusCommand(program)
+  registerIndexCommand(program)
   registerEvalCommand(program)
   return program
 }

@@ -87,6 +87,7 @@ export type { EPostResult } from './entrez/parse-epost.ts'
 // Corpus store
 export { openCorpus, contentHash, MANIFEST_FILE } from './store/corpus-store.ts'
 export type {
+  CorpusChange,
   CorpusError,
   CorpusStats,
   CorpusStore,

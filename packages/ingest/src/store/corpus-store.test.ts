@@ -191,3 +191,30 @@ describe('openCorpus', () => {
     expect(store.completedSource('s2', 'x')).toBeDefined()
   })
 })
+
+describe('CorpusStore.changes', () => {
+  it('replays the writes and deletions after a segment, in order', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'pubmatch-changes-'))
+    const store = await openCorpus(dir, { create: true })
+    try {
+      await store.writeSource({ key: 's1', fingerprint: 'x' }, [put(article('1', 'a')), put(article('2', 'b'))])
+      const mark = store.lastSegment()
+      await store.writeSource({ key: 's2', fingerprint: 'x' }, [
+        put(article('2', 'b2', 2)),
+        { kind: 'delete', deleted: [{ id: '1', version: 1 }] },
+      ])
+      const all = (await collect(store.changes())).map((c) => (c.kind === 'article' ? `+${c.article.id}` : `-${c.id}`))
+      expect(all).toEqual(['+1', '+2', '+2', '-1'])
+      const since = await collect(store.changes(mark))
+      expect(since.map((c) => (c.kind === 'article' ? `+${c.article.id}:${c.article.version}` : `-${c.id}:${c.version}`))).toEqual([
+        '+2:2',
+        '-1:1',
+      ])
+      expect(mark).toBe('000001.jsonl.gz')
+      expect(store.lastSegment()).toBe('000002.jsonl.gz')
+    } finally {
+      await store.close()
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+})

@@ -104,6 +104,11 @@ interface LiveEntry {
   hash: string
 }
 
+/** One entry of {@link CorpusStore.changes}. */
+export type CorpusChange =
+  | { kind: 'article'; article: Article; segment: string }
+  | { kind: 'delete'; id: string; version?: number; segment: string }
+
 /** Counts of what a corpus holds now. */
 export interface CorpusStats {
   articles: number
@@ -156,6 +161,15 @@ export interface CorpusStore {
   mesh(): AsyncGenerator<MeshEntry>
   /** Every per-record error stored by past ingests. */
   errors(): AsyncGenerator<CorpusError>
+  /**
+   * Every article write and deletion in segments after `after` (all segments when it is
+   * undefined), in the order they were written — what an index that has seen the store up
+   * to segment `after` must apply to catch up. Superseded writes come too; applying them in
+   * order gives the current state.
+   */
+  changes(after?: string): AsyncGenerator<CorpusChange>
+  /** The newest segment's file name (the position {@link CorpusStore.changes} resumes from). */
+  lastSegment(): string | undefined
   /** One article by id. */
   getArticle(id: string): Promise<Article | undefined>
   /** Whether the id is live. */
@@ -415,6 +429,25 @@ function createStore(dir: string, manifest: Manifest, state: State, readOnly: bo
         }
       }
     },
+
+    async *changes(after) {
+      for (const segment of manifest.segments) {
+        if (after !== undefined && segment.file <= after) {
+          continue
+        }
+        for await (const { op } of readSegment(segmentsDir, segment)) {
+          if (op.op === 'put') {
+            yield { kind: 'article', article: op.article, segment: segment.file }
+          } else if (op.op === 'delete') {
+            yield op.version === undefined
+              ? { kind: 'delete', id: op.id, segment: segment.file }
+              : { kind: 'delete', id: op.id, version: op.version, segment: segment.file }
+          }
+        }
+      }
+    },
+
+    lastSegment: () => manifest.segments.at(-1)?.file,
 
     async getArticle(id) {
       const entry = state.articles.get(id)

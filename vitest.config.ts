@@ -1,5 +1,7 @@
-import { defineConfig } from 'vitest/config'
+import { defineConfig, type ViteUserConfig } from 'vitest/config'
 
-export default defineConfig({
-  test: { projects: ['packages/*', 'apps/*', 'tools'] },
+/** `pnpm test:watch`: every package as one vitest workspace. */
+const config: ViteUserConfig = defineConfig({
+  test: { projects: ['packages/*', 'apps/*', 'tools/*'] },
 })
+export default config

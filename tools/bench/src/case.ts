@@ -7,6 +7,12 @@ import { join } from 'node:path'
 import { readBiocFile, readPubmedXml } from '@pubmatch/ingest'
 import type { CaseResult } from './measure.ts'
 
+/** CPU seconds (user + system, every thread of the process) since `since`. */
+const cpuSeconds = (since: NodeJS.CpuUsage): number => {
+  const used = process.cpuUsage(since)
+  return (used.user + used.system) / 1e6
+}
+
 const cases: Record<string, (args: string[]) => Promise<Omit<CaseResult, 'peakRssMiB'>>> = {
   /** Streaming PubMed XML parse of one (gzip'd) baseline file, repeated `rounds` times. */
   async 'pubmed-xml'([file, rounds = '5']) {
@@ -16,20 +22,23 @@ const cases: Record<string, (args: string[]) => Promise<Omit<CaseResult, 'peakRs
     const bytes = (await stat(file)).size
     let articles = 0
     let errors = 0
-    let uncompressed = 0
+    const cpu = process.cpuUsage()
     const started = performance.now()
     for (let round = 0; round < Number(rounds); round++) {
       for await (const record of readPubmedXml(file)) {
         if (record.kind === 'article') {
           articles++
-          uncompressed += record.article.title.length
         } else if (record.kind === 'error') {
           errors++
         }
       }
     }
     const seconds = (performance.now() - started) / 1000
-    return { name: 'pubmed-xml', seconds, values: { articles, errors, fileBytes: bytes * Number(rounds) } }
+    return {
+      name: 'pubmed-xml',
+      seconds,
+      values: { articles, errors, fileBytes: bytes * Number(rounds), cpuSeconds: cpuSeconds(cpu) },
+    }
   },
   /** BioC JSON parse of every file in a directory. */
   async 'bioc-json'([dir, rounds = '1']) {
@@ -44,6 +53,7 @@ const cases: Record<string, (args: string[]) => Promise<Omit<CaseResult, 'peakRs
     let documents = 0
     let passages = 0
     let errors = 0
+    const cpu = process.cpuUsage()
     const started = performance.now()
     for (let round = 0; round < Number(rounds); round++) {
       for (const file of files) {
@@ -58,7 +68,11 @@ const cases: Record<string, (args: string[]) => Promise<Omit<CaseResult, 'peakRs
       }
     }
     const seconds = (performance.now() - started) / 1000
-    return { name: 'bioc-json', seconds, values: { documents, passages, errors, fileBytes: bytes * Number(rounds) } }
+    return {
+      name: 'bioc-json',
+      seconds,
+      values: { documents, passages, errors, fileBytes: bytes * Number(rounds), cpuSeconds: cpuSeconds(cpu) },
+    }
   },
 }
 

@@ -15,8 +15,11 @@ if (!existsSync(shared)) {
 
 const rows: string[] = []
 const mb = (bytes: number): number => bytes / 1e6
+const rate = (count: number, seconds: number): string => Math.round(count / seconds).toLocaleString('en')
+const cpuColumns = (count: number, cpu: number | undefined, unit: string): string =>
+  cpu === undefined ? '– | –' : `${cpu.toFixed(2)} s | ${rate(count, cpu)} ${unit}/CPU-s`
 const line = (r: CaseResult, what: string, count: number, unit: string): string =>
-  `| ${r.name} | ${what} | ${count} ${unit} | ${r.seconds.toFixed(2)} s | ${Math.round(count / r.seconds).toLocaleString('en')} ${unit}/s | ${(mb(r.values['fileBytes'] ?? 0) / r.seconds).toFixed(1)} MB/s | ${Math.round(r.peakRssMiB)} MiB |`
+  `| ${r.name} | ${what} | ${count} ${unit} | ${r.seconds.toFixed(2)} s | ${rate(count, r.seconds)} ${unit}/s | ${cpuColumns(count, r.values['cpuSeconds'], unit)} | ${(mb(r.values['fileBytes'] ?? 0) / r.seconds).toFixed(1)} MB/s | ${Math.round(r.peakRssMiB)} MiB |`
 
 process.stderr.write('bench: pubmed-xml (medline16n0902.xml.gz ×10)…\n')
 const pubmed = await runCase('pubmed-xml', [`${shared}pubmed-xml/medline16n0902.xml.gz`, '10'])
@@ -29,8 +32,8 @@ process.stdout.write(
   [
     `Ingestion parse throughput — ${new Date().toISOString().slice(0, 10)} — ${machine()}`,
     '',
-    '| case | input | records | time | records/s | MB/s | peak RSS |',
-    '|---|---|---|---|---|---|---|',
+    '| case | input | records | time | records/s | CPU time | records/CPU-s | MB/s | peak RSS |',
+    '|---|---|---|---|---|---|---|---|---|',
     ...rows,
     '',
   ].join('\n'),

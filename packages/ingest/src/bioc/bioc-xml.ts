@@ -1,7 +1,7 @@
 import { PubmatchError, isPubmatchError } from '@pubmatch/core'
 import { parseXmlRecords, type XmlRecordOptions, type XmlRecordResult } from '../xml/records.ts'
 import type { XmlRecordText } from '../xml/scanner.ts'
-import { attribute, childElements, type XmlElement } from '../xml/tree.ts'
+import { attribute, childElements, ownText, type XmlElement } from '../xml/tree.ts'
 import {
   joinSentences,
   type BiocCollection,
@@ -81,7 +81,7 @@ export function createBiocXmlAssembler(): BiocXmlAssembler {
         case 'source':
         case 'date':
         case 'key':
-          header[element.name] = rawText(element)
+          header[element.name] = ownText(element)
           return undefined
         case 'infon':
           addInfon(header.infons, element)
@@ -163,26 +163,15 @@ export function asPubmatchError(error: unknown, file: string): PubmatchError {
   )
 }
 
-/** The text children of an element concatenated verbatim (no whitespace collapsing). */
-function rawText(element: XmlElement): string {
-  let text = ''
-  for (const node of element.children) {
-    if (typeof node === 'string') {
-      text += node
-    }
-  }
-  return text
-}
-
 function childRawText(element: XmlElement, name: string): string | undefined {
   const [child] = childElements(element, name)
-  return child === undefined ? undefined : rawText(child)
+  return child === undefined ? undefined : ownText(child)
 }
 
 function addInfon(infons: Record<string, string>, element: XmlElement): void {
   const key = attribute(element, 'key')
   if (key !== undefined && key !== '__proto__') {
-    infons[key] = rawText(element)
+    infons[key] = ownText(element)
   }
 }
 

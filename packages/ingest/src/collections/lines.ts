@@ -31,3 +31,31 @@ export async function* readLines(path: string): AsyncGenerator<NumberedLine> {
     stream.destroy()
   }
 }
+
+/** A non-blank line of an `ID<TAB>text` file, split at its first tab. */
+export interface TabbedLine extends NumberedLine {
+  /** The text before the first tab, trimmed; `''` when the line has no tab or an empty id. */
+  id: string
+  /** The text after the first tab, as written. */
+  rest: string
+}
+
+/**
+ * Streams the non-blank lines of an `ID<TAB>text` file (NFCorpus documents, query files),
+ * each split at its first tab; see {@link readLines}.
+ * @param path - the file
+ * @throws PubmatchError `IO` when the file cannot be opened or read
+ */
+export async function* readTabbedLines(path: string): AsyncGenerator<TabbedLine> {
+  for await (const line of readLines(path)) {
+    if (line.text.trim() === '') {
+      continue
+    }
+    const tab = line.text.indexOf('\t')
+    yield {
+      ...line,
+      id: tab === -1 ? '' : line.text.slice(0, tab).trim(),
+      rest: tab === -1 ? '' : line.text.slice(tab + 1),
+    }
+  }
+}

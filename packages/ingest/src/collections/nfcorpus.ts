@@ -2,7 +2,7 @@ import { basename } from 'node:path'
 import { emptyArticle, type Article } from '@pubmatch/core'
 import { ingestError } from '../bioc/errors.ts'
 import type { IngestRecord } from '../records.ts'
-import { readLines } from './lines.ts'
+import { readTabbedLines } from './lines.ts'
 
 /**
  * Splits a pre-processed NFCorpus document text into title and abstract, exactly as the
@@ -40,12 +40,7 @@ export function splitNfcorpusText(text: string): { title: string; abstract: stri
  */
 export async function* readNfcorpusDocs(path: string): AsyncGenerator<IngestRecord> {
   const file = basename(path)
-  for await (const { text, number } of readLines(path)) {
-    if (text.trim() === '') {
-      continue
-    }
-    const tab = text.indexOf('\t')
-    const id = tab === -1 ? '' : text.slice(0, tab).trim()
+  for await (const { text, number, id, rest } of readTabbedLines(path)) {
     if (id === '') {
       yield {
         kind: 'error',
@@ -58,7 +53,7 @@ export async function* readNfcorpusDocs(path: string): AsyncGenerator<IngestReco
       }
       continue
     }
-    const { title, abstract } = splitNfcorpusText(text.slice(tab + 1))
+    const { title, abstract } = splitNfcorpusText(rest)
     const article: Article = { ...emptyArticle(id, 'test-collection'), title }
     if (abstract !== '') {
       article.abstract = [{ text: abstract }]

@@ -4,7 +4,7 @@ import type { Query } from '@pubmatch/core'
 import { ingestError } from '../bioc/errors.ts'
 import { parseXmlDocument } from '../xml/records.ts'
 import { attribute, childElements, childText, textContent } from '../xml/tree.ts'
-import { readLines } from './lines.ts'
+import { readTabbedLines } from './lines.ts'
 
 /**
  * Reads a query file of `QID<TAB>text` lines (NFCorpus `*.queries`, BEIR-style TSV without
@@ -19,12 +19,7 @@ export async function readQueries(path: string): Promise<Query[]> {
   const file = basename(path)
   const queries: Query[] = []
   const seen = new Set<string>()
-  for await (const { text, number } of readLines(path)) {
-    if (text.trim() === '') {
-      continue
-    }
-    const tab = text.indexOf('\t')
-    const id = tab === -1 ? '' : text.slice(0, tab).trim()
+  for await (const { text, number, id, rest } of readTabbedLines(path)) {
     if (id === '') {
       throw ingestError('UNSUPPORTED_FORMAT', { file, line: number }, 'expected QID<TAB>text', text)
     }
@@ -36,7 +31,7 @@ export async function readQueries(path: string): Promise<Query[]> {
       )
     }
     seen.add(id)
-    queries.push({ id, text: text.slice(tab + 1).trim() })
+    queries.push({ id, text: rest.trim() })
   }
   return queries
 }

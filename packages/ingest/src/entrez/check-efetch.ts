@@ -1,28 +1,47 @@
-import { assertWellFormedXml, children, parseXmlTree, textContent } from './xml-tree.ts'
+import { isPubmatchError } from '@pubmatch/core'
+import { iterateXmlRecords } from '../xml/records.ts'
+import { answerName, answerText, answerXmlError } from './parse-common.ts'
 import { upstreamError } from './upstream-error.ts'
 
 /**
  * Checks an EFetch answer before it is handed to the caller (and cached): an XML answer must
- * be well-formed (which catches truncated and garbled bodies), and an `<eFetchResult>` with
- * `<ERROR>` is an upstream error. Text answers (`retmode=text`) pass unchecked.
+ * be well-formed, record by record (which catches truncated and garbled bodies), with the
+ * same DOCTYPE and entity rules as every XML reader of the package; an `<eFetchResult>` with
+ * `<ERROR>` is an upstream error. Records are parsed one at a time and dropped, so a body of
+ * 10,000 articles is never held as a tree. Text answers (`retmode=text`) pass unchecked.
  * @param body - the answer body
  * @param retmode - the requested `retmode`; only `xml` is checked
  * @param source - the request URL, for messages
- * @throws PubmatchError `MALFORMED_XML` or `UPSTREAM_ERROR`
+ * @throws PubmatchError `MALFORMED_XML` (not well-formed, truncated, empty, not XML),
+ *   `UPSTREAM_ERROR`, `EXTERNAL_ENTITY` / `ENTITY_EXPANSION_LIMIT` (hostile input)
  */
 export function checkEFetchBody(body: string, retmode: string, source: string): void {
   if (retmode !== 'xml') {
     return
   }
-  assertWellFormedXml(body, source)
-  // Only the small error answer is parsed in full; article sets are merely validated.
-  if (body.length < 4096 && /<eFetchResult[\s>]/.test(body)) {
-    const root = parseXmlTree(body, source)
-    const errors = children(root, 'ERROR')
-      .map(textContent)
-      .filter((m) => m !== '')
-    if (errors.length > 0) {
-      throw upstreamError('EFetch', source, errors)
+  let errorAnswer = false
+  const errors: string[] = []
+  try {
+    for (const result of iterateXmlRecords(body, {
+      file: answerName(source),
+      onRoot: (root) => {
+        errorAnswer = root.name === 'eFetchResult'
+      },
+    })) {
+      if (result.kind === 'error') {
+        throw result.error
+      }
+      if (errorAnswer && result.element.name === 'ERROR') {
+        const message = answerText(result.element)
+        if (message !== '') {
+          errors.push(message)
+        }
+      }
     }
+  } catch (error) {
+    throw isPubmatchError(error) ? answerXmlError(error, source) : error
+  }
+  if (errors.length > 0) {
+    throw upstreamError('EFetch', source, errors)
   }
 }

@@ -1,22 +1,22 @@
+import { childElement, childElements, type XmlElement } from '../xml/tree.ts'
 import {
   isJsonObject,
   jsonArray,
   jsonString,
-  malformedJson,
-  parseJsonBody,
   type JsonObject,
   type JsonValue,
 } from './json-value.ts'
-import { malformedAnswer, readCount, wrongRoot, type EntrezFormat } from './parse-common.ts'
-import { upstreamError } from './upstream-error.ts'
 import {
-  child,
-  childText,
-  children,
-  parseXmlTree,
-  textContent,
-  type XmlElement,
-} from './xml-tree.ts'
+  answerText,
+  childAnswerText,
+  malformedAnswer,
+  readCount,
+  readJsonAnswer,
+  readXmlAnswer,
+  rootWithoutErrors,
+  type EntrezFormat,
+} from './parse-common.ts'
+import { upstreamError } from './upstream-error.ts'
 
 /** A searchable field of an Entrez database (`<Field>`), e.g. `TITL` (Title). */
 export interface EInfoField {
@@ -105,72 +105,56 @@ function optionalCount(
 }
 
 function parseEInfoXml(body: string, source: string): EInfoResult {
-  const root = parseXmlTree(body, source)
-  if (root.name !== 'eInfoResult') {
-    throw wrongRoot(source, 'eInfoResult', root.name, body)
-  }
-  const errors = children(root, 'ERROR')
-    .map(textContent)
-    .filter((m) => m !== '')
-  if (errors.length > 0) {
-    throw upstreamError('EInfo', source, errors)
-  }
-  const dbList = child(root, 'DbList')
+  const root = rootWithoutErrors(readXmlAnswer(body, source, 'eInfoResult'), 'EInfo', source)
+  const dbList = childElement(root, 'DbList')
   if (dbList !== undefined) {
-    return { kind: 'dbList', dbNames: children(dbList, 'DbName').map(textContent) }
+    return { kind: 'dbList', dbNames: childElements(dbList, 'DbName').map(answerText) }
   }
-  const dbInfo = child(root, 'DbInfo')
+  const dbInfo = childElement(root, 'DbInfo')
   if (dbInfo === undefined) {
     throw malformedAnswer('xml', source, 'has neither <DbList> nor <DbInfo>', body)
   }
-  const fieldList = child(dbInfo, 'FieldList')
-  const linkList = child(dbInfo, 'LinkList')
-  const dbBuild = childText(dbInfo, 'DbBuild')
-  const lastUpdate = childText(dbInfo, 'LastUpdate')
+  const dbBuild = childAnswerText(dbInfo, 'DbBuild')
+  const lastUpdate = childAnswerText(dbInfo, 'LastUpdate')
   return {
     kind: 'dbInfo',
     info: {
-      dbName: childText(dbInfo, 'DbName') ?? '',
-      menuName: childText(dbInfo, 'MenuName') ?? '',
-      description: childText(dbInfo, 'Description') ?? '',
+      dbName: childAnswerText(dbInfo, 'DbName') ?? '',
+      menuName: childAnswerText(dbInfo, 'MenuName') ?? '',
+      description: childAnswerText(dbInfo, 'Description') ?? '',
       ...(dbBuild === undefined ? {} : { dbBuild }),
-      count: readCount(childText(dbInfo, 'Count') ?? '', 'Count', 'xml', source),
+      count: readCount(childAnswerText(dbInfo, 'Count') ?? '', 'Count', 'xml', source),
       ...(lastUpdate === undefined ? {} : { lastUpdate }),
-      fields:
-        fieldList === undefined ? [] : children(fieldList, 'Field').map((f) => fieldXml(f, source)),
-      links:
-        linkList === undefined
-          ? []
-          : children(linkList, 'Link').map((l) => ({
-              name: childText(l, 'Name') ?? '',
-              menu: childText(l, 'Menu') ?? '',
-              description: childText(l, 'Description') ?? '',
-              dbTo: childText(l, 'DbTo') ?? '',
-            })),
+      fields: childElements(childElement(dbInfo, 'FieldList'), 'Field').map((f) =>
+        fieldXml(f, source),
+      ),
+      links: childElements(childElement(dbInfo, 'LinkList'), 'Link').map((l) => ({
+        name: childAnswerText(l, 'Name') ?? '',
+        menu: childAnswerText(l, 'Menu') ?? '',
+        description: childAnswerText(l, 'Description') ?? '',
+        dbTo: childAnswerText(l, 'DbTo') ?? '',
+      })),
     },
   }
 }
 
 function fieldXml(field: XmlElement, source: string): EInfoField {
-  const termCount = optionalCount(childText(field, 'TermCount'), 'TermCount', 'xml', source)
+  const termCount = optionalCount(childAnswerText(field, 'TermCount'), 'TermCount', 'xml', source)
   return {
-    name: childText(field, 'Name') ?? '',
-    fullName: childText(field, 'FullName') ?? '',
-    description: childText(field, 'Description') ?? '',
+    name: childAnswerText(field, 'Name') ?? '',
+    fullName: childAnswerText(field, 'FullName') ?? '',
+    description: childAnswerText(field, 'Description') ?? '',
     ...(termCount === undefined ? {} : { termCount }),
-    isDate: flag(childText(field, 'IsDate')),
-    isNumerical: flag(childText(field, 'IsNumerical')),
-    singleToken: flag(childText(field, 'SingleToken')),
-    hierarchy: flag(childText(field, 'Hierarchy')),
-    isHidden: flag(childText(field, 'IsHidden')),
+    isDate: flag(childAnswerText(field, 'IsDate')),
+    isNumerical: flag(childAnswerText(field, 'IsNumerical')),
+    singleToken: flag(childAnswerText(field, 'SingleToken')),
+    hierarchy: flag(childAnswerText(field, 'Hierarchy')),
+    isHidden: flag(childAnswerText(field, 'IsHidden')),
   }
 }
 
 function parseEInfoJson(body: string, source: string): EInfoResult {
-  const json = parseJsonBody(body, source)
-  if (!isJsonObject(json)) {
-    throw malformedJson(source, 'not an object', body)
-  }
+  const json = readJsonAnswer(body, source)
   const result = json['einforesult']
   if (!isJsonObject(result)) {
     const error = jsonString(json['error'])

@@ -1,21 +1,15 @@
+import { attribute, childElement, childElements, type XmlElement } from '../xml/tree.ts'
+import { isJsonObject, jsonArray, jsonString, type JsonValue } from './json-value.ts'
 import {
-  isJsonObject,
-  jsonArray,
-  jsonString,
-  malformedJson,
-  parseJsonBody,
-  type JsonValue,
-} from './json-value.ts'
-import { malformedAnswer, wrongRoot, type EntrezFormat } from './parse-common.ts'
+  answerText,
+  childAnswerText,
+  errorTexts,
+  malformedAnswer,
+  readJsonAnswer,
+  readXmlAnswer,
+  type EntrezFormat,
+} from './parse-common.ts'
 import { upstreamError } from './upstream-error.ts'
-import {
-  child,
-  childText,
-  children,
-  parseXmlTree,
-  textContent,
-  type XmlElement,
-} from './xml-tree.ts'
 
 /** One linked UID, with its similarity score when asked for (`cmd=neighbor_score`). */
 export interface ELinkLink {
@@ -124,70 +118,59 @@ export function parseELink(body: string, format: EntrezFormat, source = 'elink')
 }
 
 function readXml(body: string, source: string): { linkSets: ELinkSet[]; errors: string[] } {
-  const root = parseXmlTree(body, source)
-  if (root.name !== 'eLinkResult') {
-    throw wrongRoot(source, 'eLinkResult', root.name, body)
-  }
-  return { linkSets: children(root, 'LinkSet').map(linkSetXml), errors: errorsOf(root) }
-}
-
-function errorsOf(element: XmlElement): string[] {
-  return children(element, 'ERROR')
-    .map(textContent)
-    .filter((m) => m !== '')
+  const { root, errors } = readXmlAnswer(body, source, 'eLinkResult')
+  return { linkSets: childElements(root, 'LinkSet').map(linkSetXml), errors }
 }
 
 function linkSetXml(set: XmlElement): ELinkSet {
-  const idList = child(set, 'IdList')
-  const webEnv = childText(set, 'WebEnv')
-  const idCheckList = child(set, 'IdCheckList')
-  const idUrlList = child(set, 'IdUrlList')
+  const webEnv = childAnswerText(set, 'WebEnv')
+  const idCheckList = childElement(set, 'IdCheckList')
   return {
-    dbFrom: childText(set, 'DbFrom') ?? '',
-    ids: idList === undefined ? [] : children(idList, 'Id').map(textContent),
-    linkSetDbs: children(set, 'LinkSetDb').map((db) => ({
-      dbTo: childText(db, 'DbTo') ?? '',
-      linkName: childText(db, 'LinkName') ?? '',
-      links: children(db, 'Link').map((link) => {
-        const score = childText(link, 'Score')
+    dbFrom: childAnswerText(set, 'DbFrom') ?? '',
+    ids: childElements(childElement(set, 'IdList'), 'Id').map(answerText),
+    linkSetDbs: childElements(set, 'LinkSetDb').map((db) => ({
+      dbTo: childAnswerText(db, 'DbTo') ?? '',
+      linkName: childAnswerText(db, 'LinkName') ?? '',
+      links: childElements(db, 'Link').map((link) => {
+        const score = childAnswerText(link, 'Score')
         return {
-          id: childText(link, 'Id') ?? '',
+          id: childAnswerText(link, 'Id') ?? '',
           ...(score === undefined || score === '' ? {} : { score: Number(score) }),
         }
       }),
     })),
-    histories: children(set, 'LinkSetDbHistory').map((h) => ({
-      dbTo: childText(h, 'DbTo') ?? '',
-      linkName: childText(h, 'LinkName') ?? '',
-      queryKey: childText(h, 'QueryKey') ?? '',
+    histories: childElements(set, 'LinkSetDbHistory').map((h) => ({
+      dbTo: childAnswerText(h, 'DbTo') ?? '',
+      linkName: childAnswerText(h, 'LinkName') ?? '',
+      queryKey: childAnswerText(h, 'QueryKey') ?? '',
     })),
     ...(webEnv === undefined ? {} : { webEnv }),
     idChecks: idCheckList === undefined ? [] : idChecksXml(idCheckList),
-    idUrls: idUrlList === undefined ? [] : children(idUrlList, 'IdUrlSet').map(idUrlsXml),
-    errors: [...errorsOf(set), ...children(set, 'LinkSetDb').flatMap(errorsOf)],
+    idUrls: childElements(childElement(set, 'IdUrlList'), 'IdUrlSet').map(idUrlsXml),
+    errors: [...errorTexts(set), ...childElements(set, 'LinkSetDb').flatMap(errorTexts)],
   }
 }
 
 function idChecksXml(list: XmlElement): ELinkIdCheck[] {
   const checks: ELinkIdCheck[] = []
-  for (const id of children(list, 'Id')) {
-    const hasNeighbor = id.attributes['HasNeighbor']
-    const hasLinkOut = id.attributes['HasLinkOut']
+  for (const id of childElements(list, 'Id')) {
+    const hasNeighbor = attribute(id, 'HasNeighbor')
+    const hasLinkOut = attribute(id, 'HasLinkOut')
     checks.push({
-      id: textContent(id),
+      id: answerText(id),
       ...(hasNeighbor === undefined ? {} : { hasNeighbor: hasNeighbor === 'Y' }),
       ...(hasLinkOut === undefined ? {} : { hasLinkOut: hasLinkOut === 'Y' }),
       links: [],
     })
   }
-  for (const set of children(list, 'IdLinkSet')) {
+  for (const set of childElements(list, 'IdLinkSet')) {
     checks.push({
-      id: childText(set, 'Id') ?? '',
-      links: children(set, 'LinkInfo').map((info) => {
-        const menuTag = childText(info, 'MenuTag')
+      id: childAnswerText(set, 'Id') ?? '',
+      links: childElements(set, 'LinkInfo').map((info) => {
+        const menuTag = childAnswerText(info, 'MenuTag')
         return {
-          dbTo: childText(info, 'DbTo') ?? '',
-          linkName: childText(info, 'LinkName') ?? '',
+          dbTo: childAnswerText(info, 'DbTo') ?? '',
+          linkName: childAnswerText(info, 'LinkName') ?? '',
           ...(menuTag === undefined ? {} : { menuTag }),
         }
       }),
@@ -198,16 +181,16 @@ function idChecksXml(list: XmlElement): ELinkIdCheck[] {
 
 function idUrlsXml(set: XmlElement): ELinkIdUrls {
   return {
-    id: childText(set, 'Id') ?? '',
-    urls: children(set, 'ObjUrl').map((obj) => {
-      const linkName = childText(obj, 'LinkName')
-      const provider = child(obj, 'Provider')
-      const providerName = provider === undefined ? undefined : childText(provider, 'Name')
+    id: childAnswerText(set, 'Id') ?? '',
+    urls: childElements(set, 'ObjUrl').map((obj) => {
+      const linkName = childAnswerText(obj, 'LinkName')
+      const provider = childElement(obj, 'Provider')
+      const providerName = provider === undefined ? undefined : childAnswerText(provider, 'Name')
       return {
-        url: childText(obj, 'Url') ?? '',
+        url: childAnswerText(obj, 'Url') ?? '',
         ...(linkName === undefined ? {} : { linkName }),
-        categories: children(obj, 'Category').map(textContent),
-        attributes: children(obj, 'Attribute').map(textContent),
+        categories: childElements(obj, 'Category').map(answerText),
+        attributes: childElements(obj, 'Attribute').map(answerText),
         ...(providerName === undefined ? {} : { provider: providerName }),
       }
     }),
@@ -215,10 +198,7 @@ function idUrlsXml(set: XmlElement): ELinkIdUrls {
 }
 
 function readJson(body: string, source: string): { linkSets: ELinkSet[]; errors: string[] } {
-  const json = parseJsonBody(body, source)
-  if (!isJsonObject(json)) {
-    throw malformedJson(source, 'not an object', body)
-  }
+  const json = readJsonAnswer(body, source)
   const errors = [jsonString(json['ERROR']), jsonString(json['error'])].flatMap((m) =>
     m === undefined || m === '' ? [] : [m],
   )

@@ -1,5 +1,5 @@
-import { parseXmlTree, child, childText, children, textContent } from './xml-tree.ts'
-import { wrongRoot } from './parse-common.ts'
+import { childElement, childElements } from '../xml/tree.ts'
+import { answerText, childAnswerText, readXmlAnswer } from './parse-common.ts'
 import { upstreamError } from './upstream-error.ts'
 
 /** A parsed EPost answer: where the posted UIDs are stored on the history server. */
@@ -22,15 +22,9 @@ export interface EPostResult {
  *   `WebEnv`), `MALFORMED_XML` for unreadable or wrongly shaped bodies
  */
 export function parseEPost(body: string, source = 'epost'): EPostResult {
-  const root = parseXmlTree(body, source)
-  if (root.name !== 'ePostResult') {
-    throw wrongRoot(source, 'ePostResult', root.name, body)
-  }
-  const errors = children(root, 'ERROR')
-    .map(textContent)
-    .filter((m) => m !== '')
-  const webEnv = childText(root, 'WebEnv')
-  const queryKey = childText(root, 'QueryKey')
+  const { root, errors } = readXmlAnswer(body, source, 'ePostResult')
+  const webEnv = childAnswerText(root, 'WebEnv')
+  const queryKey = childAnswerText(root, 'QueryKey')
   if (webEnv === undefined || webEnv === '' || queryKey === undefined || queryKey === '') {
     throw upstreamError(
       'EPost',
@@ -38,11 +32,10 @@ export function parseEPost(body: string, source = 'epost'): EPostResult {
       errors.length > 0 ? errors : ['no WebEnv/QueryKey in the answer'],
     )
   }
-  const invalid = child(root, 'InvalidIdList')
   return {
     webEnv,
     queryKey,
-    invalidIds: invalid === undefined ? [] : children(invalid, 'Id').map(textContent),
+    invalidIds: childElements(childElement(root, 'InvalidIdList'), 'Id').map(answerText),
     warnings: errors,
   }
 }

@@ -1,24 +1,12 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { isPubmatchError, type PubmatchError } from '@pubmatch/core'
 import { sharedDataPath } from '../testing/shared-data.ts'
+import { thrownPubmatchError as thrown } from '../testing/thrown.ts'
 import { parseESearch } from './parse-esearch.ts'
 
 const eutils = sharedDataPath('eutils')
 const read = (file: string): string => readFileSync(join(eutils, file), 'utf8')
-
-function thrown(fn: () => unknown): PubmatchError {
-  try {
-    fn()
-  } catch (error) {
-    if (isPubmatchError(error)) {
-      return error
-    }
-    throw error
-  }
-  throw new Error('expected a PubmatchError')
-}
 
 describe('parseESearch', () => {
   it('gives the same typed result for klortho esearch.pubmed.json and .xml', () => {

@@ -1,21 +1,16 @@
+import { childElement, childElements, type XmlElement } from '../xml/tree.ts'
+import { isJsonObject, jsonArray, jsonString, malformedJson, type JsonValue } from './json-value.ts'
 import {
-  isJsonObject,
-  jsonArray,
-  jsonString,
-  malformedJson,
-  parseJsonBody,
-  type JsonValue,
-} from './json-value.ts'
-import { malformedAnswer, readCount, wrongRoot, type EntrezFormat } from './parse-common.ts'
+  answerText,
+  childAnswerText,
+  malformedAnswer,
+  readCount,
+  readJsonAnswer,
+  readXmlAnswer,
+  rootWithoutErrors,
+  type EntrezFormat,
+} from './parse-common.ts'
 import { upstreamError } from './upstream-error.ts'
-import {
-  child,
-  childText,
-  children,
-  parseXmlTree,
-  textContent,
-  type XmlElement,
-} from './xml-tree.ts'
 
 /** One step of ESearch's query translation (`<Translation>`): a query term and its expansion. */
 export interface ESearchTranslation {
@@ -100,42 +95,28 @@ export function parseESearch(
 }
 
 function parseESearchXml(body: string, source: string): ESearchResult {
-  const root = parseXmlTree(body, source)
-  if (root.name !== 'eSearchResult') {
-    throw wrongRoot(source, 'eSearchResult', root.name, body)
-  }
-  const errors = children(root, 'ERROR')
-    .map(textContent)
-    .filter((m) => m !== '')
-  if (errors.length > 0) {
-    throw upstreamError('ESearch', source, errors)
-  }
-  const count = childText(root, 'Count')
+  const root = rootWithoutErrors(readXmlAnswer(body, source, 'eSearchResult'), 'ESearch', source)
+  const count = childAnswerText(root, 'Count')
   if (count === undefined) {
     throw malformedAnswer('xml', source, 'has no <Count>', body)
   }
-  const idList = child(root, 'IdList')
-  const translationSet = child(root, 'TranslationSet')
-  const stack = child(root, 'TranslationStack')
-  const queryKey = childText(root, 'QueryKey')
-  const webEnv = childText(root, 'WebEnv')
-  const queryTranslation = childText(root, 'QueryTranslation')
+  const queryKey = childAnswerText(root, 'QueryKey')
+  const webEnv = childAnswerText(root, 'WebEnv')
+  const queryTranslation = childAnswerText(root, 'QueryTranslation')
   return {
     count: readCount(count, 'Count', 'xml', source),
-    retMax: readCount(childText(root, 'RetMax') ?? '0', 'RetMax', 'xml', source),
-    retStart: readCount(childText(root, 'RetStart') ?? '0', 'RetStart', 'xml', source),
-    ids: idList === undefined ? [] : children(idList, 'Id').map(textContent),
+    retMax: readCount(childAnswerText(root, 'RetMax') ?? '0', 'RetMax', 'xml', source),
+    retStart: readCount(childAnswerText(root, 'RetStart') ?? '0', 'RetStart', 'xml', source),
+    ids: childElements(childElement(root, 'IdList'), 'Id').map(answerText),
     ...(queryKey === undefined ? {} : { queryKey }),
     ...(webEnv === undefined ? {} : { webEnv }),
-    translationSet:
-      translationSet === undefined
-        ? []
-        : children(translationSet, 'Translation').map((t) => ({
-            from: childText(t, 'From') ?? '',
-            to: childText(t, 'To') ?? '',
-          })),
-    translationStack:
-      stack === undefined ? [] : stack.children.flatMap((entry) => stackEntryXml(entry, source)),
+    translationSet: childElements(childElement(root, 'TranslationSet'), 'Translation').map((t) => ({
+      from: childAnswerText(t, 'From') ?? '',
+      to: childAnswerText(t, 'To') ?? '',
+    })),
+    translationStack: childElements(childElement(root, 'TranslationStack')).flatMap((entry) =>
+      stackEntryXml(entry, source),
+    ),
     ...(queryTranslation === undefined ? {} : { queryTranslation }),
     warnings: [...xmlWarnings(root, 'ErrorList'), ...xmlWarnings(root, 'WarningList')],
   }
@@ -143,16 +124,16 @@ function parseESearchXml(body: string, source: string): ESearchResult {
 
 function stackEntryXml(entry: XmlElement, source: string): TranslationStackEntry[] {
   if (entry.name === 'OP') {
-    return [{ kind: 'operator', operator: textContent(entry) }]
+    return [{ kind: 'operator', operator: answerText(entry) }]
   }
   if (entry.name === 'TermSet') {
     return [
       {
         kind: 'term',
-        term: childText(entry, 'Term') ?? '',
-        field: childText(entry, 'Field') ?? '',
-        count: readCount(childText(entry, 'Count') ?? '0', 'TermSet/Count', 'xml', source),
-        explode: (childText(entry, 'Explode') ?? 'N') === 'Y',
+        term: childAnswerText(entry, 'Term') ?? '',
+        field: childAnswerText(entry, 'Field') ?? '',
+        count: readCount(childAnswerText(entry, 'Count') ?? '0', 'TermSet/Count', 'xml', source),
+        explode: (childAnswerText(entry, 'Explode') ?? 'N') === 'Y',
       },
     ]
   }
@@ -160,20 +141,13 @@ function stackEntryXml(entry: XmlElement, source: string): TranslationStackEntry
 }
 
 function xmlWarnings(root: XmlElement, list: 'ErrorList' | 'WarningList'): EntrezWarning[] {
-  const element = child(root, list)
-  if (element === undefined) {
-    return []
-  }
-  return element.children
-    .map((c) => ({ list, type: c.name, text: textContent(c) }))
+  return childElements(childElement(root, list))
+    .map((c) => ({ list, type: c.name, text: answerText(c) }))
     .filter((w) => w.text !== '')
 }
 
 function parseESearchJson(body: string, source: string): ESearchResult {
-  const json = parseJsonBody(body, source)
-  if (!isJsonObject(json)) {
-    throw malformedJson(source, 'not an object', body)
-  }
+  const json = readJsonAnswer(body, source)
   const topError = jsonString(json['error'])
   if (topError !== undefined) {
     throw upstreamError('ESearch', source, [topError])

@@ -1,6 +1,5 @@
-import { parseXmlTree, child, childText, children, textContent } from './xml-tree.ts'
-import { wrongRoot } from './parse-common.ts'
-import { upstreamError } from './upstream-error.ts'
+import { childElement, childElements, ownText } from '../xml/tree.ts'
+import { childAnswerText, readXmlAnswer, rootWithoutErrors } from './parse-common.ts'
 
 /** A parsed ESpell answer. ESpell answers in XML only. */
 export interface ESpellResult {
@@ -24,31 +23,19 @@ export interface ESpellResult {
  *   unreadable or wrongly shaped bodies
  */
 export function parseESpell(body: string, source = 'espell'): ESpellResult {
-  const root = parseXmlTree(body, source)
-  if (root.name !== 'eSpellResult') {
-    throw wrongRoot(source, 'eSpellResult', root.name, body)
-  }
-  const errors = children(root, 'ERROR')
-    .map(textContent)
-    .filter((m) => m !== '')
-  if (errors.length > 0) {
-    throw upstreamError('ESpell', source, errors)
-  }
-  const query = childText(root, 'Query') ?? ''
-  const correctedQuery = childText(root, 'CorrectedQuery') ?? ''
-  const spelled = child(root, 'SpelledQuery')
-  const pieces =
-    spelled === undefined
-      ? []
-      : spelled.children
-          .filter((c) => c.name === 'Original' || c.name === 'Replaced')
-          .map((c) => ({
-            kind: c.name === 'Original' ? ('original' as const) : ('replaced' as const),
-            text: c.text,
-          }))
-          .filter((p) => p.text !== '')
+  const root = rootWithoutErrors(readXmlAnswer(body, source, 'eSpellResult'), 'ESpell', source)
+  const query = childAnswerText(root, 'Query') ?? ''
+  const correctedQuery = childAnswerText(root, 'CorrectedQuery') ?? ''
+  const pieces = childElements(childElement(root, 'SpelledQuery'))
+    .filter((c) => c.name === 'Original' || c.name === 'Replaced')
+    .map((c) => ({
+      kind: c.name === 'Original' ? ('original' as const) : ('replaced' as const),
+      // The piece as written, spaces included.
+      text: ownText(c),
+    }))
+    .filter((p) => p.text !== '')
   return {
-    database: childText(root, 'Database') ?? '',
+    database: childAnswerText(root, 'Database') ?? '',
     query,
     correctedQuery,
     changed: correctedQuery !== '' && correctedQuery !== query,

@@ -1,14 +1,15 @@
+import { attribute, childElements, type XmlElement } from '../xml/tree.ts'
+import { isJsonObject, jsonArray, jsonString, type JsonValue } from './json-value.ts'
 import {
-  isJsonObject,
-  jsonArray,
-  jsonString,
-  malformedJson,
-  parseJsonBody,
-  type JsonValue,
-} from './json-value.ts'
-import { malformedAnswer, wrongRoot, type EntrezFormat } from './parse-common.ts'
+  answerText,
+  childAnswerText,
+  errorTexts,
+  malformedAnswer,
+  readJsonAnswer,
+  readXmlAnswer,
+  type EntrezFormat,
+} from './parse-common.ts'
 import { upstreamError } from './upstream-error.ts'
-import { childText, children, parseXmlTree, textContent, type XmlElement } from './xml-tree.ts'
 
 /** A document-summary value: text, a number (v1 `Type="Integer"`, JSON numbers), a list or a structure. */
 export type SummaryValue =
@@ -65,24 +66,14 @@ export function parseESummary(
 }
 
 function parseESummaryXml(body: string, source: string): ESummaryResult {
-  const root = parseXmlTree(body, source)
-  if (root.name !== 'eSummaryResult') {
-    throw wrongRoot(source, 'eSummaryResult', root.name, body)
-  }
-  const errors = children(root, 'ERROR')
-    .map(textContent)
-    .filter((m) => m !== '')
+  const { root, errors } = readXmlAnswer(body, source, 'eSummaryResult')
   const documents: ESummaryDocument[] = []
-  for (const docSum of children(root, 'DocSum')) {
+  for (const docSum of childElements(root, 'DocSum')) {
     documents.push(docSumV1(docSum))
   }
-  for (const set of children(root, 'DocumentSummarySet')) {
-    errors.push(
-      ...children(set, 'ERROR')
-        .map(textContent)
-        .filter((m) => m !== ''),
-    )
-    for (const summary of children(set, 'DocumentSummary')) {
+  for (const set of childElements(root, 'DocumentSummarySet')) {
+    errors.push(...errorTexts(set))
+    for (const summary of childElements(set, 'DocumentSummary')) {
       documents.push(documentSummaryV2(summary))
     }
   }
@@ -93,13 +84,16 @@ function parseESummaryXml(body: string, source: string): ESummaryResult {
 }
 
 function docSumV1(docSum: XmlElement): ESummaryDocument {
-  return { uid: childText(docSum, 'Id') ?? '', fields: itemsAsObject(children(docSum, 'Item')) }
+  return {
+    uid: childAnswerText(docSum, 'Id') ?? '',
+    fields: itemsAsObject(childElements(docSum, 'Item')),
+  }
 }
 
 function itemValue(item: XmlElement): SummaryValue {
-  const type = item.attributes['Type']
-  const items = children(item, 'Item')
-  if (type === 'List' && (item.attributes['Name'] ?? '').endsWith('List')) {
+  const type = attribute(item, 'Type')
+  const items = childElements(item, 'Item')
+  if (type === 'List' && (attribute(item, 'Name') ?? '').endsWith('List')) {
     return items.map(itemValue)
   }
   if (type === 'List') {
@@ -108,7 +102,7 @@ function itemValue(item: XmlElement): SummaryValue {
   if (type === 'Structure') {
     return itemsAsObject(items)
   }
-  const text = textContent(item)
+  const text = answerText(item)
   if (type === 'Integer') {
     if (text === '') {
       return null
@@ -119,24 +113,29 @@ function itemValue(item: XmlElement): SummaryValue {
 }
 
 function itemsAsObject(items: readonly XmlElement[]): { [key: string]: SummaryValue } {
-  return collect(items.map((item) => [item.attributes['Name'] ?? '', itemValue(item)] as const))
+  return collect(items.map((item) => [attribute(item, 'Name') ?? '', itemValue(item)] as const))
 }
 
 function documentSummaryV2(summary: XmlElement): ESummaryDocument {
-  const error = childText(summary, 'error')
+  const error = childAnswerText(summary, 'error')
   const fields = collect(
-    summary.children
+    childElements(summary)
       .filter((e) => e.name !== 'error')
       .map((e) => [e.name, elementValue(e)] as const),
   )
-  return { uid: summary.attributes['uid'] ?? '', fields, ...(error === undefined ? {} : { error }) }
+  return {
+    uid: attribute(summary, 'uid') ?? '',
+    fields,
+    ...(error === undefined ? {} : { error }),
+  }
 }
 
 function elementValue(element: XmlElement): SummaryValue {
-  if (element.children.length === 0) {
-    return textContent(element)
+  const children = childElements(element)
+  if (children.length === 0) {
+    return answerText(element)
   }
-  return collect(element.children.map((c) => [c.name, elementValue(c)] as const))
+  return collect(children.map((c) => [c.name, elementValue(c)] as const))
 }
 
 /** Groups name/value pairs into an object; a name that occurs more than once maps to an array. */
@@ -160,10 +159,7 @@ function collect(entries: ReadonlyArray<readonly [string, SummaryValue]>): {
 }
 
 function parseESummaryJson(body: string, source: string): ESummaryResult {
-  const json = parseJsonBody(body, source)
-  if (!isJsonObject(json)) {
-    throw malformedJson(source, 'not an object', body)
-  }
+  const json = readJsonAnswer(body, source)
   const topError = jsonString(json['error'])
   // Errors come as `esummaryresult: ["Invalid db name specified: fleegle"]`.
   const errors = [

@@ -130,12 +130,16 @@ export interface EFetchParams extends ExtraParams {
   readonly retmode?: string
 }
 
+function historyParams(history: Partial<HistoryRef> | undefined): Record<string, EntrezParamValue> {
+  return { WebEnv: history?.webEnv, query_key: history?.queryKey }
+}
+
 function requireIdsOrHistory(
   utility: string,
-  ids: readonly string[] | undefined,
+  hasIds: boolean,
   history: HistoryRef | undefined,
 ): void {
-  if ((ids === undefined || ids.length === 0) && history === undefined) {
+  if (!hasIds && history === undefined) {
     throw new PubmatchError(
       'INVALID_ARGUMENT',
       `ingest: entrez ${utility} needs ids or a history reference (webEnv + queryKey)`,
@@ -143,8 +147,18 @@ function requireIdsOrHistory(
   }
 }
 
-function historyParams(history: Partial<HistoryRef> | undefined): Record<string, EntrezParamValue> {
-  return { WebEnv: history?.webEnv, query_key: history?.queryKey }
+/**
+ * The `id` (comma-joined), `WebEnv` and `query_key` parameters of a request that takes ids
+ * or a history-server set.
+ * @throws PubmatchError `INVALID_ARGUMENT` with neither
+ */
+function idsOrHistoryParams(
+  utility: string,
+  p: { readonly ids?: ReadonlyArray<string | number>; readonly history?: HistoryRef },
+): Record<string, EntrezParamValue> {
+  const ids = p.ids === undefined ? [] : normaliseIds(p.ids)
+  requireIdsOrHistory(utility, ids.length > 0, p.history)
+  return { id: ids.length > 0 ? ids.join(',') : undefined, ...historyParams(p.history) }
 }
 
 /**
@@ -177,12 +191,9 @@ export function esearchParams(p: ESearchParams, retmode: EntrezFormat): EntrezPa
  * @throws PubmatchError `INVALID_ARGUMENT` without ids or history
  */
 export function esummaryParams(p: ESummaryParams, retmode: EntrezFormat): EntrezParams {
-  const ids = p.ids === undefined ? undefined : normaliseIds(p.ids)
-  requireIdsOrHistory('esummary', ids, p.history)
   return toParams({
     db: p.db ?? 'pubmed',
-    id: ids !== undefined && ids.length > 0 ? ids.join(',') : undefined,
-    ...historyParams(p.history),
+    ...idsOrHistoryParams('esummary', p),
     retstart: p.retstart,
     retmax: p.retmax,
     version: p.version,
@@ -198,24 +209,22 @@ export function esummaryParams(p: ESummaryParams, retmode: EntrezFormat): Entrez
  * @throws PubmatchError `INVALID_ARGUMENT` without ids, id groups or history
  */
 export function elinkParams(p: ELinkParams, retmode: EntrezFormat): EntrezParams {
-  const ids = p.ids === undefined ? undefined : normaliseIds(p.ids)
-  const groups = (p.idGroups ?? []).map(normaliseIds).filter((g) => g.length > 0)
-  requireIdsOrHistory('elink', [...(ids ?? []), ...groups.flat()], p.history)
-  const params = toParams({
-    dbfrom: p.dbfrom ?? 'pubmed',
-    db: p.db,
-    cmd: p.cmd,
-    linkname: p.linkname,
-    term: p.term,
-  })
-  if (ids !== undefined && ids.length > 0) {
-    params.push(['id', ids.join(',')])
-  }
-  for (const group of groups) {
-    params.push(['id', group.join(',')])
-  }
-  params.push(...toParams({ ...historyParams(p.history), retmode, ...p.extra }))
-  return params
+  // `ids` is the first group; each group is one `id` parameter.
+  const groups = [p.ids ?? [], ...(p.idGroups ?? [])]
+    .map(normaliseIds)
+    .filter((group) => group.length > 0)
+  requireIdsOrHistory('elink', groups.length > 0, p.history)
+  return [
+    ...toParams({
+      dbfrom: p.dbfrom ?? 'pubmed',
+      db: p.db,
+      cmd: p.cmd,
+      linkname: p.linkname,
+      term: p.term,
+    }),
+    ...groups.map((group) => ['id', group.join(',')] as const),
+    ...toParams({ ...historyParams(p.history), retmode, ...p.extra }),
+  ]
 }
 
 /**
@@ -254,12 +263,9 @@ export function espellParams(p: ESpellParams): EntrezParams {
  * @throws PubmatchError `INVALID_ARGUMENT` without ids or history
  */
 export function efetchParams(p: EFetchParams): EntrezParams {
-  const ids = p.ids === undefined ? undefined : normaliseIds(p.ids)
-  requireIdsOrHistory('efetch', ids, p.history)
   return toParams({
     db: p.db ?? 'pubmed',
-    id: ids !== undefined && ids.length > 0 ? ids.join(',') : undefined,
-    ...historyParams(p.history),
+    ...idsOrHistoryParams('efetch', p),
     retstart: p.retstart,
     retmax: p.retmax,
     rettype: p.rettype,

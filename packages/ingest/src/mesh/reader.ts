@@ -1,29 +1,16 @@
-import { PubmatchError, isPubmatchError } from '@pubmatch/core'
+import { PubmatchError } from '@pubmatch/core'
 import type { IngestRecord } from '../records.ts'
-import type { XmlInput, XmlTextOptions } from '../xml/input.ts'
-import {
-  parseXmlRecords,
-  readXmlRecords,
-  type XmlRecordOptions,
-  type XmlRecordResult,
-  type XmlRootInfo,
-} from '../xml/records.ts'
-import type { XmlRecordText, XmlScanStats } from '../xml/scanner.ts'
+import type { XmlInput } from '../xml/input.ts'
+import { createXmlRecordReader, type XmlRecordReaderOptions } from '../xml/record-reader.ts'
+import type { XmlRootInfo } from '../xml/records.ts'
+import type { XmlRecordText } from '../xml/scanner.ts'
 import { MESH_RECORD_ROOTS, meshEntryFromElement } from './records.ts'
 
-/** Options of {@link readMeshXml} and {@link parseMeshXmlString}. */
-export interface MeshXmlOptions
-  extends
-    Pick<
-      XmlRecordOptions,
-      'maxEntityExpansion' | 'maxEntityDepth' | 'maxRecordLength' | 'maxDoctypeLength'
-    >,
-    Pick<XmlTextOptions, 'onBytes' | 'chunkSize'> {
-  /** The name used in messages. Defaults to the path, `<stream>` or `<string>`. */
-  file?: string
-  /** Scanner counters, updated while reading (an internal stats hook). */
-  stats?: XmlScanStats
-}
+/**
+ * Options of {@link readMeshXml} and {@link parseMeshXmlString}: the file name for messages,
+ * entity and length limits, progress callback, read-chunk size and stats hook.
+ */
+export type MeshXmlOptions = XmlRecordReaderOptions
 
 function checkRoot(file: string): (root: XmlRootInfo) => void {
   return (root) => {
@@ -45,26 +32,10 @@ function rawUi(record: XmlRecordText): string | undefined {
   )?.[1]
 }
 
-function recordOptions(file: string, options: MeshXmlOptions): XmlRecordOptions {
-  return { ...options, file, onRoot: checkRoot(file), recordId: rawUi, recordIdLabel: 'UI' }
-}
-
-function toIngestRecord(result: XmlRecordResult, file: string): IngestRecord {
-  if (result.kind === 'error') {
-    return result
-  }
-  try {
-    return {
-      kind: 'mesh',
-      entry: meshEntryFromElement(result.element, { file, record: `#${result.ordinal}` }),
-    }
-  } catch (error) {
-    if (isPubmatchError(error)) {
-      return { kind: 'error', error }
-    }
-    throw error
-  }
-}
+const meshReader = createXmlRecordReader({
+  recordOptions: (file) => ({ onRoot: checkRoot(file), recordId: rawUi, recordIdLabel: 'UI' }),
+  convert: (element, source) => ({ kind: 'mesh', entry: meshEntryFromElement(element, source) }),
+})
 
 /**
  * Streams a MeSH XML file — descriptors (`DescriptorRecordSet`, `desc20xx.xml`, ~300 MB),
@@ -78,18 +49,11 @@ function toIngestRecord(result: XmlRecordResult, file: string): IngestRecord {
  * @throws PubmatchError `IO`, `EMPTY_INPUT`, `UNSUPPORTED_FORMAT` (not XML, or another root),
  *   `MALFORMED_XML`, `EXTERNAL_ENTITY`, `ENTITY_EXPANSION_LIMIT`
  */
-export async function* readMeshXml(
+export function readMeshXml(
   input: XmlInput,
   options: MeshXmlOptions = {},
 ): AsyncGenerator<IngestRecord> {
-  const file = options.file ?? (typeof input === 'string' ? input : '<stream>')
-  for await (const result of readXmlRecords(input, {
-    ...recordOptions(file, options),
-    onBytes: options.onBytes,
-    chunkSize: options.chunkSize,
-  })) {
-    yield toIngestRecord(result, file)
-  }
+  return meshReader.read(input, options)
 }
 
 /**
@@ -98,8 +62,5 @@ export async function* readMeshXml(
  * @param options - `file` names the document in messages. Defaults to `<string>`.
  */
 export function parseMeshXmlString(xml: string, options: MeshXmlOptions = {}): IngestRecord[] {
-  const file = options.file ?? '<string>'
-  return parseXmlRecords(xml, recordOptions(file, options)).map((result) =>
-    toIngestRecord(result, file),
-  )
+  return meshReader.parse(xml, options)
 }

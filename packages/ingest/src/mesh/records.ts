@@ -42,6 +42,27 @@ function missing(element: XmlElement, field: string, context: MeshRecordContext)
   )
 }
 
+/**
+ * A record's UI (`DescriptorUI`…) and the `String` of its name element (`DescriptorName`…).
+ * @throws PubmatchError `MISSING_FIELD` when either is missing or empty
+ */
+function uiAndName(
+  element: XmlElement,
+  uiField: string,
+  nameField: string,
+  context: MeshRecordContext,
+): { ui: string; name: string } {
+  const ui = childText(element, uiField)
+  if (ui === undefined) {
+    throw missing(element, uiField, context)
+  }
+  const name = textContent(childPath(element, nameField, 'String'))
+  if (name === '') {
+    throw missing(element, nameField, context)
+  }
+  return { ui, name }
+}
+
 function concepts(record: XmlElement): XmlElement[] {
   return childElements(childElement(record, 'ConceptList'), 'Concept')
 }
@@ -83,14 +104,7 @@ export function meshDescriptorFromElement(
   element: XmlElement,
   context: MeshRecordContext = {},
 ): MeshDescriptor {
-  const ui = childText(element, 'DescriptorUI')
-  if (ui === undefined) {
-    throw missing(element, 'DescriptorUI', context)
-  }
-  const name = textContent(childPath(element, 'DescriptorName', 'String'))
-  if (name === '') {
-    throw missing(element, 'DescriptorName', context)
-  }
+  const { ui, name } = uiAndName(element, 'DescriptorUI', 'DescriptorName', context)
   const descriptor: MeshDescriptor = {
     ui,
     name,
@@ -122,14 +136,7 @@ export function meshQualifierFromElement(
   element: XmlElement,
   context: MeshRecordContext = {},
 ): MeshQualifierRecord {
-  const ui = childText(element, 'QualifierUI')
-  if (ui === undefined) {
-    throw missing(element, 'QualifierUI', context)
-  }
-  const name = textContent(childPath(element, 'QualifierName', 'String'))
-  if (name === '') {
-    throw missing(element, 'QualifierName', context)
-  }
+  const { ui, name } = uiAndName(element, 'QualifierUI', 'QualifierName', context)
   const qualifier: MeshQualifierRecord = { ui, name, treeNumbers: treeNumbers(element) }
   const terms = concepts(element).flatMap((c) => childElements(childElement(c, 'TermList'), 'Term'))
   const preferred = terms.find((t) => attribute(t, 'RecordPreferredTermYN') === 'Y') ?? terms[0]
@@ -153,14 +160,7 @@ export function meshSupplementaryFromElement(
   element: XmlElement,
   context: MeshRecordContext = {},
 ): MeshSupplementaryRecord {
-  const ui = childText(element, 'SupplementalRecordUI')
-  if (ui === undefined) {
-    throw missing(element, 'SupplementalRecordUI', context)
-  }
-  const name = textContent(childPath(element, 'SupplementalRecordName', 'String'))
-  if (name === '') {
-    throw missing(element, 'SupplementalRecordName', context)
-  }
+  const { ui, name } = uiAndName(element, 'SupplementalRecordUI', 'SupplementalRecordName', context)
   const mappedTo = new Set<string>()
   for (const heading of childElements(
     childElement(element, 'HeadingMappedToList'),

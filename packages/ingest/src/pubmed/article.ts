@@ -387,6 +387,22 @@ function readPmid(
 }
 
 /**
+ * The fields a citation's `Article` and a `BookDocument` hold alike: `VernacularTitle`,
+ * `Abstract` (sections and `CopyrightInformation`) and `Language`s.
+ * @param out - the article being filled
+ * @param parent - the `Article` or `BookDocument` element
+ */
+function readTextFields(out: Article, parent: XmlElement): void {
+  setIf(out, 'vernacularTitle', textOf(childElement(parent, 'VernacularTitle')))
+  const abstract = childElement(parent, 'Abstract')
+  out.abstract = abstractSections(abstract)
+  setIf(out, 'copyright', textOf(childElement(abstract, 'CopyrightInformation')))
+  out.languages = childElements(parent, 'Language')
+    .map((l) => textContent(l))
+    .filter((l) => l !== '')
+}
+
+/**
  * Reads a `MedlineCitation` (with the `PubmedData` of its `PubmedArticle`, if any) into an
  * {@link Article}.
  * @param citation - the MedlineCitation element
@@ -406,13 +422,7 @@ function readCitation(
   const article = childElement(citation, 'Article')
   if (article !== undefined) {
     out.title = textContent(childElement(article, 'ArticleTitle'))
-    setIf(out, 'vernacularTitle', textOf(childElement(article, 'VernacularTitle')))
-    const abstract = childElement(article, 'Abstract')
-    out.abstract = abstractSections(abstract)
-    setIf(out, 'copyright', textOf(childElement(abstract, 'CopyrightInformation')))
-    out.languages = childElements(article, 'Language')
-      .map((l) => textContent(l))
-      .filter((l) => l !== '')
+    readTextFields(out, article)
     setIf(
       out,
       'pubDate',
@@ -477,13 +487,7 @@ function readBookDocument(
   const bookElement = childElement(document, 'Book')
   const bookTitle = textOf(childElement(bookElement, 'BookTitle'))
   out.title = textOf(childElement(document, 'ArticleTitle')) ?? bookTitle ?? ''
-  setIf(out, 'vernacularTitle', textOf(childElement(document, 'VernacularTitle')))
-  const abstract = childElement(document, 'Abstract')
-  out.abstract = abstractSections(abstract)
-  setIf(out, 'copyright', textOf(childElement(abstract, 'CopyrightInformation')))
-  out.languages = childElements(document, 'Language')
-    .map((l) => textContent(l))
-    .filter((l) => l !== '')
+  readTextFields(out, document)
   setIf(out, 'pubDate', parsePartialDate(childElement(bookElement, 'PubDate')))
   out.history = readHistory(childElement(bookData, 'History'))
   setIf(out, 'dateRevised', parsePartialDate(childElement(document, 'DateRevised')))

@@ -1,14 +1,9 @@
-import { PubmatchError, isPubmatchError } from '@pubmatch/core'
+import { PubmatchError } from '@pubmatch/core'
 import type { IngestRecord } from '../records.ts'
-import type { XmlInput, XmlTextOptions } from '../xml/input.ts'
-import {
-  parseXmlRecords,
-  readXmlRecords,
-  type XmlRecordOptions,
-  type XmlRecordResult,
-  type XmlRootInfo,
-} from '../xml/records.ts'
-import type { XmlRecordText, XmlScanStats } from '../xml/scanner.ts'
+import type { XmlInput } from '../xml/input.ts'
+import { createXmlRecordReader, type XmlRecordReaderOptions } from '../xml/record-reader.ts'
+import type { XmlRootInfo } from '../xml/records.ts'
+import type { XmlRecordText } from '../xml/scanner.ts'
 import { PUBMED_RECORD_ELEMENTS, pubmedRecordFromElement } from './article.ts'
 
 /** Roots that hold PubMed records as children. */
@@ -22,19 +17,11 @@ const SET_ROOTS = new Set([
 /** Record elements that may also be a file's root (a single saved record). */
 const RECORD_ROOTS = new Set(PUBMED_RECORD_ELEMENTS)
 
-/** Options of {@link readPubmedXml} and {@link parsePubmedXmlString}. */
-export interface PubmedXmlOptions
-  extends
-    Pick<
-      XmlRecordOptions,
-      'maxEntityExpansion' | 'maxEntityDepth' | 'maxRecordLength' | 'maxDoctypeLength'
-    >,
-    Pick<XmlTextOptions, 'onBytes' | 'chunkSize'> {
-  /** The name used in messages. Defaults to the path, `<stream>` or `<string>`. */
-  file?: string
-  /** Scanner counters, updated while reading (an internal stats hook). */
-  stats?: XmlScanStats
-}
+/**
+ * Options of {@link readPubmedXml} and {@link parsePubmedXmlString}: the file name for
+ * messages, entity and length limits, progress callback, read-chunk size and stats hook.
+ */
+export type PubmedXmlOptions = XmlRecordReaderOptions
 
 function checkRoot(file: string): (root: XmlRootInfo) => void {
   return (root) => {
@@ -62,31 +49,16 @@ function rawPmid(record: XmlRecordText): string | undefined {
     .find((id) => id !== undefined)
 }
 
-function recordOptions(file: string, options: PubmedXmlOptions): XmlRecordOptions {
-  return {
-    ...options,
-    file,
+const pubmedReader = createXmlRecordReader({
+  recordOptions: (file) => ({
     recordDepth: (rootName) => (RECORD_ROOTS.has(rootName) ? 1 : 2),
     onRoot: checkRoot(file),
     recordId: rawPmid,
     recordIdLabel: 'PMID',
-  }
-}
-
-function toIngestRecord(result: XmlRecordResult, file: string): IngestRecord {
-  if (result.kind === 'error') {
-    return result
-  }
-  try {
-    // Conversion fails only when the record's own PMID is missing: name it by its ordinal.
-    return pubmedRecordFromElement(result.element, { file, record: `#${result.ordinal}` })
-  } catch (error) {
-    if (isPubmatchError(error)) {
-      return { kind: 'error', error }
-    }
-    throw error
-  }
-}
+  }),
+  // Conversion fails only when the record's own PMID is missing: it is named by its ordinal.
+  convert: pubmedRecordFromElement,
+})
 
 /**
  * Streams a MEDLINE/PubMed XML file — a baseline or update file (`.xml` or `.xml.gz`, gzip
@@ -106,18 +78,11 @@ function toIngestRecord(result: XmlRecordResult, file: string): IngestRecord {
  *   HTML, or another XML vocabulary), `MALFORMED_XML` (a broken prolog/DOCTYPE),
  *   `EXTERNAL_ENTITY` / `ENTITY_EXPANSION_LIMIT` (hostile input)
  */
-export async function* readPubmedXml(
+export function readPubmedXml(
   input: XmlInput,
   options: PubmedXmlOptions = {},
 ): AsyncGenerator<IngestRecord> {
-  const file = options.file ?? (typeof input === 'string' ? input : '<stream>')
-  for await (const result of readXmlRecords(input, {
-    ...recordOptions(file, options),
-    onBytes: options.onBytes,
-    chunkSize: options.chunkSize,
-  })) {
-    yield toIngestRecord(result, file)
-  }
+  return pubmedReader.read(input, options)
 }
 
 /**
@@ -127,8 +92,5 @@ export async function* readPubmedXml(
  * @param options - `file` names the document in messages. Defaults to `<string>`.
  */
 export function parsePubmedXmlString(xml: string, options: PubmedXmlOptions = {}): IngestRecord[] {
-  const file = options.file ?? '<string>'
-  return parseXmlRecords(xml, recordOptions(file, options)).map((result) =>
-    toIngestRecord(result, file),
-  )
+  return pubmedReader.parse(xml, options)
 }

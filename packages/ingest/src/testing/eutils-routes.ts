@@ -8,104 +8,60 @@ import type { ReplayRoute } from './replay-server.ts'
  * record the URLs). Routes are tried in order, so specific ones come first; the last EInfo
  * route answers any other EInfo request with the database list.
  */
+/**
+ * The two routes of a Klortho sample rendered in both formats: `klortho/<sample>.json` for
+ * `retmode=json`, then `klortho/<sample>.xml` for `retmode=xml`.
+ */
+function jsonAndXml(
+  utility: string,
+  params: Readonly<Record<string, string>>,
+  sample: string,
+): ReplayRoute[] {
+  return (['json', 'xml'] as const).map((retmode) => ({
+    utility,
+    params: { ...params, retmode },
+    file: `klortho/${sample}.${retmode}`,
+  }))
+}
+
 export const EUTILS_ROUTES: readonly ReplayRoute[] = [
   // Klortho: E-utilities XML with their JSON renderings (2012–2013).
-  {
-    utility: 'esearch',
-    params: {
+  ...jsonAndXml(
+    'esearch',
+    {
       db: 'pubmed',
       term: 'cancer',
       reldate: '60',
       datetype: 'edat',
       retmax: '100',
       usehistory: 'y',
-      retmode: 'json',
     },
-    file: 'klortho/esearch.pubmed.json',
-  },
-  {
-    utility: 'esearch',
-    params: {
-      db: 'pubmed',
-      term: 'cancer',
-      reldate: '60',
-      datetype: 'edat',
-      retmax: '100',
-      usehistory: 'y',
-      retmode: 'xml',
-    },
-    file: 'klortho/esearch.pubmed.xml',
-  },
-  {
-    utility: 'esearch',
-    params: {
-      db: 'nlmcatalog',
-      term: 'obstetrics[MeSH Terms] OR fleegle[MeSH Terms]',
-      retmode: 'json',
-    },
-    file: 'klortho/esearch.error.json',
-  },
-  {
-    utility: 'esearch',
-    params: {
-      db: 'nlmcatalog',
-      term: 'obstetrics[MeSH Terms] OR fleegle[MeSH Terms]',
-      retmode: 'xml',
-    },
-    file: 'klortho/esearch.error.xml',
-  },
-  {
-    utility: 'esearch',
-    params: { db: 'fleegle', retmode: 'json' },
-    file: 'klortho/esearch.baderror.json',
-  },
-  {
-    utility: 'esearch',
-    params: { db: 'fleegle', retmode: 'xml' },
-    file: 'klortho/esearch.baderror.xml',
-  },
-  {
-    utility: 'esummary',
-    params: { db: 'pubmed', id: '5683731,22144687', version: '2.0', retmode: 'json' },
-    file: 'klortho/esummary.pubmed.json',
-  },
-  {
-    utility: 'esummary',
-    params: { db: 'pubmed', id: '5683731,22144687', version: '2.0', retmode: 'xml' },
-    file: 'klortho/esummary.pubmed.xml',
-  },
-  {
-    utility: 'esummary',
-    params: { db: 'pmc', id: '254085,1,14900', version: '2.0', retmode: 'json' },
-    file: 'klortho/esummary.pmcerror.json',
-  },
-  {
-    utility: 'esummary',
-    params: { db: 'pmc', id: '254085,1,14900', version: '2.0', retmode: 'xml' },
-    file: 'klortho/esummary.pmcerror.xml',
-  },
-  {
-    utility: 'esummary',
-    params: { db: 'fleegle', retmode: 'json' },
-    file: 'klortho/esummary.error.json',
-  },
-  {
-    utility: 'esummary',
-    params: { db: 'fleegle', retmode: 'xml' },
-    file: 'klortho/esummary.error.xml',
-  },
+    'esearch.pubmed',
+  ),
+  ...jsonAndXml(
+    'esearch',
+    { db: 'nlmcatalog', term: 'obstetrics[MeSH Terms] OR fleegle[MeSH Terms]' },
+    'esearch.error',
+  ),
+  ...jsonAndXml('esearch', { db: 'fleegle' }, 'esearch.baderror'),
+  ...jsonAndXml(
+    'esummary',
+    { db: 'pubmed', id: '5683731,22144687', version: '2.0' },
+    'esummary.pubmed',
+  ),
+  ...jsonAndXml(
+    'esummary',
+    { db: 'pmc', id: '254085,1,14900', version: '2.0' },
+    'esummary.pmcerror',
+  ),
+  ...jsonAndXml('esummary', { db: 'fleegle' }, 'esummary.error'),
   {
     utility: 'einfo',
     params: { db: 'pubmed', retmode: 'json' },
     file: 'klortho/einfo.pubmed.json',
   },
-  {
-    utility: 'einfo',
-    params: { db: 'fleegle', retmode: 'json' },
-    file: 'klortho/einfo.error.json',
-  },
+  ...jsonAndXml('einfo', { db: 'fleegle' }, 'einfo.error'),
   { utility: 'einfo', params: { retmode: 'json' }, file: 'klortho/einfo.json' },
-  { utility: 'einfo', params: { db: 'fleegle', retmode: 'xml' }, file: 'klortho/einfo.error.xml' },
   // Biopython: live responses recorded for its Entrez tests (2016–2025).
   {
     utility: 'esearch',

@@ -1,20 +1,8 @@
-import { isPubmatchError, type PubmatchError } from '@pubmatch/core'
 import { describe, expect, it } from 'vitest'
+import { thrownPubmatchError as thrown } from '../testing/thrown.ts'
 import { decodeCharacterReference, parseDoctype } from './doctype.ts'
 import { createEntityDecoder } from './entities.ts'
 import { HTML_ENTITIES } from './html-entities.ts'
-
-function thrown(fn: () => unknown): PubmatchError {
-  try {
-    fn()
-  } catch (error) {
-    if (isPubmatchError(error)) {
-      return error
-    }
-    throw error
-  }
-  throw new Error('expected a PubmatchError')
-}
 
 const doctype = (subset: string) => parseDoctype(`<!DOCTYPE r [${subset}]>`)
 

@@ -107,26 +107,77 @@ function convert(nodes: readonly FxpNode[], decoder: EntityDecoder): XmlNode[] {
 export function parseXmlElement(xml: string, context: XmlParseContext): XmlElement {
   const file = context.file ?? '<input>'
   const where = context.record === undefined ? file : `${file} record ${context.record}`
+  const malformed = (reason: string, cause?: unknown): PubmatchError =>
+    new PubmatchError(
+      'MALFORMED_XML',
+      `@pubmatch/ingest: ${where}: not well-formed XML (${truncateForMessage(reason, 120)}): "${truncateForMessage(xml, 80)}"`,
+      { cause, details: { file, record: context.record } },
+    )
+  const declaration = forbiddenDeclaration(xml)
+  if (declaration !== undefined) {
+    throw malformed(`${declaration} inside a record`)
+  }
+  if (!xml.trimEnd().endsWith('>')) {
+    // fast-xml-parser silently drops text after a self-closing root element.
+    throw malformed('text outside the element')
+  }
   let nodes: FxpNode[]
   try {
     nodes = parser.parse(xml, true) as FxpNode[]
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error)
-    throw new PubmatchError(
-      'MALFORMED_XML',
-      `@pubmatch/ingest: ${where}: not well-formed XML (${truncateForMessage(reason, 120)}): "${truncateForMessage(xml, 80)}"`,
-      { cause: error, details: { file, record: context.record } },
-    )
+    throw malformed(error instanceof Error ? error.message : String(error), error)
   }
-  const element = convert(nodes, context.decoder).find(
-    (node): node is XmlElement => typeof node === 'object',
-  )
-  if (element === undefined) {
-    throw new PubmatchError(
-      'MALFORMED_XML',
-      `@pubmatch/ingest: ${where}: no element found in "${truncateForMessage(xml, 80)}"`,
-      { details: { file, record: context.record } },
-    )
+  // Exactly one element, with nothing but white space around it (the validator accepts more).
+  let element: FxpNode | undefined
+  for (const node of nodes) {
+    if ('#text' in node) {
+      if (String(node['#text']).trim() !== '') {
+        throw malformed('text outside the element')
+      }
+    } else if (!('#cdata' in node)) {
+      if (element !== undefined) {
+        throw malformed('a second element after the first')
+      }
+      element = node
+    } else {
+      throw malformed('a CDATA section outside the element')
+    }
   }
-  return element
+  const converted = element === undefined ? undefined : convert([element], context.decoder)[0]
+  if (converted === undefined || typeof converted === 'string') {
+    throw malformed('no element found')
+  }
+  return converted
+}
+
+/**
+ * fast-xml-parser takes `<!X>` for an element named `!X` and a misspelt `<![CDTA[` for a CDATA
+ * section, and it skips `<?xml …?>` and `<!DOCTYPE …>` anywhere. None of them belongs inside a
+ * record, so they are refused before parsing: only comments and CDATA sections may start with
+ * `<!`, and the XML declaration only at the start of a document (which never reaches here).
+ */
+function forbiddenDeclaration(xml: string): string | undefined {
+  for (let at = xml.indexOf('<!'); at >= 0; at = xml.indexOf('<!', at + 2)) {
+    if (xml.startsWith('<!--', at)) {
+      const end = xml.indexOf('-->', at + 4)
+      if (end < 0) {
+        return undefined // the parser reports the unclosed comment
+      }
+      at = end
+      continue
+    }
+    if (xml.startsWith('<![CDATA[', at)) {
+      const end = xml.indexOf(']]>', at + 9)
+      if (end < 0) {
+        return undefined // the parser reports the unclosed section
+      }
+      at = end
+      continue
+    }
+    return `a "${truncateForMessage(xml.slice(at, at + 12), 12)}" declaration`
+  }
+  if (/<\?xml[\s?]/i.test(xml)) {
+    return 'an XML declaration'
+  }
+  return undefined
 }

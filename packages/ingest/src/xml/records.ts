@@ -75,7 +75,7 @@ export interface XmlRecordPipeline {
 
 /**
  * Creates a synchronous pipeline: scanner → DOCTYPE and bounded entity decoder → one
- * fast-xml-parser call per record. A record that is not well-formed gives an error result
+ * {@link parseXmlElement} call per record. A record that is not well-formed gives an error result
  * (MALFORMED_XML naming file and record) and the pipeline carries on; whole-input problems
  * are thrown (see {@link readXmlRecords}).
  * @param options - file name, limits, root check and record naming
@@ -157,12 +157,21 @@ export function createXmlRecordPipeline(options: XmlRecordOptions = {}): XmlReco
   }
 }
 
-/** Whether an error thrown mid-input ends the input with a final error result rather than a throw. */
-function endsWithErrorResult(error: unknown, rootSeen: boolean): error is PubmatchError {
-  return (
+/**
+ * What an error thrown mid-input becomes: an input that stops early (`TRUNCATED_INPUT`) or
+ * breaks after its root (`MALFORMED_XML`, e.g. a second root) ends with a final error result,
+ * after the records before it; anything else is rethrown.
+ * @param error - what the pipeline threw
+ * @param rootSeen - whether the root element had been seen
+ */
+function finalResult(error: unknown, rootSeen: boolean): XmlRecordResult {
+  if (
     isPubmatchError(error, 'TRUNCATED_INPUT') ||
     (rootSeen && isPubmatchError(error, 'MALFORMED_XML'))
-  )
+  ) {
+    return { kind: 'error', error }
+  }
+  throw error
 }
 
 /**
@@ -190,38 +199,37 @@ export async function* readXmlRecords(
     }
     yield* pipeline.end()
   } catch (error) {
-    if (endsWithErrorResult(error, pipeline.rootSeen)) {
-      yield { kind: 'error', error }
-      return
-    }
-    throw error
+    yield finalResult(error, pipeline.rootSeen)
   }
 }
 
 /**
  * The synchronous counterpart of {@link readXmlRecords} for a document already in memory
- * (e.g. an EFetch response body), with the same error behaviour.
+ * (e.g. an EFetch response body), with the same error behaviour. Lazy: each record is parsed
+ * when the iteration reaches it, so that only one parsed record exists at a time.
+ * @param xml - the whole document
+ * @param options - see {@link XmlRecordOptions}; `file` defaults to `<string>`
+ */
+export function* iterateXmlRecords(
+  xml: string,
+  options: XmlRecordOptions = {},
+): Generator<XmlRecordResult> {
+  const pipeline = createXmlRecordPipeline({ ...options, file: options.file ?? '<string>' })
+  try {
+    yield* pipeline.push(xml)
+    yield* pipeline.end()
+  } catch (error) {
+    yield finalResult(error, pipeline.rootSeen)
+  }
+}
+
+/**
+ * All the records of a document already in memory: {@link iterateXmlRecords} collected.
  * @param xml - the whole document
  * @param options - see {@link XmlRecordOptions}; `file` defaults to `<string>`
  */
 export function parseXmlRecords(xml: string, options: XmlRecordOptions = {}): XmlRecordResult[] {
-  const pipeline = createXmlRecordPipeline({ ...options, file: options.file ?? '<string>' })
-  const out: XmlRecordResult[] = []
-  try {
-    for (const result of pipeline.push(xml)) {
-      out.push(result)
-    }
-    for (const result of pipeline.end()) {
-      out.push(result)
-    }
-  } catch (error) {
-    if (endsWithErrorResult(error, pipeline.rootSeen)) {
-      out.push({ kind: 'error', error })
-      return out
-    }
-    throw error
-  }
-  return out
+  return [...iterateXmlRecords(xml, options)]
 }
 
 /** A whole parsed document. */

@@ -78,7 +78,16 @@ const CDATA = 2
 const PI = 3
 const DECLARATION = 4
 
-const NAME_START = /[A-Za-z_:\u00C0-\uFFFF]/
+/** Whether a code unit may start a tag name: `[A-Za-z_:\u00C0-\uFFFF]`. */
+function isNameStart(code: number): boolean {
+  return (
+    (code >= 97 && code <= 122) ||
+    (code >= 65 && code <= 90) ||
+    code === 95 ||
+    code === 58 ||
+    code >= 0xc0
+  )
+}
 const WHITESPACE_ONLY = /^[\s\uFEFF]*$/
 
 /** Index of the `>` that closes a start tag beginning at `from`, skipping quoted attribute values; -1 if not in `text`. */
@@ -311,19 +320,25 @@ export function createXmlRecordScanner(options: XmlScannerOptions = {}): XmlReco
             carryFrom = i
             break
           }
-          const name = text.slice(i + 2, gt).trim()
-          i = gt + 1
-          if (stack.length === 0) {
-            continue
-          }
           const top = stack.length - 1
-          if (stack[top] === name) {
+          const open = stack[top]
+          if (open !== undefined && gt === i + 2 + open.length && text.startsWith(open, i + 2)) {
+            // The usual case, `</Name>` closing the open element: no slice.
             stack.pop()
-          } else {
-            const at = stack.lastIndexOf(name)
-            if (at !== -1) {
-              stack.length = at
+          } else if (open !== undefined) {
+            const name = text.slice(i + 2, gt).trim()
+            if (name === open) {
+              stack.pop()
+            } else {
+              const at = stack.lastIndexOf(name)
+              if (at !== -1) {
+                stack.length = at
+              }
             }
+          }
+          i = gt + 1
+          if (open === undefined) {
+            continue
           }
           if (inRecord && stack.length < recordDepth) {
             appendPart(text.slice(segmentStart, i), events)
@@ -367,7 +382,7 @@ export function createXmlRecordScanner(options: XmlScannerOptions = {}): XmlReco
             state = DECLARATION
             i += 2
           }
-        } else if (NAME_START.test(next)) {
+        } else if (isNameStart(text.charCodeAt(i + 1))) {
           const gt = findTagEnd(text, i + 1)
           if (gt === -1) {
             if (n - i > maxRecordLength) {

@@ -1,3 +1,4 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { parseXmlDocument } from './records.ts'
 import {
@@ -8,6 +9,7 @@ import {
   childText,
   localName,
   mathText,
+  ownText,
   textContent,
 } from './tree.ts'
 
@@ -48,7 +50,32 @@ describe('xml tree helpers', () => {
   })
 })
 
+describe('ownText', () => {
+  it("joins the element's own text as written, without its children's", () => {
+    const root = parse('<T> a <b>x</b>\n b <![CDATA[ c ]]></T>')
+    expect(ownText(root)).toBe(' a \n b  c ')
+    expect(ownText(undefined)).toBe('')
+  })
+})
+
 describe('textContent', () => {
+  it('collapses whitespace exactly as replace(/\\s+/g, " ").trim() does', () => {
+    const units = [' ', '  ', '\t', '\n', '\r', '\v', '\f', '\u00a0', '\u2003', '\u3000', '\ufeff']
+    const text = fc.array(
+      fc.oneof(fc.constantFrom(...units), fc.constantFrom('a', 'é', '中', 'xyz', '0')),
+      {
+        maxLength: 30,
+      },
+    )
+    fc.assert(
+      fc.property(text, (parts) => {
+        const raw = parts.join('')
+        expect(textContent(raw)).toBe(raw.replace(/\s+/g, ' ').trim())
+      }),
+      { numRuns: 2000, seed: 20261122 },
+    )
+  })
+
   it('joins sub and sup to their neighbours', () => {
     expect(
       textContent(parse('<T>CO<sub>2</sub> 15 km·h<sup>-1</sup> r<sup>2</sup>&lt;0.25</T>')),

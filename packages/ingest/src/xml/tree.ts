@@ -112,6 +112,21 @@ export function childText(element: XmlElement | undefined, name: string): string
   return text === '' ? undefined : text
 }
 
+/**
+ * The element's own text children concatenated as written: the text of child elements is
+ * left out and nothing is collapsed or trimmed (a BioC `<infon>` value, an ESpell piece).
+ * @param element - the element; undefined gives `''`
+ */
+export function ownText(element: XmlElement | undefined): string {
+  let text = ''
+  for (const node of element?.children ?? []) {
+    if (typeof node === 'string') {
+      text += node
+    }
+  }
+  return text
+}
+
 /** Inline markup that binds to its neighbours without any space: `CO<sub>2</sub>`. */
 const TIGHT_INLINE = new Set(['sub', 'sup', 'subscript', 'superscript'])
 
@@ -153,8 +168,29 @@ export function textContent(node: XmlNode | readonly XmlNode[] | undefined): str
   return collapse(raw)
 }
 
+/**
+ * What `replace(/\s+/g, ' ').trim()` would change: a `\s` character other than the space,
+ * two spaces in a row, or a space at either end.
+ */
+const NOT_COLLAPSED = /[\t-\r\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]| {2}|^ | $/
+
+/**
+ * Whitespace runs collapsed to single spaces and trimmed: `text.replace(/\s+/g, ' ').trim()`,
+ * without the replacement when the text is already in that form (most fields are; the test
+ * is one native regular-expression scan).
+ */
 function collapse(text: string): string {
-  return text.replace(/\s+/g, ' ').trim()
+  return NOT_COLLAPSED.test(text) ? text.replace(/\s+/g, ' ').trim() : ownCopy(text)
+}
+
+/**
+ * A copy of a string that does not share the memory of a larger one. The parser's text runs
+ * are slices of the decoded input, and V8 keeps a whole parent string alive as long as one
+ * slice of 13 characters or more is; a field kept by the caller must not pin its input chunk.
+ * (`' ' + text` is a two-part string that `slice` flattens into a fresh copy.)
+ */
+function ownCopy(text: string): string {
+  return text.length < 13 ? text : (' ' + text).slice(1)
 }
 
 function flattenNodes(nodes: readonly XmlNode[]): string {

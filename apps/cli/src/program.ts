@@ -5,6 +5,7 @@ import { registerDemoCommand } from './commands/demo.ts'
 import { registerEvalCommand } from './commands/eval.ts'
 import { registerIndexCommand } from './commands/index.ts'
 import { registerIngestCommand } from './commands/ingest.ts'
+import { registerSearchCommands } from './commands/search.ts'
 import { CLI_VERSION } from './version.ts'
 
 /**
@@ -21,6 +22,7 @@ export function createProgram(): Command {
   registerIngestCommand(program)
   registerCorpusCommand(program)
   registerIndexCommand(program)
+  registerSearchCommands(program)
   registerEvalCommand(program)
   return program
 }
@@ -33,7 +35,7 @@ export function createProgram(): Command {
 export async function runCli(argv: readonly string[]): Promise<number> {
   const program = createProgram()
   try {
-    await program.parseAsync(argv as string[])
+    await program.parseAsync(argv)
     return typeof process.exitCode === 'number' ? process.exitCode : 0
   } catch (error) {
     if (error instanceof CommanderError) {

@@ -57,3 +57,27 @@ export type { XapianBm25Params } from './scoring/xapian.ts'
 export { rsjIdf, luceneIdf, classicIdf, smoothIdf } from './scoring/idf.ts'
 export type { Bm25Idf, TfIdfIdf } from './scoring/idf.ts'
 export { floatToByte315, byte315ToFloat, intToByte4, byte4ToInt } from './scoring/small-float.ts'
+// Search: first-stage retrieval (query evaluation, top-k with block-max pruning)
+export {
+  createSearcher,
+  DEFAULT_RANKER,
+  DEFAULT_LIMIT,
+  DEFAULT_MAX_EXPANSIONS,
+} from './search/searcher.ts'
+export type {
+  Candidate,
+  FirstStageRanker,
+  MatchMode,
+  QuerySyntax,
+  SearchFilters,
+  SearchMeshLookup,
+  SearchOptions,
+  SearchResult,
+  SearchStats,
+  SearchWarning,
+  SearchWarningCode,
+  TieBreak,
+} from './search/types.ts'
+export { dateLowerBound, dateUpperBound, dateTermBounds } from './search/dates.ts'
+export type { DateBounds } from './search/dates.ts'
+export { QUESTION_STOPWORDS } from './search/question-stopwords.ts'

@@ -1,0 +1,650 @@
+/**
+ * Query tree → match plan + scoring clauses. This is where PubMed's semantics are decided: which
+ * index fields a tag searches, how a run of words combines, phrases and proximity, truncation,
+ * MeSH mapping, dates and PMIDs. See README "Search" for the rules.
+ */
+import { isJoinedToken, normalizeText, type AnalyzedToken, type Analyzer } from '@pubmatch/analysis'
+import { PubmatchError, truncateForMessage } from '@pubmatch/core'
+import { normalizeKeyword, type IndexReader } from '@pubmatch/index'
+import type { DateRangeNode, ProximityNode, QueryNode, TermNode } from '../query/ast.ts'
+import { isDateField, type PubmedField } from '../query/fields.ts'
+import { resolveMeshTerm } from '../query/mesh.ts'
+import { dateLowerBound, dateTermBounds, dateUpperBound } from './dates.ts'
+import {
+  ALL,
+  NONE,
+  andPlan,
+  orPlan,
+  type ClauseSpec,
+  type ClauseTerm,
+  type CompiledQuery,
+  type MatchPlan,
+  type PlanSlot,
+} from './plan.ts'
+import { MAX_PROXIMITY_WORDS } from './positional.ts'
+import type { MatchMode, SearchMeshLookup, SearchWarning } from './types.ts'
+
+/**
+ * Tags whose keyword-field terms also score their words in a scored text field: a `[mh]` term
+ * scores its words in the `mesh` field (descriptor names and entry terms).
+ */
+export const TAG_SCORE_FIELDS: Readonly<Record<string, readonly string[]>> = Object.freeze({
+  mh: ['mesh'],
+  majr: ['mesh'],
+})
+
+/** Everything compilation needs besides the tree. */
+export interface CompileContext {
+  readonly reader: IndexReader
+  readonly match: MatchMode
+  /** Scored fields, in the scorer's order. */
+  readonly scoredFields: readonly string[]
+  /** Fields searched by untagged terms and `[all]`. */
+  readonly defaultFields: readonly string[]
+  /** Index fields per PubMed tag. */
+  readonly tagFields: Readonly<Record<string, readonly string[]>>
+  /** Analyzer for the query text of every text field, when overridden. */
+  readonly queryAnalyzer: Analyzer | undefined
+  readonly mesh: SearchMeshLookup | undefined
+  /** Words dropped from query text, matched on the token's surface form (before stemming). */
+  readonly queryStopwords: ReadonlySet<string>
+  /** Whether the joined forms of query compounds (`cox2` of `COX-2`) are terms of their own. */
+  readonly joinedForms: boolean
+  readonly maxExpansions: number
+  readonly now: Date
+  readonly warn: (warning: SearchWarning) => void
+}
+
+/** A term whose text has nothing searchable (stop words only): dropped by its parent. */
+const IGNORED = Symbol('ignored')
+type Compiled = MatchPlan | typeof IGNORED
+
+/** One word of a term, analyzed: its alternatives per field. */
+interface Unit {
+  readonly label: string
+  readonly position: number
+  readonly joined: boolean
+  /** Field → the terms any of which is this word there (empty when none). */
+  readonly terms: (field: string) => readonly string[]
+}
+
+const show = (text: string): string => truncateForMessage(text)
+
+function unknownTag(tag: string, reader: IndexReader): PubmatchError {
+  const fields = reader.schema.fields.map((f) => f.name).join(', ')
+  return new PubmatchError(
+    'UNKNOWN_FIELD',
+    `@pubmatch/bm25f: the index has no field for [${show(tag)}] (index fields: ${show(fields)})`,
+    { details: { field: tag } },
+  )
+}
+
+/** Code point order = UTF-8 byte order, the order of `IndexReader.terms`. */
+function compareCodePoints(a: string, b: string): number {
+  const n = Math.min(a.length, b.length)
+  for (let i = 0; i < n; i++) {
+    const x = a.codePointAt(i)!
+    const y = b.codePointAt(i)!
+    if (x !== y) {
+      return x - y
+    }
+    if (x > 0xffff) {
+      i++
+    }
+  }
+  return a.length - b.length
+}
+
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+
+/** The filter a wildcard pattern needs beyond its prefix, or `null` for `prefix*`. */
+function wildcardFilter(segments: readonly string[]): RegExp | null {
+  if (segments.length === 2 && segments[1] === '') {
+    return null
+  }
+  return new RegExp(`^${segments.map(escapeRegExp).join('.*')}$`, 'u')
+}
+
+class Compiler {
+  private readonly ctx: CompileContext
+  private readonly reader: IndexReader
+  private readonly textFields: readonly string[]
+  private readonly scored: ReadonlySet<string>
+  private readonly clauses = new Map<string, ClauseSpec>()
+  private readonly analyzers = new Map<string, Analyzer>()
+
+  constructor(ctx: CompileContext) {
+    this.ctx = ctx
+    this.reader = ctx.reader
+    this.textFields = ctx.reader.schema.fields.filter((f) => !f.keyword).map((f) => f.name)
+    this.scored = new Set(ctx.scoredFields)
+  }
+
+  compile(node: QueryNode): CompiledQuery & { readonly ignored: boolean } {
+    const plan = this.node(node, true)
+    return {
+      plan: plan === IGNORED ? NONE : plan,
+      clauses: [...this.clauses.values()],
+      ignored: plan === IGNORED,
+    }
+  }
+
+  private node(node: QueryNode, positive: boolean): Compiled {
+    switch (node.kind) {
+      case 'term':
+        return this.term(node, positive)
+      case 'proximity':
+        return this.proximity(node, positive)
+      case 'range':
+        return this.range(node)
+      case 'history':
+        throw new PubmatchError(
+          'INVALID_ARGUMENT',
+          `@pubmatch/bm25f: #${node.index} refers to the search history, which a local index does not have; search the query itself`,
+          { details: { problem: 'HISTORY_REFERENCE', index: node.index } },
+        )
+      case 'and': {
+        const children = node.children.map((child) => this.node(child, positive))
+        const kept = children.filter((c): c is MatchPlan => c !== IGNORED)
+        return kept.length === 0 ? IGNORED : andPlan(kept)
+      }
+      case 'or': {
+        const children = node.children.map((child) => this.node(child, positive))
+        const kept = children.filter((c): c is MatchPlan => c !== IGNORED)
+        return kept.length === 0 ? IGNORED : orPlan(kept)
+      }
+      case 'not': {
+        const include = this.node(node.include, positive)
+        const exclude = this.node(node.exclude, false)
+        if (include === IGNORED) {
+          return IGNORED
+        }
+        if (exclude === IGNORED || exclude.kind === 'none' || include.kind === 'none') {
+          return include
+        }
+        return { kind: 'not', include, exclude }
+      }
+    }
+  }
+
+  /** The index fields a tag searches (untagged and `[all]`: the default fields). */
+  private fieldsOf(tag: PubmedField | null): readonly string[] {
+    if (tag === null || tag === 'all') {
+      return this.ctx.defaultFields
+    }
+    if (tag === 'tw') {
+      return this.textFields
+    }
+    const listed = Object.hasOwn(this.ctx.tagFields, tag) ? this.ctx.tagFields[tag]! : []
+    const present = listed.filter((field) => this.reader.hasField(field))
+    if (present.length === 0) {
+      throw unknownTag(tag, this.reader)
+    }
+    return present
+  }
+
+  private isText(field: string): boolean {
+    return !this.reader.field(field).keyword
+  }
+
+  private term(node: TermNode, positive: boolean): Compiled {
+    const tag = node.field
+    if (tag !== null && isDateField(tag)) {
+      if (tag !== 'dp') {
+        throw unknownTag(tag, this.reader)
+      }
+      const bounds = dateTermBounds(node.text, this.ctx.now)
+      return this.dates(bounds.from, bounds.to, node.text)
+    }
+    if (tag === 'pmid') {
+      return this.pmids(node.text)
+    }
+    const fields = this.fieldsOf(tag)
+    const text = fields.filter((f) => this.isText(f))
+    const keyword = fields.filter((f) => !this.isText(f))
+    const phrase = node.quoted || tag !== null
+    const textPlan =
+      text.length === 0 ? NONE : this.text(node.text, text, phrase ? 'phrase' : 'bag', 0, positive)
+    if (textPlan === IGNORED && (tag === null || tag === 'all' || keyword.length === 0)) {
+      this.ctx.warn({
+        code: 'IGNORED_TERM',
+        message: `"${show(node.text)}" has no searchable words (stop words or punctuation only) and was ignored`,
+      })
+      return IGNORED
+    }
+    const keywordPlan =
+      tag === 'mh' || tag === 'majr'
+        ? this.mesh(node, keyword, positive)
+        : orPlan(keyword.map((field) => this.keyword(field, node.text, node.wildcard)))
+    return orPlan(textPlan === IGNORED ? [keywordPlan] : [textPlan, keywordPlan])
+  }
+
+  private proximity(node: ProximityNode, positive: boolean): Compiled {
+    const fields = this.fieldsOf(node.field).filter((f) => this.isText(f))
+    if (fields.length === 0) {
+      throw unknownTag(node.field, this.reader)
+    }
+    const plan = this.text(node.text, fields, 'near', node.distance, positive)
+    if (plan === IGNORED) {
+      this.ctx.warn({
+        code: 'IGNORED_TERM',
+        message: `"${show(node.text)}" has no searchable words (stop words or punctuation only) and was ignored`,
+      })
+    }
+    return plan
+  }
+
+  private range(node: DateRangeNode): MatchPlan {
+    if (node.field !== 'dp') {
+      throw unknownTag(node.field, this.reader)
+    }
+    return this.dates(dateLowerBound(node.from), dateUpperBound(node.to), `${node.from}:${node.to}`)
+  }
+
+  /** Publication dates `from … to` (sortable `YYYYMMDD`), from `pubdate`, else `year`. */
+  dates(from: number, to: number, text: string): MatchPlan {
+    if (from > to) {
+      this.ctx.warn({
+        code: 'EMPTY_DATE_RANGE',
+        message: `the date range "${show(text)}" starts after it ends and matches nothing`,
+      })
+      return NONE
+    }
+    const numeric = this.reader.schema.numericDocValues
+    if (numeric.includes('pubdate')) {
+      return { kind: 'range', docValue: 'pubdate', min: from, max: to }
+    }
+    if (numeric.includes('year')) {
+      return {
+        kind: 'range',
+        docValue: 'year',
+        min: Math.floor(from / 10000),
+        max: Math.floor(to / 10000),
+      }
+    }
+    throw unknownTag('dp', this.reader)
+  }
+
+  private pmids(text: string): MatchPlan {
+    const docs = new Set<number>()
+    for (const id of text.split(/[\s,;]+/)) {
+      const doc = id === '' ? undefined : this.reader.docNumber(id)
+      if (doc !== undefined) {
+        docs.add(doc)
+      }
+    }
+    return docs.size === 0 ? NONE : { kind: 'docs', docs: [...docs].sort((a, b) => a - b) }
+  }
+
+  /** A keyword-field value (whole text, normalised), or the values a truncated text expands to. */
+  keyword(field: string, text: string, wildcard: boolean): MatchPlan {
+    if (!wildcard) {
+      const term = normalizeKeyword(text)
+      return term === '' ? NONE : { kind: 'term', field, term }
+    }
+    const star = text.indexOf('*')
+    const prefix = normalizeKeyword(text.slice(0, star))
+    const rest = text
+      .slice(star + 1)
+      .split('*')
+      .map((segment) => normalizeKeyword(segment))
+    const filter = wildcardFilter([prefix, ...rest])
+    const terms = this.expandTerms([field], prefix, filter, text).get(field) ?? []
+    return terms.length === 0 ? NONE : { kind: 'terms', field, terms }
+  }
+
+  /**
+   * `[mh]` / `[majr]`: the heading by name, plus (with a MeSH vocabulary) the descriptors it
+   * maps to, exploded unless `:noexp`. The term's words also score in the `mesh` text field.
+   */
+  private mesh(node: TermNode, fields: readonly string[], positive: boolean): MatchPlan {
+    if (positive) {
+      const scoreFields = (TAG_SCORE_FIELDS[node.field!] ?? []).filter(
+        (f) => this.reader.hasField(f) && this.scored.has(f) && this.isText(f),
+      )
+      if (scoreFields.length > 0) {
+        for (const group of this.groups(scoreFields)) {
+          this.addClauses(
+            this.units(node.text.replace(/\*/g, ''), group.analyzer, group.fields),
+            group.fields,
+          )
+        }
+      }
+    }
+    const byName = orPlan(fields.map((field) => this.keyword(field, node.text, node.wildcard)))
+    const lookup = this.ctx.mesh
+    if (node.wildcard) {
+      return byName
+    }
+    if (lookup === undefined) {
+      if (!node.noExplode) {
+        this.ctx.warn({
+          code: 'MESH_NOT_EXPLODED',
+          message: `"${show(node.text)}"[${node.field!}] is matched by heading name only: no MeSH vocabulary was given, so it is neither mapped nor exploded`,
+        })
+      }
+      return byName
+    }
+    const uis = resolveMeshTerm(node, lookup) ?? []
+    if (uis.length === 0) {
+      return byName
+    }
+    if (lookup.descriptorName !== undefined) {
+      const names = [
+        ...new Set(
+          uis
+            .map((ui) => lookup.descriptorName!(ui))
+            .filter((name): name is string => name !== undefined)
+            .map((name) => normalizeKeyword(name))
+            .filter((name) => name !== ''),
+        ),
+      ].sort(compareCodePoints)
+      return orPlan([
+        byName,
+        ...fields.map((field): MatchPlan => ({ kind: 'terms', field, terms: names })),
+      ])
+    }
+    if (node.field === 'mh' && this.reader.schema.sortedSetDocValues.includes('mesh_ui')) {
+      return orPlan([byName, { kind: 'sortedSet', docValue: 'mesh_ui', values: uis }])
+    }
+    this.ctx.warn({
+      code: 'MESH_NOT_EXPLODED',
+      message: `"${show(node.text)}"[${node.field!}] is matched by heading name only: the MeSH vocabulary gives no descriptor names and the index has no descriptor ids for this field`,
+    })
+    return byName
+  }
+
+  /** Text fields grouped by the analyzer their query text goes through. */
+  private groups(fields: readonly string[]): { analyzer: Analyzer; fields: string[] }[] {
+    if (this.ctx.queryAnalyzer !== undefined) {
+      return [{ analyzer: this.ctx.queryAnalyzer, fields: [...fields] }]
+    }
+    const byName = new Map<string, { analyzer: Analyzer; fields: string[] }>()
+    for (const field of fields) {
+      const name = this.reader.field(field).analyzer
+      let group = byName.get(name)
+      if (group === undefined) {
+        let analyzer = this.analyzers.get(name)
+        if (analyzer === undefined) {
+          analyzer = this.reader.analyzer(field)
+          this.analyzers.set(name, analyzer)
+        }
+        group = { analyzer, fields: [] }
+        byName.set(name, group)
+      }
+      group.fields.push(field)
+    }
+    return [...byName.values()]
+  }
+
+  /**
+   * Free text in text fields: a bag of words (AND under `all`, OR under `any`), a phrase, or a
+   * proximity search; one plan per analyzer group, ORed.
+   */
+  private text(
+    text: string,
+    fields: readonly string[],
+    kind: 'bag' | 'phrase' | 'near',
+    distance: number,
+    positive: boolean,
+  ): Compiled {
+    const plans: MatchPlan[] = []
+    for (const group of this.groups(fields)) {
+      const units = this.units(text, group.analyzer, group.fields)
+      let parts = units.filter((unit) => !unit.joined)
+      if (parts.length === 0) {
+        continue
+      }
+      if (positive) {
+        this.addClauses(units, group.fields)
+      }
+      if (kind === 'near') {
+        const seen = new Set<string>()
+        parts = parts.filter((unit) => {
+          const key = group.fields.map((f) => unit.terms(f).join('\u0001')).join('\u0000')
+          return seen.has(key) ? false : (seen.add(key), true)
+        })
+        if (parts.length > MAX_PROXIMITY_WORDS) {
+          throw new PubmatchError(
+            'INVALID_ARGUMENT',
+            `@pubmatch/bm25f: a proximity search may have at most ${MAX_PROXIMITY_WORDS} words, got ${parts.length} in "${show(text)}"`,
+          )
+        }
+      }
+      if (kind !== 'bag' && parts.length > 1) {
+        const first = parts[0]!.position
+        plans.push(
+          orPlan(
+            group.fields.map((field): MatchPlan => {
+              const slots: PlanSlot[] = parts.map((unit) => ({
+                terms: unit.terms(field),
+                offset: unit.position - first,
+              }))
+              if (slots.some((slot) => slot.terms.length === 0)) {
+                return NONE
+              }
+              return {
+                kind: 'positional',
+                field,
+                slots,
+                mode: kind === 'near' ? { kind: 'near', distance } : { kind: 'phrase' },
+              }
+            }),
+          ),
+        )
+      } else if (kind !== 'bag' || this.ctx.match === 'all') {
+        plans.push(andPlan(parts.map((unit) => this.unitPlan(unit, group.fields))))
+      } else {
+        plans.push(orPlan(units.map((unit) => this.unitPlan(unit, group.fields))))
+      }
+    }
+    return plans.length === 0 ? IGNORED : orPlan(plans)
+  }
+
+  private unitPlan(unit: Unit, fields: readonly string[]): MatchPlan {
+    return orPlan(
+      fields.map((field): MatchPlan => {
+        const terms = unit.terms(field)
+        return terms.length === 0
+          ? NONE
+          : terms.length === 1
+            ? { kind: 'term', field, term: terms[0]! }
+            : { kind: 'terms', field, terms }
+      }),
+    )
+  }
+
+  /**
+   * The words of `text` as analyzed for `fields`. Without `*` the analyzer sees the whole text;
+   * with `*`, word by word, each truncated word becoming one unit of the index terms it
+   * expands to (a word analyzed to nothing, a stop word, still takes its position).
+   */
+  private units(text: string, analyzer: Analyzer, fields: readonly string[]): Unit[] {
+    const stop = this.ctx.queryStopwords
+    const joined = this.ctx.joinedForms
+    const kept = (token: AnalyzedToken): boolean =>
+      (joined || !isJoinedToken(token)) &&
+      (stop.size === 0 || !stop.has((token.original ?? token.term).toLowerCase()))
+    if (!text.includes('*')) {
+      return analyzer
+        .analyze(text)
+        .filter(kept)
+        .map((token) => {
+          const alternatives = [token.term]
+          return {
+            label: token.term,
+            position: token.position,
+            joined: isJoinedToken(token),
+            terms: () => alternatives,
+          }
+        })
+    }
+    const units: Unit[] = []
+    let offset = 0
+    for (const word of text.split(/\s+/)) {
+      if (word === '') {
+        continue
+      }
+      if (word.includes('*')) {
+        const pattern = normalizeText(word)
+        const segments = pattern.split('*')
+        const expansions = this.expandTerms(fields, segments[0]!, wildcardFilter(segments), word)
+        units.push({
+          label: pattern,
+          position: offset,
+          joined: false,
+          terms: (field) => expansions.get(field) ?? [],
+        })
+        offset += 1
+        continue
+      }
+      let span = 0
+      for (const token of analyzer.analyze(word)) {
+        span = Math.max(span, token.position + (token.positionLength ?? 1))
+        if (!kept(token)) {
+          continue
+        }
+        const alternatives = [token.term]
+        units.push({
+          label: token.term,
+          position: offset + token.position,
+          joined: isJoinedToken(token),
+          terms: () => alternatives,
+        })
+      }
+      offset += span > 0 ? span : /[\p{L}\p{N}]/u.test(word) ? 1 : 0
+    }
+    return units
+  }
+
+  /**
+   * The index terms of each field that start with `prefix` (and match `filter`), at most
+   * `maxExpansions` distinct ones over all the fields, in index (code point) order.
+   */
+  private expandTerms(
+    fields: readonly string[],
+    prefix: string,
+    filter: RegExp | null,
+    text: string,
+  ): Map<string, string[]> {
+    const perField = new Map<string, string[]>()
+    const all = new Set<string>()
+    for (const field of fields) {
+      const terms: string[] = []
+      for (const entry of this.reader.terms(field, prefix)) {
+        if (filter === null || filter.test(entry.term)) {
+          terms.push(entry.term)
+          all.add(entry.term)
+        }
+      }
+      perField.set(field, terms)
+    }
+    const max = this.ctx.maxExpansions
+    if (all.size > max) {
+      const kept = new Set([...all].sort(compareCodePoints).slice(0, max))
+      for (const [field, terms] of perField) {
+        perField.set(
+          field,
+          terms.filter((term) => kept.has(term)),
+        )
+      }
+      this.ctx.warn({
+        code: 'TRUNCATION_LIMIT',
+        message: `"${show(text)}" matches ${all.size} index terms; only the first ${max} were searched`,
+      })
+    }
+    return perField
+  }
+
+  /** Adds a scoring clause per unit over the group's scored fields (distinct clauses once). */
+  private addClauses(units: readonly Unit[], fields: readonly string[]): void {
+    const scoredFields = this.ctx.scoredFields.filter((f) => fields.includes(f))
+    if (scoredFields.length === 0) {
+      return
+    }
+    for (const unit of units) {
+      const terms: ClauseTerm[] = []
+      for (const field of scoredFields) {
+        for (const term of unit.terms(field)) {
+          terms.push({ field, term })
+        }
+      }
+      if (terms.length === 0) {
+        continue
+      }
+      const key = terms
+        .map((t) => `${t.field}\u0000${t.term}`)
+        .sort()
+        .join('\u0001')
+      if (!this.clauses.has(key)) {
+        this.clauses.set(key, { label: unit.label, terms })
+      }
+    }
+  }
+}
+
+/**
+ * Compiles a query tree against an index.
+ * @param node - the query
+ * @param ctx - the index, fields, mode and options
+ * @returns the plan, the scoring clauses, and whether nothing searchable was left (`ignored`)
+ * @throws PubmatchError `UNKNOWN_FIELD` for a tag the index has no field for, `INVALID_ARGUMENT`
+ *   for a history reference, a bad date or an over-long proximity search
+ */
+export function compileQuery(
+  node: QueryNode,
+  ctx: CompileContext,
+): CompiledQuery & { readonly ignored: boolean } {
+  return new Compiler(ctx).compile(node)
+}
+
+/**
+ * The plan of the search filters: publication years (`year` doc values), publication types and
+ * languages (the `[pt]` / `[la]` fields).
+ * @param ctx - the compile context
+ * @param filters - years, publication types, languages
+ */
+export function filterPlan(
+  ctx: CompileContext,
+  filters: {
+    readonly years?: readonly [number, number]
+    readonly publicationTypes?: readonly string[]
+    readonly languages?: readonly string[]
+  },
+): MatchPlan {
+  const compiler = new Compiler(ctx)
+  const parts: MatchPlan[] = []
+  if (filters.years !== undefined) {
+    const [from, to] = filters.years
+    if (!ctx.reader.schema.numericDocValues.includes('year')) {
+      throw new PubmatchError(
+        'UNKNOWN_FIELD',
+        '@pubmatch/bm25f: the years filter needs the index\'s "year" doc values, which this index does not have',
+        { details: { field: 'year' } },
+      )
+    }
+    parts.push(
+      from > to
+        ? NONE
+        : { kind: 'range', docValue: 'year', min: Math.ceil(from), max: Math.floor(to) },
+    )
+  }
+  const keywordFilter = (tag: 'pt' | 'la', values: readonly string[] | undefined): void => {
+    if (values === undefined) {
+      return
+    }
+    const listed = Object.hasOwn(ctx.tagFields, tag) ? ctx.tagFields[tag]! : []
+    const fields = listed.filter((f) => ctx.reader.hasField(f))
+    if (fields.length === 0) {
+      throw unknownTag(tag, ctx.reader)
+    }
+    parts.push(
+      orPlan(
+        fields.flatMap((field) => values.map((value) => compiler.keyword(field, value, false))),
+      ),
+    )
+  }
+  keywordFilter('pt', filters.publicationTypes)
+  keywordFilter('la', filters.languages)
+  return parts.length === 0 ? ALL : andPlan(parts)
+}

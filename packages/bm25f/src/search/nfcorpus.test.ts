@@ -1,0 +1,149 @@
+/**
+ * The searcher on NFCorpus (real data): the reference scores of shared/data/reference/nfcorpus-bm25
+ * through the whole pipeline (index → query → top-k), and pruned top-k = exhaustive top-k for every
+ * dev query and every ranker.
+ */
+import { readFileSync } from 'node:fs'
+import type { Article } from '@pubmatch/core'
+import { testCollectionFields, type IndexReader } from '@pubmatch/index'
+// eslint-disable-next-line no-restricted-imports -- test only: reads the real corpus and queries
+import { readNfcorpusDocs, readQueries } from '@pubmatch/ingest'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { hasSharedFile, sharedFile, suiteIndex } from '../../test/helpers.ts'
+import { SCORER_NAMES, type ScorerConfig } from '../scoring/scorer.ts'
+import { createSearcher } from './searcher.ts'
+import type { SearchOptions } from './types.ts'
+
+const HAS_DATA =
+  hasSharedFile('nfcorpus/corpus.docs') &&
+  hasSharedFile('nfcorpus/dev/q-titles.queries') &&
+  hasSharedFile('reference/nfcorpus-bm25/dev_pairs.tsv')
+
+async function corpus(): Promise<Article[]> {
+  const articles: Article[] = []
+  for await (const record of readNfcorpusDocs(sharedFile('nfcorpus/corpus.docs'))) {
+    if (record.kind === 'article') {
+      articles.push(record.article)
+    }
+  }
+  return articles
+}
+
+/** The reference variants as scorer configurations (README of the reference folder). */
+const VARIANTS: Readonly<Record<string, ScorerConfig>> = {
+  bestmatch: { name: 'bestmatch-s1' },
+  'rz-rsj': { name: 'bm25f', params: { idf: 'rsj' } },
+  'rz-lucene': { name: 'bm25f' },
+  'bm25-lucene': { name: 'bm25' },
+  xapian: { name: 'xapian' },
+}
+
+describe.skipIf(!HAS_DATA)('createSearcher on NFCorpus (real data)', () => {
+  let whitespace: IndexReader
+  let biomedical: IndexReader
+
+  beforeAll(async () => {
+    const articles = await corpus()
+    // Several segments, as a real build leaves them.
+    whitespace = await suiteIndex(
+      articles,
+      { fields: testCollectionFields({ analyzer: 'whitespace' }) },
+      { maxBufferedDocs: 1000 },
+    )
+    biomedical = await suiteIndex(articles, {
+      fields: testCollectionFields({ analyzer: 'biomedical' }),
+    })
+  })
+
+  it('reproduces all 225 reference scores with the reference tokenisation', () => {
+    const lines = readFileSync(sharedFile('reference/nfcorpus-bm25/dev_pairs.tsv'), 'utf8')
+      .trim()
+      .split('\n')
+      .slice(1)
+    const tokens = new Map(
+      readFileSync(sharedFile('reference/nfcorpus-bm25/dev_query_tokens.tsv'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => line.split('\t') as [string, string]),
+    )
+    // variant → qid → [docid, score] by rank
+    const reference = new Map<string, Map<string, [string, number][]>>()
+    for (const line of lines) {
+      const [variant, qid, docId, rank, score] = line.split('\t') as [
+        string,
+        string,
+        string,
+        string,
+        string,
+      ]
+      const byQuery = reference.get(variant) ?? new Map<string, [string, number][]>()
+      reference.set(variant, byQuery)
+      const list = byQuery.get(qid) ?? []
+      list[Number(rank) - 1] = [docId, Number(score)]
+      byQuery.set(qid, list)
+    }
+    expect([...reference.keys()].sort()).toEqual(Object.keys(VARIANTS).sort())
+    let compared = 0
+    let worst = 0
+    // The reference tokens are final: no query stop words on top.
+    const searcher = createSearcher(whitespace, {
+      match: 'any',
+      syntax: 'plain',
+      limit: 5,
+      queryStopwords: false,
+    })
+    for (const [variant, byQuery] of reference) {
+      for (const [qid, expected] of byQuery) {
+        const hits = searcher.search(tokens.get(qid)!, { ranker: VARIANTS[variant]! }).hits
+        expect(hits).toHaveLength(expected.length)
+        hits.forEach((hit, i) => {
+          const [docId, score] = expected[i]!
+          const error = Math.abs(hit.score - score) / score
+          worst = Math.max(worst, error)
+          expect(error).toBeLessThan(1e-9)
+          // Same document, or a tie (equal reference scores, e.g. MED-5065/MED-4553 for PLAIN-1017).
+          if (hit.id !== docId) {
+            const tie = expected.find(([id]) => id === hit.id)
+            expect(tie?.[1]).toBe(score)
+          }
+          compared++
+        })
+      }
+    }
+    expect(compared).toBe(225)
+    expect(worst).toBeLessThan(1e-12)
+  })
+
+  it('returns exactly the exhaustive top k for every dev query and every ranker', async () => {
+    const queries = await readQueries(sharedFile('nfcorpus/dev/q-titles.queries'))
+    expect(queries).toHaveLength(325)
+    const base: SearchOptions = { match: 'any', syntax: 'plain' }
+    let pruned = 0
+    let exhaustive = 0
+    let skipped = 0
+    const check = (reader: IndexReader, options: SearchOptions): void => {
+      const searcher = createSearcher(reader, { ...base, ...options })
+      for (const query of queries) {
+        const fast = searcher.search(query.text)
+        const full = searcher.search(query.text, { pruning: false })
+        expect(fast.hits, `${query.id} ${JSON.stringify(options)}`).toEqual(full.hits)
+        expect(full.totalRelation).toBe('eq')
+        expect(fast.total).toBeLessThanOrEqual(full.total)
+        pruned += fast.stats.postingsScored
+        exhaustive += full.stats.postingsScored
+        skipped += fast.stats.blocksSkipped
+      }
+    }
+    for (const ranker of SCORER_NAMES) {
+      check(biomedical, { ranker, limit: 10 })
+      check(whitespace, { ranker, limit: 100 })
+    }
+    check(biomedical, { ranker: 'bm25f', limit: 500 })
+    check(biomedical, { ranker: 'bm25f', limit: 20, tieBreak: 'idDescending' })
+    check(biomedical, { ranker: { name: 'bm25f', params: { idf: 'rsj' } }, limit: 20 })
+    check(biomedical, { ranker: 'tfidf', limit: 20, match: 'all' })
+    // Pruning does skip work on this small corpus.
+    expect(pruned).toBeLessThan(exhaustive)
+    expect(skipped).toBeGreaterThan(0)
+  })
+})

@@ -1,0 +1,365 @@
+/**
+ * `createSearcher(reader, defaults)`: the first-stage ranker over an open index.
+ */
+import { getAnalyzer, type Analyzer } from '@pubmatch/analysis'
+import { PubmatchError, truncateForMessage } from '@pubmatch/core'
+import { NO_MORE_DOCS, PUBMED_TAG_FIELDS, type IndexReader } from '@pubmatch/index'
+import type { QueryNode } from '../query/ast.ts'
+import { parseQuery } from '../query/parse.ts'
+import {
+  createScorerFromConfig,
+  SCORER_NAMES,
+  type ScorerConfig,
+  type ScorerName,
+} from '../scoring/scorer.ts'
+import type { CollectionStats, TermStats } from '../scoring/stats.ts'
+import type { PreparedQuery } from '../scoring/term-scorer.ts'
+import { compileQuery, filterPlan, type CompileContext } from './compile.ts'
+import { QUESTION_STOPWORDS } from './question-stopwords.ts'
+import { LengthRangeMin } from './length-bounds.ts'
+import { andPlan, planCoverage, type ClauseSpec, type MatchPlan } from './plan.ts'
+import { openClauses, planIterator, runTopK, unionDocs } from './top-k.ts'
+import type {
+  Candidate,
+  FirstStageRanker,
+  SearchOptions,
+  SearchResult,
+  SearchWarning,
+} from './types.ts'
+
+/**
+ * The default first-stage scorer: Robertson–Zaragoza BM25F with its standard parameters (k1 1.2,
+ * b 0.75, Lucene idf) and the Best Match field weights (title 5, MeSH 5, others 1). Chosen on
+ * NFCorpus train (README "Search"): best of the six scorers; the Best Match S1 formula as written
+ * ranks far worse, and no tuned parameters were significantly better.
+ */
+export const DEFAULT_RANKER: ScorerConfig = Object.freeze({ name: 'bm25f' })
+
+/** How many hits a search returns unless told otherwise: Best Match's reranking depth. */
+export const DEFAULT_LIMIT = 500
+
+/** The most index terms a truncated word expands to (PubMed's limit). */
+export const DEFAULT_MAX_EXPANSIONS = 600
+
+function invalid(message: string, details: Record<string, unknown> = {}): PubmatchError {
+  return new PubmatchError('INVALID_ARGUMENT', `@pubmatch/bm25f: ${message}`, { details })
+}
+
+function checkCount(name: string, value: number, min: number): number {
+  if (!Number.isInteger(value) || value < min) {
+    throw invalid(`${name} must be an integer ≥ ${min}, got ${truncateForMessage(String(value))}`)
+  }
+  return value
+}
+
+function resolveRanker(ranker: ScorerName | ScorerConfig | undefined): ScorerConfig {
+  if (ranker === undefined) {
+    return DEFAULT_RANKER
+  }
+  if (typeof ranker === 'string') {
+    if (!(SCORER_NAMES as readonly string[]).includes(ranker)) {
+      throw invalid(
+        `unknown ranker "${truncateForMessage(ranker)}" (expected one of ${SCORER_NAMES.join(', ')})`,
+      )
+    }
+    return { name: ranker }
+  }
+  return ranker
+}
+
+function checkFields(
+  reader: IndexReader,
+  option: string,
+  fields: readonly string[],
+): readonly string[] {
+  for (const field of fields) {
+    if (!reader.hasField(field)) {
+      throw new PubmatchError(
+        'UNKNOWN_FIELD',
+        `@pubmatch/bm25f: ${option} names "${truncateForMessage(field)}", which is not a field of the index (${truncateForMessage(reader.schema.fields.map((f) => f.name).join(', '))})`,
+        { details: { field } },
+      )
+    }
+  }
+  return fields
+}
+
+/** The query as a tree, and the parser's warnings. */
+function readQuery(
+  query: string | QueryNode,
+  options: SearchOptions,
+  warnings: SearchWarning[],
+): QueryNode {
+  if (typeof query !== 'string') {
+    return query
+  }
+  if (query.trim() === '') {
+    throw invalid('the query is empty', { problem: 'EMPTY_QUERY' })
+  }
+  if (options.syntax === 'plain') {
+    const text = query.replace(/\*/g, ' ').trim().replace(/\s+/g, ' ')
+    if (text === '') {
+      throw invalid(`the query "${truncateForMessage(query)}" has no words`, {
+        problem: 'EMPTY_QUERY',
+      })
+    }
+    return { kind: 'term', text, quoted: false, field: null, noExplode: false, wildcard: false }
+  }
+  return parseQuery(query, {
+    ...options.parse,
+    onWarning: (warning) =>
+      warnings.push({ code: 'QUERY_SYNTAX', message: warning.message, problem: warning.problem }),
+  })
+}
+
+/** How many clause document frequencies a searcher remembers (n(t) over several fields scans postings). */
+const DOC_FREQ_CACHE_SIZE = 50_000
+
+/** n(t) of a clause: documents holding any of its terms in any of its fields. */
+function clauseStats(
+  reader: IndexReader,
+  clause: ClauseSpec,
+  cache: Map<string, number>,
+): TermStats {
+  const key = clause.terms.map((t) => `${t.field}\u0000${t.term}`).join('\u0001')
+  let docFreq = cache.get(key)
+  if (docFreq === undefined) {
+    const distinct = new Set(clause.terms.map((t) => t.term))
+    if (distinct.size === 1) {
+      const [term] = distinct
+      docFreq = reader.docFreqAny(term!, [...new Set(clause.terms.map((t) => t.field))])
+    } else {
+      docFreq = unionDocs(reader, clause.terms).length
+    }
+    if (cache.size >= DOC_FREQ_CACHE_SIZE) {
+      cache.delete(cache.keys().next().value!)
+    }
+    cache.set(key, docFreq)
+  }
+  let totalTermFreq = 0
+  for (const { field, term } of clause.terms) {
+    totalTermFreq += reader.totalTermFreq(field, term)
+  }
+  return { docFreq: Math.min(docFreq, reader.docCount), totalTermFreq, text: clause.label }
+}
+
+class Searcher implements FirstStageRanker {
+  private readonly reader: IndexReader
+  private readonly defaults: SearchOptions
+  private readonly rangeMinCache = new Map<string, LengthRangeMin>()
+  /** n(t) per clause postings (the reader is a fixed point in time, so they never change). */
+  private readonly docFreqCache = new Map<string, number>()
+
+  constructor(reader: IndexReader, defaults: SearchOptions) {
+    this.reader = reader
+    this.defaults = defaults
+  }
+
+  search(query: string | QueryNode, overrides: SearchOptions = {}): SearchResult {
+    const options: SearchOptions = { ...this.defaults, ...overrides }
+    const reader = this.reader
+    const warnings: SearchWarning[] = []
+    const limit = checkCount('limit', options.limit ?? DEFAULT_LIMIT, 0)
+    const maxExpansions = checkCount(
+      'maxExpansions',
+      options.maxExpansions ?? DEFAULT_MAX_EXPANSIONS,
+      1,
+    )
+    const match = options.match ?? 'all'
+    if (match !== 'all' && match !== 'any') {
+      throw invalid(`match must be "all" or "any", got ${truncateForMessage(String(match))}`)
+    }
+    const tieBreak = options.tieBreak ?? 'docNumber'
+    if (tieBreak !== 'docNumber' && tieBreak !== 'idDescending') {
+      throw invalid(
+        `tieBreak must be "docNumber" or "idDescending", got ${truncateForMessage(String(tieBreak))}`,
+      )
+    }
+    const ranker = resolveRanker(options.ranker)
+    const scorer = createScorerFromConfig(ranker)
+    const node = readQuery(query, options, warnings)
+
+    const textFields = reader.schema.fields.filter((f) => !f.keyword).map((f) => f.name)
+    const scoredFields = checkFields(reader, 'scoredFields', options.scoredFields ?? textFields)
+    const defaultFields = checkFields(
+      reader,
+      'defaultFields',
+      options.defaultFields ?? reader.schema.fields.map((f) => f.name),
+    )
+    let queryAnalyzer: Analyzer | undefined
+    if (typeof options.queryAnalyzer === 'string') {
+      queryAnalyzer = getAnalyzer(options.queryAnalyzer)
+    } else {
+      queryAnalyzer = options.queryAnalyzer
+    }
+    const ctx: CompileContext = {
+      reader,
+      match,
+      scoredFields,
+      defaultFields,
+      tagFields: { ...PUBMED_TAG_FIELDS, ...options.tagFields },
+      queryAnalyzer,
+      mesh: options.mesh,
+      queryStopwords: new Set(
+        (options.queryStopwords ?? (options.syntax === 'plain' ? QUESTION_STOPWORDS : false)) || [],
+      ),
+      joinedForms: options.joinedForms ?? false,
+      maxExpansions,
+      now: options.now ?? new Date(),
+      warn: (warning) => warnings.push(warning),
+    }
+    const compiled = compileQuery(node, ctx)
+    const plan: MatchPlan =
+      options.filters === undefined
+        ? compiled.plan
+        : andPlan([compiled.plan, filterPlan(ctx, options.filters)])
+    const pruning = options.pruning ?? true
+    const emptyStats = {
+      docsScored: 0,
+      postingsScored: 0,
+      docsMatched: 0,
+      windows: 0,
+      blocksSkipped: 0,
+      clauses: compiled.clauses.length,
+      pruned: pruning,
+    }
+    if (compiled.ignored) {
+      warnings.push({ code: 'EMPTY_QUERY', message: 'nothing searchable is left of the query' })
+    }
+    if (compiled.ignored || reader.docCount === 0 || plan.kind === 'none') {
+      return { hits: [], total: 0, totalRelation: 'eq', query: node, warnings, stats: emptyStats }
+    }
+
+    let prepared: PreparedQuery | null = null
+    if (compiled.clauses.length > 0) {
+      const collection: CollectionStats = {
+        docCount: reader.docCount,
+        fields: scoredFields.map((name) => ({
+          name,
+          totalLength: reader.fieldStats(name).sumLength,
+        })),
+      }
+      prepared = scorer.prepareQuery(
+        collection,
+        compiled.clauses.map((clause) => clauseStats(reader, clause, this.docFreqCache)),
+      )
+    }
+    const unions = new Map<MatchPlan, Int32Array>()
+    const out = runTopK({
+      reader,
+      plan,
+      coverage: planCoverage(
+        plan,
+        compiled.clauses.flatMap((clause) => clause.terms),
+      ),
+      clauses: compiled.clauses,
+      prepared,
+      scoredFields,
+      separable: scorer.name === 'bm25f',
+      rangeMins: () => scoredFields.map((field) => this.rangeMin(field)),
+      limit,
+      pruning,
+      tieBreak,
+      unions,
+    })
+
+    let total = out.docsMatched
+    let totalRelation: 'eq' | 'gte' = out.visitedAll ? 'eq' : 'gte'
+    if (!out.visitedAll && (options.exactTotal ?? match === 'all')) {
+      const all = planIterator(plan, reader, unions)
+      total = 0
+      for (let d = all.advance(0); d !== NO_MORE_DOCS; d = all.advance(d + 1)) {
+        total++
+      }
+      totalRelation = 'eq'
+    }
+
+    const hits: Candidate[] = Array.from(out.docs, (doc, i) => ({
+      id: reader.externalId(doc),
+      docNumber: doc,
+      score: out.scores[i]!,
+      rank: i + 1,
+    }))
+    if (options.explain === true && prepared !== null) {
+      this.explain(hits, compiled.clauses, prepared, scoredFields)
+    }
+    return {
+      hits,
+      total,
+      totalRelation,
+      query: node,
+      warnings,
+      stats: {
+        docsScored: out.docsScored,
+        postingsScored: out.postingsScored,
+        docsMatched: out.docsMatched,
+        windows: out.windows,
+        blocksSkipped: out.blocksSkipped,
+        clauses: compiled.clauses.length,
+        pruned: pruning,
+      },
+    }
+  }
+
+  private rangeMin(field: string): LengthRangeMin {
+    let mins = this.rangeMinCache.get(field)
+    if (mins === undefined) {
+      mins = new LengthRangeMin(this.reader.fieldLengths(field))
+      this.rangeMinCache.set(field, mins)
+    }
+    return mins
+  }
+
+  /** Attaches each hit's explanation (the same scorer on the same tfs, so the same value). */
+  private explain(
+    hits: Candidate[],
+    clauses: readonly ClauseSpec[],
+    prepared: PreparedQuery,
+    scoredFields: readonly string[],
+  ): void {
+    const reader = this.reader
+    const runtimes = openClauses(reader, clauses, prepared, scoredFields)
+    const zero = new Float64Array(scoredFields.length)
+    const lengths = new Float64Array(scoredFields.length)
+    const order = hits.map((_, i) => i).sort((a, b) => hits[a]!.docNumber - hits[b]!.docNumber)
+    for (const i of order) {
+      const hit = hits[i]!
+      const doc = hit.docNumber
+      scoredFields.forEach((field, f) => {
+        lengths[f] = reader.fieldLength(field, doc)
+      })
+      const tfs: ArrayLike<number>[] = prepared.terms.map(() => zero)
+      for (const clause of runtimes) {
+        if (clause.advance(doc) === doc) {
+          clause.fillTfs(doc)
+          tfs[clause.index] = Float64Array.from(clause.tfs)
+        }
+      }
+      const explained = prepared.explain(tfs, lengths)
+      if (explained.value !== hit.score) {
+        throw new PubmatchError(
+          'INTERNAL',
+          `@pubmatch/bm25f: the explanation of ${hit.id} gives ${explained.value}, the search ${hit.score}`,
+        )
+      }
+      hits[i] = { ...hit, explain: explained.explain }
+    }
+  }
+}
+
+/**
+ * Creates a first-stage ranker over an open index.
+ * @param reader - the index (`openIndex(dir)`); the searcher reads it, never changes it
+ * @param defaults - options every search starts from (see {@link SearchOptions}; each documents
+ *   its default). Defaults to `{}`.
+ */
+export function createSearcher(
+  reader: IndexReader,
+  defaults: SearchOptions = {},
+): FirstStageRanker {
+  // Fail early on a bad default ranker.
+  if (defaults.ranker !== undefined) {
+    createScorerFromConfig(resolveRanker(defaults.ranker))
+  }
+  return new Searcher(reader, defaults)
+}

@@ -1,0 +1,606 @@
+/**
+ * Top-k retrieval: Boolean matching of the plan, scoring of the clauses, and block-max MaxScore
+ * dynamic pruning (exact: the same hits as scoring every match).
+ *
+ * The loop runs in two modes. Until `limit` documents are held and a score of 0 could no longer
+ * enter, it walks the match plan document by document and scores every match. Then it works in
+ * windows of document numbers bounded by block ends: each clause's block impacts give an upper
+ * bound of its score in the window (`TermScorer.upperBound`); a window whose bounds sum to no more
+ * than the k-th best score is skipped whole; otherwise the clauses are split MaxScore-style into
+ * non-essential ones (the lowest bounds, summing to at most the k-th score) and essential ones, and
+ * only documents of essential clauses are candidates. A candidate is checked against the plan,
+ * then scored clause by clause (essential first, then non-essential by decreasing bound) and
+ * dropped as soon as its partial score plus the remaining bounds cannot enter.
+ *
+ * Why this is exact: a document outside every essential clause scores at most the sum of the
+ * non-essential bounds ≤ the k-th score; a document in a skipped window at most the window's
+ * bound ≤ the k-th score. With ties broken by ascending document number, a later document with
+ * an equal score never enters, so `≤` suffices (for `idDescending`, `<` is used). Bounds carry a
+ * relative slack (the scorers add 1e-12; comparisons keep another 1e-10 of the k-th score), so
+ * rounding never prunes a document that would enter.
+ */
+import type { IndexReader, PostingsCursor } from '@pubmatch/index'
+import { NO_MORE_DOCS } from '@pubmatch/index'
+import type { PreparedQuery } from '../scoring/term-scorer.ts'
+import { ClauseRuntime } from './clause.ts'
+import {
+  ConjunctionIterator,
+  DisjunctionIterator,
+  DocListIterator,
+  EMPTY_ITERATOR,
+  ExclusionIterator,
+  PostingsIterator,
+  PredicateIterator,
+  type DocIterator,
+} from './doc-iterators.ts'
+import type { LengthRangeMin } from './length-bounds.ts'
+import type { ClauseSpec, MatchPlan } from './plan.ts'
+import { PositionalIterator, type PositionSlot } from './positional.ts'
+import type { TieBreak } from './types.ts'
+
+/** Relative margin kept below the k-th score before pruning (beyond the scorers' own slack). */
+const PRUNE_MARGIN = 1e-10
+
+/**
+ * Builds the iterator of a match plan.
+ * @param plan - the plan
+ * @param reader - the index
+ * @param unions - precomputed unions of `terms` plans (shared by the passes of one search)
+ */
+export function planIterator(
+  plan: MatchPlan,
+  reader: IndexReader,
+  unions: Map<MatchPlan, Int32Array> = new Map(),
+): DocIterator {
+  switch (plan.kind) {
+    case 'none':
+      return EMPTY_ITERATOR
+    case 'all':
+      return new PredicateIterator(reader.maxDoc, (d) => reader.isLive(d))
+    case 'term': {
+      const cursor = reader.postings(plan.field, plan.term)
+      return cursor === null ? EMPTY_ITERATOR : new PostingsIterator(cursor)
+    }
+    case 'terms': {
+      let docs = unions.get(plan)
+      if (docs === undefined) {
+        docs = unionDocs(
+          reader,
+          plan.terms.map((term) => ({ field: plan.field, term })),
+        )
+        unions.set(plan, docs)
+      }
+      return docs.length === 0 ? EMPTY_ITERATOR : new DocListIterator(docs)
+    }
+    case 'positional': {
+      const slots: PositionSlot[] = []
+      for (const slot of plan.slots) {
+        const cursors = slot.terms
+          .map((term) => reader.postings(plan.field, term))
+          .filter((c): c is PostingsCursor => c !== null)
+        if (cursors.length === 0) {
+          return EMPTY_ITERATOR
+        }
+        slots.push({ cursors, offset: slot.offset })
+      }
+      return new PositionalIterator(slots, plan.mode)
+    }
+    case 'range': {
+      const values = reader.numericValues(plan.docValue)
+      const { min, max } = plan
+      return new PredicateIterator(reader.maxDoc, (d) => {
+        const v = values[d]!
+        return v >= min && v <= max && reader.isLive(d)
+      })
+    }
+    case 'sortedSet': {
+      const wanted = new Set(plan.values)
+      const name = plan.docValue
+      return new PredicateIterator(
+        reader.maxDoc,
+        (d) => reader.isLive(d) && reader.sortedSetValues(name, d).some((v) => wanted.has(v)),
+      )
+    }
+    case 'docs':
+      return new DocListIterator(Int32Array.from(plan.docs.filter((d) => reader.isLive(d))))
+    case 'and':
+      return new ConjunctionIterator(
+        plan.children.map((child) => planIterator(child, reader, unions)),
+      )
+    case 'or':
+      return new DisjunctionIterator(
+        plan.children.map((child) => planIterator(child, reader, unions)),
+      )
+    case 'not':
+      return new ExclusionIterator(
+        planIterator(plan.include, reader, unions),
+        planIterator(plan.exclude, reader, unions),
+      )
+  }
+}
+
+/**
+ * The live documents holding any of the terms, ascending.
+ * @param reader - the index
+ * @param terms - (field, term) pairs
+ */
+export function unionDocs(
+  reader: IndexReader,
+  terms: readonly { readonly field: string; readonly term: string }[],
+): Int32Array {
+  const seen = new Uint8Array(reader.maxDoc)
+  let count = 0
+  for (const { field, term } of terms) {
+    const cursor = reader.postings(field, term)
+    if (cursor === null) {
+      continue
+    }
+    for (let d = cursor.nextDoc(); d !== NO_MORE_DOCS; d = cursor.nextDoc()) {
+      if (seen[d] === 0) {
+        seen[d] = 1
+        count++
+      }
+    }
+  }
+  const docs = new Int32Array(count)
+  let i = 0
+  for (let d = 0; d < seen.length; d++) {
+    if (seen[d] === 1) {
+      docs[i++] = d
+    }
+  }
+  return docs
+}
+
+/** Everything the top-k loop needs. */
+export interface TopKInput {
+  readonly reader: IndexReader
+  readonly plan: MatchPlan
+  /** How the plan relates to the clauses' postings (see `planCoverage`). */
+  readonly coverage: 'equal' | 'covers' | 'none'
+  readonly clauses: readonly ClauseSpec[]
+  /** The prepared query (one term scorer per clause, same order); `null` when there are no clauses. */
+  readonly prepared: PreparedQuery | null
+  /** Scored fields, in the scorer's order. */
+  readonly scoredFields: readonly string[]
+  /** Whether the scorer's field contributions depend only on fields holding the term (BM25F). */
+  readonly separable: boolean
+  /** Range minima of each scored field's lengths (built on demand for non-separable scorers). */
+  readonly rangeMins: () => readonly LengthRangeMin[]
+  readonly limit: number
+  readonly pruning: boolean
+  readonly tieBreak: TieBreak
+  readonly unions: Map<MatchPlan, Int32Array>
+}
+
+/** The hits of the loop (best first) and its counters. */
+export interface TopKOutput {
+  readonly docs: Int32Array
+  readonly scores: Float64Array
+  readonly docsScored: number
+  readonly postingsScored: number
+  readonly docsMatched: number
+  readonly windows: number
+  readonly blocksSkipped: number
+  /** Whether every matching document was visited (so `docsMatched` is the exact total). */
+  readonly visitedAll: boolean
+}
+
+/**
+ * Opens the postings of the clauses (clauses with none are left out).
+ * @param reader - the index
+ * @param clauses - the clauses, in the prepared query's order
+ * @param prepared - the prepared query (one term scorer per clause)
+ * @param scoredFields - the scored fields, in the scorer's order
+ */
+export function openClauses(
+  reader: IndexReader,
+  clauses: readonly ClauseSpec[],
+  prepared: PreparedQuery,
+  scoredFields: readonly string[],
+): ClauseRuntime[] {
+  const slotOf = new Map(scoredFields.map((field, slot) => [field, slot]))
+  const out: ClauseRuntime[] = []
+  clauses.forEach((clause, index) => {
+    const sources = []
+    for (const { field, term } of clause.terms) {
+      const cursor = reader.postings(field, term)
+      if (cursor !== null) {
+        sources.push({ slot: slotOf.get(field)!, cursor })
+      }
+    }
+    if (sources.length > 0) {
+      out.push(new ClauseRuntime(index, prepared.terms[index]!, sources, scoredFields.length))
+    }
+  })
+  return out
+}
+
+/** A bounded heap of the best (score, doc) pairs; its top is the worst one held. */
+class TopHeap {
+  readonly scores: Float64Array
+  readonly docs: Int32Array
+  size = 0
+  private readonly k: number
+  /** `null`: ties go to the smaller document number (the common case, kept inline). */
+  private readonly tieBetter: ((a: number, b: number) => boolean) | null
+
+  constructor(k: number, tieBetter: ((a: number, b: number) => boolean) | null) {
+    this.k = k
+    this.scores = new Float64Array(k)
+    this.docs = new Int32Array(k)
+    this.tieBetter = tieBetter
+  }
+
+  get full(): boolean {
+    return this.size >= this.k
+  }
+
+  /** The k-th best score once full, −∞ before. */
+  get threshold(): number {
+    return this.size >= this.k && this.k > 0 ? this.scores[0]! : Number.NEGATIVE_INFINITY
+  }
+
+  /** Whether (s1, d1) ranks before (s2, d2). */
+  better(s1: number, d1: number, s2: number, d2: number): boolean {
+    if (s1 !== s2) {
+      return s1 > s2
+    }
+    return this.tieBetter === null ? d1 < d2 : this.tieBetter(d1, d2)
+  }
+
+  offer(score: number, doc: number): void {
+    if (this.k === 0) {
+      return
+    }
+    const scores = this.scores
+    const docs = this.docs
+    if (this.size < this.k) {
+      // Sift up: parents are worse than children.
+      let i = this.size++
+      while (i > 0) {
+        const parent = (i - 1) >> 1
+        if (!this.better(scores[parent]!, docs[parent]!, score, doc)) {
+          break
+        }
+        scores[i] = scores[parent]!
+        docs[i] = docs[parent]!
+        i = parent
+      }
+      scores[i] = score
+      docs[i] = doc
+      return
+    }
+    if (!this.better(score, doc, scores[0]!, docs[0]!)) {
+      return
+    }
+    this.siftDown(score, doc, this.size)
+  }
+
+  /** Puts (score, doc) at the root and sifts it down within the first `n` entries. */
+  private siftDown(score: number, doc: number, n: number): void {
+    const scores = this.scores
+    const docs = this.docs
+    let i = 0
+    for (;;) {
+      const left = 2 * i + 1
+      if (left >= n) {
+        break
+      }
+      const right = left + 1
+      let worst = left
+      if (right < n && this.better(scores[left]!, docs[left]!, scores[right]!, docs[right]!)) {
+        worst = right
+      }
+      if (!this.better(score, doc, scores[worst]!, docs[worst]!)) {
+        break
+      }
+      scores[i] = scores[worst]!
+      docs[i] = docs[worst]!
+      i = worst
+    }
+    scores[i] = score
+    docs[i] = doc
+  }
+
+  /** The held pairs, best first (empties the heap: the worst is popped into the last place). */
+  sorted(): { docs: Int32Array; scores: Float64Array } {
+    const n = this.size
+    const outDocs = new Int32Array(n)
+    const outScores = new Float64Array(n)
+    for (let last = n - 1; last >= 0; last--) {
+      outScores[last] = this.scores[0]!
+      outDocs[last] = this.docs[0]!
+      if (last > 0) {
+        this.siftDown(this.scores[last]!, this.docs[last]!, last)
+      }
+    }
+    this.size = 0
+    return { docs: outDocs, scores: outScores }
+  }
+}
+
+/** The union of the clauses' postings, as a match iterator (moves the clauses' own cursors). */
+class ClauseUnion implements DocIterator {
+  readonly cost: number
+  private readonly clauses: readonly ClauseRuntime[]
+  private doc = -1
+
+  constructor(clauses: readonly ClauseRuntime[]) {
+    this.clauses = clauses
+    this.cost = Number.MAX_SAFE_INTEGER
+  }
+
+  docID(): number {
+    return this.doc
+  }
+
+  advance(target: number): number {
+    if (this.doc >= target) {
+      return this.doc
+    }
+    let min = NO_MORE_DOCS
+    for (const clause of this.clauses) {
+      const d = clause.advance(target)
+      if (d < min) {
+        min = d
+      }
+    }
+    return (this.doc = min)
+  }
+}
+
+/**
+ * The tie-break as "a ranks before b" on document numbers; `null` for ascending document number
+ * (which the heap applies inline).
+ * @param reader - the index (for external ids)
+ * @param tieBreak - the order of equal scores
+ */
+export function tieBreaker(
+  reader: IndexReader,
+  tieBreak: TieBreak,
+): ((a: number, b: number) => boolean) | null {
+  if (tieBreak === 'docNumber') {
+    return null
+  }
+  const ids = new Map<number, string>()
+  const id = (doc: number): string => {
+    let value = ids.get(doc)
+    if (value === undefined) {
+      value = reader.externalId(doc)
+      ids.set(doc, value)
+    }
+    return value
+  }
+  return (a, b) => {
+    const x = id(a)
+    const y = id(b)
+    // Code point order (trec_eval's strcmp on UTF-8), descending.
+    const n = Math.min(x.length, y.length)
+    for (let i = 0; i < n; i++) {
+      const cx = x.codePointAt(i)!
+      const cy = y.codePointAt(i)!
+      if (cx !== cy) {
+        return cx > cy
+      }
+      if (cx > 0xffff) {
+        i++
+      }
+    }
+    return x.length > y.length
+  }
+}
+
+/**
+ * Runs the top-k loop.
+ * @param input - plan, clauses, prepared query, options
+ */
+export function runTopK(input: TopKInput): TopKOutput {
+  const { reader, prepared, scoredFields, limit } = input
+  const heap = new TopHeap(limit, tieBreaker(reader, input.tieBreak))
+  const clauses =
+    prepared === null ? [] : openClauses(reader, input.clauses, prepared, scoredFields)
+  // When the plan is exactly the clauses' union, the clauses drive the search (no second set of
+  // cursors over the same postings).
+  const matcher: DocIterator =
+    input.coverage === 'equal' && clauses.length > 0
+      ? new ClauseUnion(clauses)
+      : planIterator(input.plan, reader, input.unions)
+  const termCount = prepared?.terms.length ?? 0
+  const fieldCount = scoredFields.length
+  const lengthColumns = scoredFields.map((field) => reader.fieldLengths(field))
+  const lengths = new Float64Array(fieldCount)
+  const contributions = new Float64Array(termCount)
+  const present = new Uint8Array(termCount)
+  const zero = new Float64Array(fieldCount)
+  const tfsView: ArrayLike<number>[] = Array.from({ length: termCount }, () => zero)
+  const additive = prepared?.additive ?? true
+  const strict = input.tieBreak !== 'docNumber'
+  const pruning = input.pruning && limit > 0 && clauses.length > 0
+  const verify = input.coverage === 'none'
+
+  let docsScored = 0
+  let postingsScored = 0
+  let docsMatched = 0
+  let windows = 0
+  let blocksSkipped = 0
+  let visitedAll = true
+
+  const prunable = (bound: number): boolean => {
+    if (!heap.full) {
+      return false
+    }
+    const theta = heap.threshold
+    const limitValue = theta - PRUNE_MARGIN * Math.abs(theta)
+    return strict ? bound < limitValue : bound <= limitValue
+  }
+
+  const loadLengths = (doc: number): void => {
+    for (let f = 0; f < fieldCount; f++) {
+      lengths[f] = lengthColumns[f]![doc]!
+    }
+  }
+
+  /** The document's score from the contributions of the present clauses, in canonical order. */
+  const finalScore = (): number => {
+    if (prepared === null) {
+      return 0
+    }
+    if (additive) {
+      let sum = 0
+      for (let i = 0; i < termCount; i++) {
+        if (present[i] === 1) {
+          sum += contributions[i]!
+        }
+      }
+      return sum
+    }
+    return prepared.score(tfsView, lengths)
+  }
+
+  const clearPresent = (): void => {
+    for (const clause of clauses) {
+      if (present[clause.index] === 1) {
+        present[clause.index] = 0
+        tfsView[clause.index] = zero
+      }
+    }
+  }
+
+  /** Scores `clause` at `doc` if it holds it; returns the contribution (0 when absent). */
+  const scoreClause = (clause: ClauseRuntime, doc: number): number => {
+    if (clause.doc !== doc) {
+      return 0
+    }
+    clause.fillTfs(doc)
+    const s = clause.scorer.score(clause.tfs, lengths)
+    contributions[clause.index] = s
+    present[clause.index] = 1
+    tfsView[clause.index] = clause.tfs
+    postingsScored++
+    return s
+  }
+
+  let mins: readonly LengthRangeMin[] | null = null
+  const rangeMin = (slot: number, lo: number, hi: number): number => mins![slot]!.min(lo, hi)
+
+  let target = 0
+  for (;;) {
+    if (!pruning || !prunable(0)) {
+      // Match-driven: every matching document is scored.
+      const doc = matcher.advance(target)
+      if (doc === NO_MORE_DOCS) {
+        break
+      }
+      docsMatched++
+      docsScored++
+      loadLengths(doc)
+      for (const clause of clauses) {
+        clause.advance(doc)
+        scoreClause(clause, doc)
+      }
+      heap.offer(finalScore(), doc)
+      clearPresent()
+      target = doc + 1
+      continue
+    }
+
+    // Window mode: only documents of essential clauses can enter.
+    visitedAll = false
+    const from = target
+    let end = NO_MORE_DOCS
+    for (const clause of clauses) {
+      const e = clause.updateBlocks(from)
+      if (e < end) {
+        end = e
+      }
+    }
+    if (end === NO_MORE_DOCS) {
+      break // every clause is exhausted: no document left can score above 0
+    }
+    windows++
+    if (!input.separable && mins === null) {
+      mins = input.rangeMins()
+    }
+    let total = 0
+    for (const clause of clauses) {
+      clause.ub = clause.bound(input.separable, rangeMin, from, end)
+      total += clause.ub
+    }
+    if (prunable(total)) {
+      blocksSkipped++
+      target = end + 1
+      continue
+    }
+    const order = [...clauses].sort((a, b) => a.ub - b.ub)
+    let split = 0
+    let nonEssentialBound = 0
+    while (split < order.length && prunable(nonEssentialBound + order[split]!.ub)) {
+      nonEssentialBound += order[split]!.ub
+      split++
+    }
+    const essential = order.slice(split)
+    const nonEssential = order.slice(0, split).reverse() // decreasing bound
+
+    const nextEssential = (t: number): number => {
+      let min = NO_MORE_DOCS
+      for (const clause of essential) {
+        const d = clause.advance(t)
+        if (d < min) {
+          min = d
+        }
+      }
+      return min
+    }
+
+    let doc = nextEssential(from)
+    while (doc <= end) {
+      if (verify) {
+        const m = matcher.advance(doc)
+        if (m !== doc) {
+          doc = m === NO_MORE_DOCS ? NO_MORE_DOCS : nextEssential(m)
+          continue
+        }
+      }
+      docsMatched++
+      docsScored++
+      loadLengths(doc)
+      let partial = 0
+      for (const clause of essential) {
+        partial += scoreClause(clause, doc)
+      }
+      let remaining = nonEssentialBound
+      let competitive = true
+      for (const clause of nonEssential) {
+        if (prunable(partial + remaining)) {
+          competitive = false
+          break
+        }
+        remaining -= clause.ub
+        clause.advance(doc)
+        partial += scoreClause(clause, doc)
+      }
+      if (competitive) {
+        heap.offer(finalScore(), doc)
+      }
+      clearPresent()
+      doc = nextEssential(doc + 1)
+    }
+    target = end + 1
+    if (target >= NO_MORE_DOCS) {
+      break
+    }
+  }
+
+  const { docs, scores } = heap.sorted()
+  return {
+    docs,
+    scores,
+    docsScored,
+    postingsScored,
+    docsMatched,
+    windows,
+    blocksSkipped,
+    visitedAll,
+  }
+}

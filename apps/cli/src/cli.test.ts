@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -48,11 +48,13 @@ describe.runIf(existsSync(bin))('pubmatch CLI (built)', () => {
     expect(result.stderr).toContain('nonsense')
   })
 
-  it('ingests the bundled sample corpus, then skips it all when run again', async () => {
+  it('ingests, indexes and searches the bundled sample corpus, then skips it all when run again', async () => {
     const corpus = join(dir, 'demo')
-    const first = await pubmatch('demo', '--corpus', corpus, '--plain')
+    const first = await pubmatch('demo', '--corpus', corpus, '--index', join(dir, 'demo-index'), '--plain')
     expect(first.code).toBe(0)
     expect(first.stdout).toMatch(/695 articles, 5 full texts, 145 MeSH records/)
+    expect(first.stdout).toMatch(/695 documents \(695 added, 0 deleted\)/)
+    expect(first.stdout).toContain('7 matching documents')
     const again = await pubmatch('ingest', fileURLToPath(new URL('../sample-corpus/', import.meta.url)), '--corpus', corpus, '--json', '-q')
     expect(JSON.parse(again.stdout)).toMatchObject({ added: 0, updated: 0, sources: 0, resumed: 13 })
     const show = await pubmatch('corpus', 'show', '9500320', '--corpus', corpus)
@@ -60,6 +62,47 @@ describe.runIf(existsSync(bin))('pubmatch CLI (built)', () => {
     const missing = await pubmatch('corpus', 'show', '1', '--corpus', corpus)
     expect(missing.code).toBe(1)
     expect(missing.stderr).toMatch(/^pubmatch: NOT_FOUND: /)
+  })
+
+  it('keeps the index in step with the corpus: a later DeleteCitation removes the article from search', async () => {
+    const corpus = join(dir, 'sync')
+    const index = join(dir, 'sync-index')
+    const sample = fileURLToPath(new URL('../sample-corpus/pubmed/pmid_9500320.xml', import.meta.url))
+    expect((await pubmatch('ingest', sample, '-c', corpus, '-q')).code).toBe(0)
+    expect((await pubmatch('index', '-c', corpus, '-i', index, '-q')).code).toBe(0)
+    const hit = JSON.parse((await pubmatch('search', '9500320[pmid]', '-i', index, '--json')).stdout) as { hits: Array<{ id: string }> }
+    expect(hit.hits.map((h) => h.id)).toEqual(['9500320'])
+    const update = join(dir, 'update.xml')
+    await writeFile(update, '<PubmedArticleSet><DeleteCitation><PMID Version="1">9500320</PMID></DeleteCitation></PubmedArticleSet>')
+    expect((await pubmatch('ingest', update, '-c', corpus, '-q')).code).toBe(0)
+    const incremental = await pubmatch('index', '-c', corpus, '-i', index, '-q')
+    expect(incremental.stdout).toContain('0 documents (0 added or replaced, 1 deleted')
+    const after = JSON.parse((await pubmatch('search', '9500320[pmid]', '-i', index, '--json')).stdout) as { hits: unknown[] }
+    expect(after.hits).toEqual([])
+  })
+
+  it('explains a search and reports syntax errors with their position', async () => {
+    const index = join(dir, 'demo-index')
+    const explained = await pubmatch('search', 'asthma AND child*', '-i', index, '--explain', '-n', '1')
+    expect(explained.stdout).toMatch(/bm25f = Σ_t score\(t\)/)
+    const bad = await pubmatch('search', 'asthma AND (child', '-i', index)
+    expect(bad.code).toBe(1)
+    expect(bad.stderr).toMatch(/^pubmatch: QUERY_SYNTAX: /)
+  })
+
+  it.runIf(existsSync(shared))('reproduces the NFCorpus dev numbers from the CLI: ingest, index, run, eval', async () => {
+    const corpus = join(dir, 'nf')
+    const index = join(dir, 'nf-index')
+    const run = join(dir, 'dev.run')
+    expect((await pubmatch('ingest', `${shared}nfcorpus/corpus.docs`, '-c', corpus, '-q')).code).toBe(0)
+    expect((await pubmatch('index', '-c', corpus, '-i', index, '-q')).code).toBe(0)
+    expect((await pubmatch('run', '-i', index, '--queries', `${shared}nfcorpus/dev/q-titles.queries`, '-o', run, '-q')).code).toBe(0)
+    const evaluated = await pubmatch('eval', run, `${shared}nfcorpus/dev/s-3.qrel`, '--trec-eval', '-m', 'ndcg_cut.10')
+    // the default first stage (BM25F, biomedical analyzer) on NFCorpus dev, trec_eval -c
+    expect(evaluated.stdout).toMatch(/^ndcg_cut_10\s+all\s+0\.3055$/m)
+    const html = join(dir, 'report.html')
+    expect((await pubmatch('eval', run, `${shared}nfcorpus/dev/s-3.qrel`, '--html', html)).code).toBe(0)
+    expect(await readFile(html, 'utf8')).toMatch(/^<!DOCTYPE html>/i)
   })
 
   it.runIf(existsSync(shared))('turns every real file in the shared data into articles without crashing', async () => {

@@ -1,37 +1,73 @@
 import type { Command } from 'commander'
 import { openCorpus } from '@pubmatch/ingest'
-import { articleYear } from '@pubmatch/core'
 import { createProgress, formatBytes } from '../progress.ts'
-import { DEFAULT_CORPUS, SAMPLE_CORPUS_DIR } from '../paths.ts'
+import { DEFAULT_CORPUS, DEFAULT_INDEX, SAMPLE_CORPUS_DIR } from '../paths.ts'
+import { runIndex } from './index.ts'
 import { runIngest } from './ingest.ts'
+import { formatHits, openSearcher } from './search.ts'
+
+/** Queries the demo runs on the bundled sample: plain words, MeSH with explosion, filters. */
+const DEMO_QUERIES = [
+  { query: 'breast cancer', explain: false },
+  { query: 'neoplasms[mh]', explain: false },
+  { query: '"quality of life"[tiab] NOT review[pt]', explain: false },
+  { query: 'asthma AND child*', explain: true },
+]
 
 /** Adds `pubmatch demo`: the main job on the bundled real sample corpus. */
 export function registerDemoCommand(program: Command): void {
   program
     .command('demo')
-    .description('ingest the bundled real sample corpus (MEDLINE, PMC BioC, MeSH) and show what it holds')
+    .description('ingest and index the bundled real sample corpus (MEDLINE, PMC BioC, MeSH), then search it')
     .option('-c, --corpus <dir>', 'corpus directory to write', DEFAULT_CORPUS)
+    .option('-i, --index <dir>', 'index directory to write', DEFAULT_INDEX)
     .option('--plain', 'plain progress lines even on a terminal', false)
-    .action(async (options: { corpus: string; plain: boolean }) => {
-      const progress = createProgress({ plain: options.plain, format: formatBytes })
-      process.stdout.write(`Ingesting the bundled sample corpus from ${SAMPLE_CORPUS_DIR}\n`)
-      const summary = await runIngest([SAMPLE_CORPUS_DIR], { corpus: options.corpus, force: false }, progress)
+    .action(async (options: { corpus: string; index: string; plain: boolean }) => {
+      const out = (text: string): void => {
+        process.stdout.write(text)
+      }
+      out(`1. Ingesting the bundled sample corpus from ${SAMPLE_CORPUS_DIR}\n`)
+      const summary = await runIngest(
+        [SAMPLE_CORPUS_DIR],
+        { corpus: options.corpus, force: false },
+        createProgress({ plain: options.plain, format: formatBytes }),
+      )
       const store = await openCorpus(options.corpus, { readOnly: true })
       const stats = store.stats()
-      process.stdout.write(
-        `\nCorpus ${options.corpus}: ${stats.articles} articles, ${stats.fullTexts} full texts, ${stats.mesh} MeSH records, ` +
+      out(
+        `   ${options.corpus}: ${stats.articles} articles, ${stats.fullTexts} full texts, ${stats.mesh} MeSH records, ` +
           `${stats.deleted} deletions, ${stats.errors} per-record errors ` +
-          `(this run: ${summary.added} added, ${summary.updated} updated, ${summary.unchanged} unchanged, ${summary.resumed} files already ingested)\n\nA few articles:\n`,
+          `(this run: ${summary.added} added, ${summary.unchanged} unchanged, ${summary.resumed} files already ingested)\n\n`,
       )
-      let shown = 0
-      for await (const article of store.articles()) {
-        if (shown++ >= 5) {
-          break
-        }
-        const year = articleYear(article) ?? '—'
-        const mesh = article.mesh.slice(0, 3).map((m) => m.descriptorName).join('; ')
-        process.stdout.write(`  PMID ${article.id} (${year}) ${article.title.slice(0, 100)}\n    MeSH: ${mesh || '—'}\n`)
+      out(`2. Indexing it into ${options.index}\n`)
+      const indexed = await runIndex({
+        corpus: options.corpus,
+        index: options.index,
+        mesh: true,
+        rebuild: false,
+        workers: '0',
+        plain: options.plain,
+        quiet: false,
+      })
+      out(`   ${indexed.docCount} documents (${indexed.added} added, ${indexed.deleted} deleted) in ${indexed.seconds.toFixed(1)} s\n\n`)
+      out('3. Searching it (BM25F, PubMed query syntax, MeSH explosion from the sample vocabulary)\n')
+      const { reader, searcher } = await openSearcher({
+        index: options.index,
+        ranker: 'bm25f',
+        weight: [],
+        pt: [],
+        la: [],
+        recover: false,
+        mesh: true,
+      })
+      for (const { query, explain } of DEMO_QUERIES) {
+        const result = searcher.search(query, { explain })
+        out(`\n$ pubmatch search ${JSON.stringify(query)}${explain ? ' --explain' : ''}\n`)
+        out(`${result.total} matching documents\n`)
+        out(formatHits(reader, result.hits.slice(0, explain ? 1 : 3), explain))
       }
-      process.stdout.write(`\nNext: \`pubmatch corpus show <PMID> --corpus ${options.corpus}\`\n`)
+      out(
+        `\nNext: \`pnpm pubmatch search "your query" --explain\`, \`pnpm pubmatch corpus show <PMID>\`, \`pnpm pubmatch --help\`\n`,
+      )
     })
 }

@@ -8,6 +8,7 @@ import {
   SCORER_NAMES,
   createSearcher,
   formatExplanation,
+  type Candidate,
   type FirstStageRanker,
   type MatchMode,
   type QuerySyntax,
@@ -23,7 +24,7 @@ import { readIndexSettings, type IndexSettings } from './index.ts'
 import { parsePositiveInt } from './ingest.ts'
 
 /** Ranking options shared by `search` and `run`. */
-interface RankingOptions {
+export interface RankingOptions {
   index: string
   ranker: ScorerName
   k1?: string
@@ -61,8 +62,12 @@ function addRankingOptions(command: Command): Command {
     .option('--no-mesh', 'do not map [mh] terms through the corpus MeSH vocabulary')
 }
 
-/** The searcher of an index with the CLI's defaults for its field set. */
-async function openSearcher(
+/**
+ * The searcher of an index with the CLI's defaults for its field set: PubMed semantics for PubMed
+ * indexes, ranked retrieval over plain text for test collections.
+ * @param options - index directory and ranking options
+ */
+export async function openSearcher(
   options: RankingOptions,
 ): Promise<{ reader: IndexReader; searcher: FirstStageRanker; settings: IndexSettings; defaults: SearchOptions }> {
   const settings = await readIndexSettings(options.index)
@@ -204,16 +209,7 @@ Examples:
       process.stdout.write(
         `${result.totalRelation === 'eq' ? '' : '≥ '}${result.total} matching documents; top ${hits.length} of ${result.hits.length} candidates (${took.toFixed(1)} ms)\n\n`,
       )
-      for (const hit of hits) {
-        const doc = reader.stored(hit.docNumber)
-        const authors = doc.authors.length > 0 ? `${doc.authors.join(', ')}${doc.authorCount > doc.authors.length ? ' et al.' : ''}. ` : ''
-        process.stdout.write(
-          `${String(hit.rank).padStart(3)}. ${hit.id}  ${hit.score.toFixed(4)}  ${doc.title}\n     ${authors}${doc.journal ?? ''}${doc.year ? ` ${doc.year}` : ''}${doc.pubTypes.length > 0 ? ` [${doc.pubTypes.slice(0, 2).join('; ')}]` : ''}\n`,
-        )
-        if (options.explain && hit.explain) {
-          process.stdout.write(`${indent(formatExplanation(hit.explain), 6)}\n`)
-        }
-      }
+      process.stdout.write(formatHits(reader, hits, options.explain))
     })
 
   addRankingOptions(
@@ -260,6 +256,29 @@ evaluated exactly as ranked. Example (NFCorpus):
       await rename(tmp, options.out)
       process.stdout.write(`wrote ${options.out}: ${queries.length} queries, ${warnings} warnings\n`)
     })
+}
+
+/**
+ * Formats hits for people: rank, id, score, title, then authors, journal, year, types, and
+ * the explanation tree when asked.
+ * @param reader - the index the hits come from
+ * @param hits - the hits
+ * @param explain - print each hit's explanation
+ */
+export function formatHits(reader: IndexReader, hits: readonly Candidate[], explain: boolean): string {
+  let out = ''
+  for (const hit of hits) {
+    const doc = reader.stored(hit.docNumber)
+    const more = doc.authorCount > doc.authors.length ? ', et al' : ''
+    const authors = doc.authors.length > 0 ? `${doc.authors.join(', ')}${more}. ` : ''
+    const types = doc.pubTypes.length > 0 ? ` [${doc.pubTypes.slice(0, 2).join('; ')}]` : ''
+    out += `${String(hit.rank).padStart(3)}. ${hit.id}  ${hit.score.toFixed(4)}  ${doc.title}\n`
+    out += `     ${authors}${doc.journal ?? ''}${doc.year ? ` ${doc.year}` : ''}${types}\n`
+    if (explain && hit.explain) {
+      out += `${indent(formatExplanation(hit.explain), 6)}\n`
+    }
+  }
+  return out
 }
 
 function indent(text: string, spaces: number): string {

@@ -30,7 +30,7 @@ function client(retries: EntrezRetryEvent[] = []): EntrezClient {
   return createEntrezClient({
     baseUrl: server.url,
     clock: createInstantClock(),
-    timeoutMs: 300,
+    timeoutMs: 3000,
     retry: { retries: 3, random: () => 0.5 },
     onRetry: (e) => retries.push(e),
   })
@@ -50,7 +50,7 @@ async function collect(
 const FAULTS: readonly PlannedFault[] = [
   { utility: 'efetch', fault: { kind: 'status', status: 429, retryAfter: '1' } },
   { utility: 'efetch', skip: 1, fault: { kind: 'status', status: 500 } },
-  { utility: 'efetch', skip: 1, fault: { kind: 'slow', delayMs: 5000 } },
+  { utility: 'efetch', skip: 1, fault: { kind: 'slow', delayMs: 60_000 } },
   { utility: 'efetch', skip: 2, fault: { kind: 'truncate' } },
   { utility: 'efetch', fault: { kind: 'malformed' } },
   { utility: 'efetch', skip: 1, fault: { kind: 'status', status: 502 } },

@@ -42,7 +42,7 @@ function recorder(options: EntrezClientOptions = {}): Recorder {
     clock: createInstantClock(),
     apiKey: 'SECRET-KEY',
     retry: { random: () => 0.5 },
-    timeoutMs: 2000,
+    timeoutMs: 5000,
     onRetry: (e) => retries.push(e),
     onRequest: (e) => requests.push(e),
     ...options,
@@ -137,19 +137,19 @@ describe('Entrez client retries', () => {
   })
 
   it('retries an answer slower than the timeout, and reports UPSTREAM_TIMEOUT when all are slow', async () => {
-    server.faults.add({ utility: 'efetch', fault: { kind: 'slow', delayMs: 5000 } })
-    const first = recorder({ timeoutMs: 200 })
+    server.faults.add({ utility: 'efetch', fault: { kind: 'slow', delayMs: 60_000 } })
+    const first = recorder({ timeoutMs: 3000 })
     expect(articleSetPmids(await first.client.efetch({ ids: pmids }))).toEqual(pmids)
     expect(first.retries.map((r) => r.error.code)).toEqual(['UPSTREAM_TIMEOUT'])
 
     server.faults.add(
-      { utility: 'efetch', fault: { kind: 'slow', delayMs: 5000 } },
-      { utility: 'efetch', fault: { kind: 'slow', delayMs: 5000 } },
+      { utility: 'efetch', fault: { kind: 'slow', delayMs: 60_000 } },
+      { utility: 'efetch', fault: { kind: 'slow', delayMs: 60_000 } },
     )
-    const second = recorder({ timeoutMs: 200, retry: { retries: 1 } })
+    const second = recorder({ timeoutMs: 3000, retry: { retries: 1 } })
     const error = await failure(second.client.efetch({ ids: pmids }))
     expect(error.code).toBe('UPSTREAM_TIMEOUT')
-    expect(error.message).toMatch(/did not answer within 200 ms/)
+    expect(error.message).toMatch(/did not answer within 3000 ms/)
   })
 
   it('retries a truncated body (Content-Length larger than what arrives) and a reset connection', async () => {
@@ -216,7 +216,7 @@ describe('Entrez client retries', () => {
   })
 
   it('rejects with ABORTED when the caller aborts, without retrying', async () => {
-    server.faults.add({ utility: 'efetch', fault: { kind: 'slow', delayMs: 5000 } })
+    server.faults.add({ utility: 'efetch', fault: { kind: 'slow', delayMs: 60_000 } })
     const controller = new AbortController()
     const { client, retries } = recorder({
       timeoutMs: 10_000,

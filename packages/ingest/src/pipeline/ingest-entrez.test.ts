@@ -36,7 +36,7 @@ const client = (): EntrezClient =>
   createEntrezClient({
     baseUrl: server.url,
     clock: createInstantClock(),
-    timeoutMs: 300,
+    timeoutMs: 3000,
     retry: { retries: 3, random: () => 0.5 },
   })
 

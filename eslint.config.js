@@ -14,7 +14,7 @@ const layers = {
   index: ['core', 'analysis'],
   bm25f: ['core', 'analysis', 'index'],
   'lightgbm-wasm': ['core'],
-  ltr: ['core', 'analysis', 'index', 'bm25f', 'lightgbm-wasm'],
+  ltr: ['core', 'analysis', 'index', 'bm25f', 'lightgbm-wasm', 'eval'],
   fulltext: ['core', 'analysis', 'index', 'bm25f'],
   feedback: ['core', 'analysis', 'index', 'bm25f', 'ingest'],
   eval: ['core'],

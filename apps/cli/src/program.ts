@@ -6,6 +6,8 @@ import { registerEvalCommand } from './commands/eval.ts'
 import { registerIndexCommand } from './commands/index.ts'
 import { registerIngestCommand } from './commands/ingest.ts'
 import { registerSearchCommands } from './commands/search.ts'
+import { registerTrainCommands } from './commands/train.ts'
+import { registerClicksCommands } from './commands/clicks.ts'
 import { CLI_VERSION } from './version.ts'
 
 /**
@@ -23,6 +25,8 @@ export function createProgram(): Command {
   registerCorpusCommand(program)
   registerIndexCommand(program)
   registerSearchCommands(program)
+  registerTrainCommands(program)
+  registerClicksCommands(program)
   registerEvalCommand(program)
   return program
 }

@@ -18,6 +18,17 @@ import {
   type SearchOptions,
 } from '@pubmatch/bm25f'
 import { writeRun } from '@pubmatch/eval'
+import {
+  MEMORY_SCHEMA_SUFFIX,
+  createQueryMemory,
+  createReranker,
+  loadModel,
+  loadModelMemory,
+  withQueryMemory,
+  type Reranker,
+  type RerankedHit,
+} from '@pubmatch/ltr'
+import { featureExtractor, openForwardIndex, readUsage } from '../ltr-support.ts'
 import { createProgress } from '../progress.ts'
 import { DEFAULT_INDEX } from '../paths.ts'
 import { readIndexSettings, type IndexSettings } from './index.ts'
@@ -41,7 +52,11 @@ export interface RankingOptions {
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value]
 
-function addRankingOptions(command: Command): Command {
+/**
+ * Adds the first-stage ranking options shared by `search`, `run`, `train` and `features`.
+ * @param command - the command
+ */
+export function addRankingOptions(command: Command): Command {
   return command
     .option('-i, --index <dir>', 'index directory', DEFAULT_INDEX)
     .addOption(new Option('-r, --ranker <name>', 'first-stage ranking function').choices([...SCORER_NAMES]).default('bm25f'))
@@ -152,16 +167,60 @@ async function meshLookup(settings: IndexSettings): Promise<SearchMeshLookup | u
   }
 }
 
-interface SearchCliOptions extends RankingOptions {
+interface SearchCliOptions extends RankingOptions, RerankCliOptions {
   limit: number
   depth: number
   explain: boolean
   json: boolean
 }
 
+/** The second-stage options of `search` and `run`. */
+interface RerankCliOptions {
+  rerank?: string
+  usageLog?: string
+}
+
+function addRerankOptions(command: Command): Command {
+  return command
+    .option('--rerank <model>', 'rerank the first-stage candidates with a LambdaMART model (`pubmatch train`)')
+    .option('--usage-log <dir>', 'with --rerank: a click log for past usage (F2–F3)')
+}
+
+/**
+ * The reranker of a model directory over an open index, or `undefined` without `--rerank`.
+ * @param options - the CLI options
+ * @param opened - the open index
+ */
+async function openReranker(
+  options: RankingOptions & RerankCliOptions,
+  opened: { reader: IndexReader; settings: IndexSettings; defaults: SearchOptions },
+): Promise<Reranker | undefined> {
+  if (options.rerank === undefined) {
+    if (options.usageLog !== undefined) {
+      throw new PubmatchError('INVALID_ARGUMENT', 'search: --usage-log only matters with --rerank')
+    }
+    return undefined
+  }
+  const model = await loadModel(options.rerank)
+  const forward = await openForwardIndex(options.index, opened.reader, opened.settings)
+  const usage = options.usageLog === undefined ? undefined : (await readUsage(options.usageLog)).total
+  let extractor = featureExtractor(opened.reader, forward, opened.defaults.syntax, usage)
+  if (model.manifest.schema.version.endsWith(MEMORY_SCHEMA_SUFFIX)) {
+    const k = Number(model.manifest.training['memoryK'] ?? 20)
+    const memory = createQueryMemory({ queries: await loadModelMemory(options.rerank), analyzer: opened.reader.analyzer('title'), k })
+    extractor = withQueryMemory(extractor, memory)
+  }
+  // checks that the model was trained on exactly these features
+  return createReranker(extractor, model)
+}
+
+function rerankedAsCandidates(hits: readonly RerankedHit[]): Candidate[] {
+  return hits.map((hit) => ({ id: hit.id, docNumber: hit.docNumber, score: hit.score, rank: hit.rank }))
+}
+
 /** Adds `pubmatch search` and `pubmatch run`. */
 export function registerSearchCommands(program: Command): void {
-  addRankingOptions(
+  const searchCommand = addRankingOptions(
     program
       .command('search')
       .description('search an index: PubMed query syntax, BM25F top-k (the first stage of Best Match)')
@@ -171,6 +230,7 @@ export function registerSearchCommands(program: Command): void {
     .option('--depth <n>', 'candidates retrieved (Best Match reranks 500)', parsePositiveInt, 500)
     .option('--explain', 'print the score explanation of each result', false)
     .option('--json', 'print JSON', false)
+  addRerankOptions(searchCommand)
     .addHelpText(
       'after',
       `
@@ -181,11 +241,14 @@ Examples:
     )
     .action(async (words: string[], options: SearchCliOptions) => {
       const text = words.join(' ')
-      const { reader, searcher } = await openSearcher(options)
+      const opened = await openSearcher(options)
+      const { reader, searcher } = opened
+      const reranker = await openReranker(options, opened)
       const started = performance.now()
-      const result = searcher.search(text, { limit: Math.max(options.depth, options.limit), explain: options.explain })
+      const result = searcher.search(text, { limit: Math.max(options.depth, options.limit), explain: options.explain && !reranker })
+      const reranked = reranker?.rerank(text, result, { explain: options.explain })
       const took = performance.now() - started
-      const hits = result.hits.slice(0, options.limit)
+      const hits = (reranked === undefined ? result.hits : rerankedAsCandidates(reranked)).slice(0, options.limit)
       if (options.json) {
         process.stdout.write(
           `${JSON.stringify(
@@ -195,7 +258,11 @@ Examples:
               totalRelation: result.totalRelation,
               tookMs: took,
               warnings: result.warnings,
-              hits: hits.map((hit) => ({ ...hit, document: reader.stored(hit.docNumber) })),
+              reranked: reranked !== undefined,
+              hits:
+                reranked === undefined
+                  ? hits.map((hit) => ({ ...hit, document: reader.stored(hit.docNumber) }))
+                  : reranked.slice(0, options.limit).map((hit) => ({ ...hit, document: reader.stored(hit.docNumber) })),
             },
             null,
             2,
@@ -207,12 +274,21 @@ Examples:
         process.stderr.write(`warning: ${warning.code}: ${warning.message}\n`)
       }
       process.stdout.write(
-        `${result.totalRelation === 'eq' ? '' : '≥ '}${result.total} matching documents; top ${hits.length} of ${result.hits.length} candidates (${took.toFixed(1)} ms)\n\n`,
+        `${result.totalRelation === 'eq' ? '' : '≥ '}${result.total} matching documents; top ${hits.length} of ${result.hits.length} candidates` +
+          `${reranked === undefined ? '' : ', reranked by LambdaMART'} (${took.toFixed(1)} ms)\n\n`,
       )
       process.stdout.write(formatHits(reader, hits, options.explain))
+      if (reranked !== undefined && options.explain) {
+        for (const hit of reranked.slice(0, options.limit)) {
+          const parts = hit.explain!.contributions.slice(0, 6).map((c) => `${c.feature}=${round(c.value)} ${c.contribution >= 0 ? '+' : ''}${c.contribution.toFixed(3)}`)
+          process.stdout.write(
+            `${String(hit.rank).padStart(3)}. ${hit.id}  ${hit.score.toFixed(4)} = bias ${hit.explain!.bias.toFixed(3)} + ${parts.join(', ')}${hit.explain!.contributions.length > 6 ? ', …' : ''}  (first stage #${hit.firstStageRank}, ${hit.firstStageScore.toFixed(3)})\n`,
+          )
+        }
+      }
     })
 
-  addRankingOptions(
+  const runCommand = addRankingOptions(
     program
       .command('run')
       .description('run every query of a QID<TAB>text file and write a TREC run (for `pubmatch eval`)')
@@ -223,6 +299,8 @@ Examples:
     .option('--tag <tag>', 'run tag (last column)', 'pubmatch')
     .option('--plain', 'plain progress lines even on a terminal', false)
     .option('-q, --quiet', 'no progress output', false)
+    .option('--depth <n>', 'with --rerank: first-stage candidates reranked (the rest follow in first-stage order)', parsePositiveInt, 500)
+  addRerankOptions(runCommand)
     .addHelpText(
       'after',
       `
@@ -233,9 +311,11 @@ evaluated exactly as ranked. Example (NFCorpus):
   pubmatch run -i nf/index --queries ../shared/data/nfcorpus/dev/q-titles.queries -o dev.run
   pubmatch eval dev.run ../shared/data/nfcorpus/dev/s-3.qrel`,
     )
-    .action(async (options: RankingOptions & { queries: string; out: string; limit: number; tag: string; plain: boolean; quiet: boolean }) => {
+    .action(async (options: RankingOptions & RerankCliOptions & { queries: string; out: string; limit: number; depth: number; tag: string; plain: boolean; quiet: boolean }) => {
       const queries: Query[] = await readQueries(options.queries)
-      const { searcher } = await openSearcher(options)
+      const opened = await openSearcher(options)
+      const { searcher } = opened
+      const reranker = await openReranker(options, opened)
       const run = { tag: options.tag, queries: new Map<string, Array<{ docId: string; score: number; rank: number }>>() }
       const progress = createProgress({ plain: options.plain, quiet: options.quiet })
       progress.start(queries.length, 'run')
@@ -245,7 +325,9 @@ evaluated exactly as ranked. Example (NFCorpus):
         warnings += result.warnings.length
         run.queries.set(
           query.id,
-          result.hits.map((hit) => ({ docId: hit.id, score: hit.score, rank: hit.rank })),
+          reranker === undefined
+            ? result.hits.map((hit) => ({ docId: hit.id, score: hit.score, rank: hit.rank }))
+            : rerankedRun(reranker, query.text, result, options.depth),
         )
         progress.update(i + 1)
       }
@@ -256,6 +338,30 @@ evaluated exactly as ranked. Example (NFCorpus):
       await rename(tmp, options.out)
       process.stdout.write(`wrote ${options.out}: ${queries.length} queries, ${warnings} warnings\n`)
     })
+}
+
+/**
+ * A reranked run: the top `depth` candidates in model order, then the rest in first-stage order,
+ * with scores that keep that order (each later score below every reranked one).
+ */
+function rerankedRun(
+  reranker: Reranker,
+  text: string,
+  result: ReturnType<FirstStageRanker['search']>,
+  depth: number,
+): Array<{ docId: string; score: number; rank: number }> {
+  const head = reranker.rerank(text, { ...result, hits: result.hits.slice(0, depth) })
+  const out = head.map((hit) => ({ docId: hit.id, score: hit.score, rank: hit.rank }))
+  const floor = head.length > 0 ? head[head.length - 1]!.score : 0
+  for (const hit of result.hits.slice(depth)) {
+    // strictly decreasing below the reranked block, in first-stage order
+    out.push({ docId: hit.id, score: floor - 1 - (hit.rank - depth) / (result.hits.length + 1), rank: hit.rank })
+  }
+  return out
+}
+
+function round(value: number): string {
+  return Number.isInteger(value) ? String(value) : value.toPrecision(3)
 }
 
 /**

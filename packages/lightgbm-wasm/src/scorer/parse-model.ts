@@ -19,6 +19,12 @@ export interface ModelTree {
   readonly rightChild: Int32Array
   /** Per leaf: the output (shrinkage already applied). */
   readonly leafValue: Float64Array
+  /**
+   * Per internal node: the training rows' mean output below it (`internal_value`, shrinkage
+   * applied), used to attribute a score to features along a row's path; `undefined` when the
+   * model text has none.
+   */
+  readonly internalValue?: Float64Array
   /** Per categorical split: where its bitset starts in `catThreshold` (length `num_cat + 1`). */
   readonly catBoundaries: Int32Array
   /** The category bitsets, 32 categories per word. */
@@ -129,7 +135,21 @@ function parseTree(fields: Map<string, string>, line: number): ModelTree {
       throw malformed(`child ${child} is outside the tree`, line, String(child))
     }
   }
-  const tree: ModelTree = { numLeaves, splitFeature, threshold, decisionType, leftChild, rightChild, leafValue, catBoundaries, catThreshold }
+  const internalValue = fields.has('internal_value')
+    ? Float64Array.from(numbers(fields.get('internal_value'), inner, 'internal_value', line))
+    : undefined
+  const tree: ModelTree = {
+    numLeaves,
+    splitFeature,
+    threshold,
+    decisionType,
+    leftChild,
+    rightChild,
+    leafValue,
+    catBoundaries,
+    catThreshold,
+    ...(internalValue === undefined ? {} : { internalValue }),
+  }
   if (!isLinear) {
     return tree
   }

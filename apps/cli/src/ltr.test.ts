@@ -1,0 +1,120 @@
+import { execFile } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+const run = promisify(execFile)
+const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url))
+const shared = fileURLToPath(new URL('../../../../shared/data/', import.meta.url))
+const nf = `${shared}nfcorpus/`
+
+async function pubmatch(...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [bin, ...args], { maxBuffer: 64 * 1024 * 1024 })
+    return { stdout, stderr, code: 0 }
+  } catch (error) {
+    const e = error as { stdout: string; stderr: string; code: number }
+    return { stdout: e.stdout, stderr: e.stderr, code: e.code }
+  }
+}
+
+async function ok(...args: string[]): Promise<string> {
+  const result = await pubmatch(...args)
+  expect(result.stderr.split('\n').filter((l) => l.startsWith('pubmatch:'))).toEqual([])
+  expect(result.code).toBe(0)
+  return result.stdout
+}
+
+function ndcg10(evalOutput: string): number {
+  return Number(/^ndcg_cut_10\s+all\s+([\d.]+)$/m.exec(evalOutput)![1])
+}
+
+describe.runIf(existsSync(bin) && existsSync(shared))('pubmatch second stage from the CLI (NFCorpus)', () => {
+  let dir: string
+  let index: string
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'pubmatch-ltr-'))
+    index = join(dir, 'index')
+    await ok('ingest', `${nf}corpus.docs`, '-c', join(dir, 'corpus'), '-q')
+    await ok('index', '-c', join(dir, 'corpus'), '-i', index, '-q')
+    // a slice of the training queries keeps the test quick
+    const train = (await readFile(`${nf}train/q-titles.queries`, 'utf8')).split('\n').slice(0, 800).join('\n')
+    await writeFile(join(dir, 'train.queries'), `${train}\n`)
+  }, 600_000)
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true })
+  })
+
+  it('trains a reranker on train, reranks dev, and beats the first stage it reranks', async () => {
+    const model = join(dir, 'model')
+    const trained = await ok(
+      'train', '-i', index, '--queries', join(dir, 'train.queries'), '--qrels', `${nf}train/s-3.qrel`,
+      '--valid-queries', `${nf}dev/q-titles.queries`, '--valid-qrels', `${nf}dev/s-3.qrel`,
+      '--depth', '50', '--trees', '150', '--memory', '-o', model, '-q',
+    )
+    expect(trained).toMatch(/^wrote .*model: \d+ trees/m)
+    const manifest = JSON.parse(await readFile(join(model, 'manifest.json'), 'utf8')) as { schema: { version: string; features: string[] } }
+    expect(manifest.schema.version).toBe('bestmatch-179/1+memory-3/1')
+    expect(manifest.schema.features).toHaveLength(182)
+    expect(manifest.schema.features.slice(0, 2)).toEqual(['F1', 'F2'])
+
+    await ok('run', '-i', index, '--queries', `${nf}dev/q-titles.queries`, '-o', join(dir, 'first.run'), '-q')
+    await ok('run', '-i', index, '--queries', `${nf}dev/q-titles.queries`, '-o', join(dir, 'ltr.run'), '--rerank', model, '-q')
+    const first = ndcg10(await ok('eval', join(dir, 'first.run'), `${nf}dev/s-3.qrel`, '--trec-eval', '-m', 'ndcg_cut.10'))
+    const reranked = ndcg10(await ok('eval', join(dir, 'ltr.run'), `${nf}dev/s-3.qrel`, '--trec-eval', '-m', 'ndcg_cut.10'))
+    expect(first).toBe(0.3055)
+    expect(reranked).toBeGreaterThan(first + 0.02)
+
+    // explain: the reranked score as bias + feature contributions
+    const explained = await ok('search', 'vitamin d and breast cancer', '-i', index, '--rerank', model, '--explain', '-n', '2')
+    expect(explained).toContain('reranked by LambdaMART')
+    expect(explained).toMatch(/= bias -?[\d.]+ \+ (F|M)\d+=/)
+
+    // Solr LTR export
+    await ok('model', 'export-solr', model, '-o', join(dir, 'solr.json'))
+    const solr = JSON.parse(await readFile(join(dir, 'solr.json'), 'utf8')) as { class: string; features: unknown[] }
+    expect(solr.class).toBe('org.apache.solr.ltr.model.MultipleAdditiveTreesModel')
+    expect(solr.features).toHaveLength(182)
+
+    // a model trained on other features is refused with a clear error
+    const broken = join(dir, 'broken')
+    await ok('train', '-i', index, '--queries', join(dir, 'train.queries'), '--qrels', `${nf}train/s-3.qrel`, '--depth', '20', '--trees', '5', '-o', broken, '-q')
+    const text = await readFile(join(broken, 'manifest.json'), 'utf8')
+    await writeFile(join(broken, 'manifest.json'), text.replace('"bestmatch-179/1"', '"bestmatch-178/1"'))
+    const refused = await pubmatch('search', 'vitamin d', '-i', index, '--rerank', broken)
+    expect(refused.code).toBe(1)
+    expect(refused.stderr).toMatch(/^pubmatch: SCHEMA_MISMATCH: .*"bestmatch-178\/1".*"bestmatch-179\/1"/)
+  }, 900_000)
+
+  it('writes the features of any query set as LETOR for other tools', async () => {
+    await writeFile(join(dir, 'two.queries'), 'PLAIN-1\twhy deep fried foods may cause cancer\nPLAIN-1007\tddt\n')
+    const out = join(dir, 'two.letor')
+    expect(await ok('features', '-i', index, '--queries', join(dir, 'two.queries'), '--qrels', `${nf}dev/s-3.qrel`, '--depth', '10', '-o', out, '-q')).toMatch(/2 queries, 20 rows × 179 features/)
+    const lines = (await readFile(out, 'utf8')).trim().split('\n')
+    expect(lines).toHaveLength(20)
+    expect(lines[0]).toMatch(/^\d+ qid:PLAIN-1 1:\S+ 2:\S+ .* 179:\S+ # MED-\d+$/)
+  })
+
+  it('runs the search-log path: simulated clicks → labels → model', async () => {
+    const log = join(dir, 'clicks')
+    const simulated = await ok('clicks', 'simulate', '-i', index, '--queries', join(dir, 'train.queries'), '--qrels', `${nf}train/s-3.qrel`, '--log', log, '--sessions', '30')
+    expect(simulated).toMatch(/24000 sessions over 800 queries/)
+    const labelled = await ok('clicks', 'labels', '--log', log, '--queries-out', join(dir, 'clicks.queries'), '--qrels-out', join(dir, 'clicks.qrel'), '--min-clicked', '5')
+    const kept = Number(/wrote (\d+) labelled queries/.exec(labelled)![1])
+    expect(kept).toBeGreaterThan(50)
+    const qrels = (await readFile(join(dir, 'clicks.qrel'), 'utf8')).trim().split('\n')
+    // NCBI grades: 12 for the most clicked document of a query
+    expect(qrels.some((line) => line.endsWith('\t12') || line.endsWith(' 12'))).toBe(true)
+    await ok('train', '-i', index, '--queries', join(dir, 'clicks.queries'), '--qrels', join(dir, 'clicks.qrel'), '--depth', '20', '--trees', '20', '--usage-log', log, '-o', join(dir, 'click-model'), '-q')
+    expect(existsSync(join(dir, 'click-model', 'model.txt'))).toBe(true)
+  }, 600_000)
+
+  it("reads NCBI's Best Match sample: real log queries, gold lists, eligibility", async () => {
+    const out = await ok('clicks', 'sample', `${shared}pubmed-best-match`)
+    expect(out).toContain('1000 queries: 786 simple; 672 with a gold list, 612 with candidates; 505 eligible')
+  })
+})

@@ -1,0 +1,337 @@
+/**
+ * The feature extractor: Best Match's 179 features of each first-stage candidate, from the
+ * index (doc values, document frequencies), the forward store (token streams) and the query.
+ */
+import { isJoinedToken, type Analyzer } from '@pubmatch/analysis'
+import type { SearchResult } from '@pubmatch/bm25f'
+import { PubmatchError, truncateForMessage } from '@pubmatch/core'
+import type { IndexReader } from '@pubmatch/index'
+import type { DocumentUsage, FeatureExtractor, FeatureMatrix } from '../types.ts'
+import type { ForwardField, ForwardIndex } from './forward.ts'
+import { BEST_MATCH_SCHEMA, COLUMNS, FEATURE_COUNT, LANGUAGES, NEUTRAL_YEAR, NO_POSITION, PUBLICATION_TYPES } from './registry.ts'
+import { createSpanScratch, spanFeatures } from './spans.ts'
+
+/**
+ * An inverse document frequency from a document frequency and the collection size.
+ * @param docFreq - documents holding the term (in the field, or in any of the fields)
+ * @param docCount - documents in the index
+ */
+export type IdfFunction = (docFreq: number, docCount: number) => number
+
+/**
+ * The default IDF: `ln(N / max(df, 1))`, floored at 0 (and 0 for an empty index). `df` is the
+ * field's document frequency (`IndexReader.docFreq`); for title+abstract it is the number of
+ * documents holding the term in either field (`IndexReader.docFreqAny`).
+ * @param docFreq - the document frequency
+ * @param docCount - the number of documents
+ */
+export function logIdf(docFreq: number, docCount: number): number {
+  return docCount <= 0 ? 0 : Math.max(0, Math.log(docCount / Math.max(docFreq, 1)))
+}
+
+/** Options of {@link createFeatureExtractor}. */
+export interface FeatureExtractorOptions {
+  /** The index the first stage searched (doc values, document frequencies, analyzer). */
+  readonly reader: IndexReader
+  /** The token streams of the same documents, built with the index's text analyzer. */
+  readonly forward: ForwardIndex
+  /** Past usage for F2–F3. Defaults to none (both 0). */
+  readonly usage?: DocumentUsage
+  /** The IDF of F171–F175. Defaults to {@link logIdf}. */
+  readonly idf?: IdfFunction
+  /**
+   * The analyzer the query text goes through to find its terms. Defaults to the index's
+   * `title` analyzer (`reader.analyzer('title')`).
+   */
+  readonly queryAnalyzer?: Analyzer
+  /**
+   * Words left out of the query terms, matched case-insensitively on each token's surface form:
+   * pass the first stage's `queryStopwords` (e.g. bm25f's `QUESTION_STOPWORDS` for plain-text
+   * queries) so both stages see the same terms. Defaults to none (the analyzer's own stop words only).
+   */
+  readonly queryStopwords?: readonly string[]
+}
+
+// Module-local copies: hot loops read these as plain bindings (bundlers and test runners may
+// turn imported bindings into getter calls).
+const COL = { ...COLUMNS }
+const WIDTH: number = FEATURE_COUNT
+const NO_POS: number = NO_POSITION
+const NO_YEAR: number = NEUTRAL_YEAR
+
+const IDF_CACHE_SIZE = 65_536
+
+const NON_ALPHANUMERIC = /[^\p{L}\p{N}\s]/gu
+
+/**
+ * Counts the query-level raw-text features.
+ * @param query - the query as typed
+ * @returns `[non-alphanumeric characters (white space excluded), words, distinct case-folded words]`
+ */
+export function queryTextFeatures(query: string): [number, number, number] {
+  const words = query.split(/\s+/).filter((word) => word !== '')
+  const distinct = new Set(words.map((word) => word.toLowerCase()))
+  return [query.match(NON_ALPHANUMERIC)?.length ?? 0, words.length, distinct.size]
+}
+
+/**
+ * Creates the extractor of Best Match's 179 features ({@link BEST_MATCH_SCHEMA}).
+ *
+ * Query terms are the distinct terms of the query text analyzed like the index (joined
+ * compound forms skipped). Per candidate, one pass over each of title, abstract and MeSH
+ * tokens of the forward store gives matches, coverage, mean match position, IDF sums (one
+ * IDF per matching token, as NCBI's code sums them) and the span input; spans run over title
+ * then abstract as one stream. Absent data takes each feature's `neutral` value: no `year`
+ * doc value → 0, no pub types / languages → all 0, no MeSH → 0.
+ * @param options - see {@link FeatureExtractorOptions}
+ * @throws PubmatchError `SCHEMA_MISMATCH` when the forward store was built for another analyzer
+ */
+export function createFeatureExtractor(options: FeatureExtractorOptions): FeatureExtractor {
+  const { reader, forward } = options
+  const usage = options.usage
+  const idf = options.idf ?? logIdf
+  const hasTitle = reader.hasField('title')
+  const hasAbstract = reader.hasField('abstract')
+  if (hasTitle && reader.field('title').analyzer !== forward.analyzer) {
+    throw new PubmatchError(
+      'SCHEMA_MISMATCH',
+      `@pubmatch/ltr: the forward index was built for analyzer "${truncateForMessage(forward.analyzer)}" but the index's title uses "${truncateForMessage(reader.field('title').analyzer)}"`,
+    )
+  }
+  const queryAnalyzer = options.queryAnalyzer ?? reader.analyzer(hasTitle ? 'title' : reader.schema.fields[0]!.name)
+  const dropped = new Set((options.queryStopwords ?? []).map((word) => word.toLowerCase()))
+  const tiabFields = [...(hasTitle ? ['title'] : []), ...(hasAbstract ? ['abstract'] : [])]
+  const years = reader.schema.numericDocValues.includes('year') ? reader.numericValues('year') : null
+  const hasPubtypes = reader.schema.sortedSetDocValues.includes('pubtype')
+  const hasLanguages = reader.schema.sortedSetDocValues.includes('language')
+  const pubtypeColumns = oneHotColumns(PUBLICATION_TYPES, COL.pubtypeFirst)
+  const languageColumns = oneHotColumns(LANGUAGES, COL.languageFirst)
+  const title = forward.field('title')
+  const abstract = forward.field('abstract')
+  const mesh = forward.field('mesh')
+
+  // The reader is a point-in-time view, so a term's IDFs never change: cache them
+  // (docFreqAny walks the postings of terms found in both fields).
+  const idfCache = new Map<string, readonly [number, number, number]>()
+  // Work state reused across calls (extract is synchronous, so one call at a time).
+  const slot = new Int32Array(forward.termCount).fill(-1)
+  let seen = new Int32Array(16)
+  let stamp = 0
+  let matchPositions = new Int32Array(256)
+  let matchTerms = new Int32Array(256)
+  let flagBuffer = new Uint8Array(1024)
+  const scratch = createSpanScratch(256)
+  const span = new Float64Array(19)
+
+  interface FieldPass {
+    matches: number
+    covered: number
+    positionSum: number
+    idfA: number
+    idfB: number
+  }
+  const pass: FieldPass = { matches: 0, covered: 0, positionSum: 0, idfA: 0, idfB: 0 }
+  let spanCount = 0
+
+  /** One pass over a field's tokens; `spanBase` ≥ 0 also records matches and flags for spans. */
+  const scan = (field: ForwardField, doc: number, idfA: Float64Array, idfB: Float64Array, spanBase: number): number => {
+    const start = field.offsets[doc]!
+    const end = field.offsets[doc + 1]!
+    const terms = field.terms
+    const flags = field.flags
+    stamp++
+    pass.matches = 0
+    pass.covered = 0
+    pass.positionSum = 0
+    pass.idfA = 0
+    pass.idfB = 0
+    if (stamp === 0x3fffffff) {
+      seen.fill(0)
+      stamp = 1
+    }
+    let stops = 0
+    if (spanBase >= 0 && flagBuffer.length < spanBase + end - start) {
+      const grown = new Uint8Array(2 * (spanBase + end - start))
+      grown.set(flagBuffer.subarray(0, spanBase))
+      flagBuffer = grown
+    }
+    for (let k = start; k < end; k++) {
+      const f = flags[k]!
+      if ((f & 1) !== 0) {
+        stops++
+      }
+      const i = k - start
+      if (spanBase >= 0) {
+        flagBuffer[spanBase + i] = f
+      }
+      const t = terms[k]!
+      if (t < 0) {
+        continue
+      }
+      const q = slot[t]!
+      if (q < 0) {
+        continue
+      }
+      pass.matches++
+      pass.positionSum += i
+      pass.idfA += idfA[q]!
+      pass.idfB += idfB[q]!
+      if (seen[q] !== stamp) {
+        seen[q] = stamp
+        pass.covered++
+      }
+      if (spanBase >= 0) {
+        if (spanCount === matchPositions.length) {
+          const positions = new Int32Array(2 * spanCount)
+          positions.set(matchPositions)
+          matchPositions = positions
+          const ts = new Int32Array(2 * spanCount)
+          ts.set(matchTerms)
+          matchTerms = ts
+        }
+        matchPositions[spanCount] = spanBase + i
+        matchTerms[spanCount] = q
+        spanCount++
+      }
+    }
+    return stops
+  }
+
+  return {
+    schema: BEST_MATCH_SCHEMA,
+    extract(query: string, result: SearchResult): FeatureMatrix {
+      const hits = result.hits
+      const rows = hits.length
+      const data = new Float64Array(rows * WIDTH)
+      // Query terms: distinct analyzed terms, interned to forward term ids.
+      const queryTerms: string[] = []
+      for (const token of queryAnalyzer.analyze(query)) {
+        const skip = isJoinedToken(token) || (dropped.size > 0 && dropped.has((token.original ?? token.term).toLowerCase()))
+        if (!skip && !queryTerms.includes(token.term)) {
+          queryTerms.push(token.term)
+        }
+      }
+      const nq = queryTerms.length
+      const docCount = reader.docCount
+      const idfTiab = new Float64Array(nq)
+      const idfTitle = new Float64Array(nq)
+      const idfAbstract = new Float64Array(nq)
+      const ids = new Int32Array(nq)
+      queryTerms.forEach((term, q) => {
+        let cached = idfCache.get(term)
+        if (cached === undefined) {
+          cached = [
+            tiabFields.length === 0 ? 0 : idf(reader.docFreqAny(term, tiabFields), docCount),
+            hasTitle ? idf(reader.docFreq('title', term), docCount) : 0,
+            hasAbstract ? idf(reader.docFreq('abstract', term), docCount) : 0,
+          ]
+          if (idfCache.size >= IDF_CACHE_SIZE) {
+            idfCache.clear()
+          }
+          idfCache.set(term, cached)
+        }
+        idfTiab[q] = cached[0]
+        idfTitle[q] = cached[1]
+        idfAbstract[q] = cached[2]
+        const id = forward.termId(term)
+        ids[q] = id
+        if (id >= 0) {
+          slot[id] = q
+        }
+      })
+      if (seen.length < nq) {
+        seen = new Int32Array(2 * nq)
+        stamp = 0
+      }
+      const [nonAlphanumeric, words, distinctWords] = queryTextFeatures(query)
+      try {
+        for (let r = 0; r < rows; r++) {
+          const hit = hits[r]!
+          const o = r * WIDTH
+          const doc = hit.docNumber
+          const fdoc = forward.docIndex(hit.id)
+          if (fdoc < 0) {
+            throw new PubmatchError(
+              'NOT_FOUND',
+              `@pubmatch/ltr: document "${truncateForMessage(hit.id)}" is not in the forward index; rebuild it from the corpus the index holds`,
+              { details: { record: hit.id } },
+            )
+          }
+          // Document features.
+          const year = years === null ? Number.NaN : years[doc]!
+          data[o + COL.year] = Number.isNaN(year) ? NO_YEAR : year
+          if (usage !== undefined) {
+            data[o + COL.abstractClicks] = usage.abstractClicks(hit.id)
+            data[o + COL.fullTextRequests] = usage.fullTextRequests(hit.id)
+          }
+          if (hasPubtypes) {
+            setOneHot(data, o, pubtypeColumns, reader.sortedSetValues('pubtype', doc))
+          }
+          if (hasLanguages) {
+            setOneHot(data, o, languageColumns, reader.sortedSetValues('language', doc))
+          }
+          data[o + COL.firstStageScore] = hit.score
+          // Title (span positions 0 … titleLength − 1).
+          spanCount = 0
+          const titleLength = title.offsets[fdoc + 1]! - title.offsets[fdoc]!
+          const titleStops = scan(title, fdoc, idfTiab, idfTitle, 0)
+          data[o + COL.titleTokens] = titleLength
+          data[o + COL.titleStopwordRatio] = titleLength === 0 ? 0 : titleStops / titleLength
+          data[o + COL.titleCoverage] = nq === 0 ? 0 : pass.covered / nq
+          data[o + COL.titleAvgPosition] = pass.matches === 0 ? NO_POS : pass.positionSum / pass.matches
+          data[o + COL.titleMatches] = pass.matches
+          data[o + COL.titleIdfTiab] = pass.idfA
+          data[o + COL.titleIdfTitle] = pass.idfB
+          // Abstract (span positions continue after the title).
+          const abstractLength = abstract.offsets[fdoc + 1]! - abstract.offsets[fdoc]!
+          const abstractStops = scan(abstract, fdoc, idfTiab, idfAbstract, titleLength)
+          data[o + COL.abstractTokens] = abstractLength
+          data[o + COL.abstractStopwordRatio] = abstractLength === 0 ? 0 : abstractStops / abstractLength
+          data[o + COL.abstractCoverage] = nq === 0 ? 0 : pass.covered / nq
+          data[o + COL.abstractAvgPosition] = pass.matches === 0 ? NO_POS : pass.positionSum / pass.matches
+          data[o + COL.abstractMatches] = pass.matches
+          data[o + COL.abstractIdfTiab] = pass.idfA
+          data[o + COL.abstractIdfAbstract] = pass.idfB
+          // Spans over title + abstract.
+          spanFeatures(matchPositions, matchTerms, spanCount, flagBuffer, span, 0, scratch)
+          data.set(span, o + COL.spanFirst)
+          // MeSH.
+          scan(mesh, fdoc, idfTiab, idfTiab, -1)
+          data[o + COL.meshCoverage] = nq === 0 ? 0 : pass.covered / nq
+          data[o + COL.meshMatches] = pass.matches
+          data[o + COL.meshIdfTiab] = pass.idfA
+          // Query features.
+          data[o + COL.resultCount] = result.total
+          data[o + COL.queryNonAlphanumeric] = nonAlphanumeric
+          data[o + COL.queryTokens] = words
+          data[o + COL.queryUniqueTokens] = distinctWords
+        }
+      } finally {
+        for (let q = 0; q < nq; q++) {
+          if (ids[q]! >= 0) {
+            slot[ids[q]!] = -1
+          }
+        }
+      }
+      return { numRows: rows, numFeatures: WIDTH, data, ids: hits.map((hit) => hit.id) }
+    },
+  }
+}
+
+function oneHotColumns(values: readonly string[], first: number): Map<string, number> {
+  const map = new Map<string, number>()
+  values.forEach((value, i) => {
+    map.set(value, first + i)
+    map.set(value.toLowerCase(), first + i)
+  })
+  return map
+}
+
+function setOneHot(data: Float64Array, offset: number, columns: ReadonlyMap<string, number>, values: readonly string[]): void {
+  for (const value of values) {
+    const column = columns.get(value) ?? columns.get(value.toLowerCase())
+    if (column !== undefined) {
+      data[offset + column] = 1
+    }
+  }
+}

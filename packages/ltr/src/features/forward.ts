@@ -1,0 +1,478 @@
+/**
+ * A forward store of document text: each document's title, abstract and MeSH headings as
+ * token streams (interned term ids plus flag bytes), which the inverted index does not keep
+ * and the Best Match features need (positions, spans, stop-word counts).
+ *
+ * Stop-word rule: a token is a stop word when its lower-cased surface form (`original`, else
+ * the term) is in `PUBMED_STOPWORDS`; `a`/`an` and `the` get their own flags. Stop words must
+ * stay in the stream, so the store analyzes text with the stop-word-keeping variant of the
+ * index's analyzer: `biomedical` → `biomedical:nostop`, `biomedical:nostem` →
+ * `biomedical:nostem:nostop`; `whitespace`, `whitespace:stem` and the `:nostop` analyzers keep
+ * every word already. With those variants the terms of non-stop words are the index's terms.
+ * When the index analyzer drops stop words, stop-word tokens get term id `-1` (the index holds
+ * no postings for them, so they never match a query term). Any other (custom) analyzer is run
+ * as given and each position it leaves empty is filled with a stop-word token of id `-1`.
+ * Joined compound tokens (`cox2` beside `cox`, `2`) are skipped: token i has position i.
+ */
+import { createHash, randomBytes } from 'node:crypto'
+import { open, readFile, rename, rm } from 'node:fs/promises'
+import { basename, dirname, join } from 'node:path'
+import {
+  PUBMED_STOPWORDS,
+  getAnalyzer,
+  isJoinedToken,
+  type Analyzer,
+  type AnalyzerRegistry,
+} from '@pubmatch/analysis'
+import { PubmatchError, truncateForMessage } from '@pubmatch/core'
+import { TOKEN_DEFINITE, TOKEN_INDEFINITE, TOKEN_STOPWORD } from './spans.ts'
+
+/** A document as the forward store takes it. */
+export interface ForwardDocument {
+  /** The external id (PMID or collection document id), as the index knows it. */
+  readonly id: string
+  readonly title: string
+  /** The abstract as one text (sections joined by spaces). */
+  readonly abstract: string
+  /** MeSH descriptor names. Defaults to none. */
+  readonly mesh?: readonly string[]
+}
+
+/** Options of {@link buildForwardIndex}. */
+export interface ForwardIndexOptions {
+  /** The index's text analyzer, e.g. `reader.analyzer('title')`; see the module comment for how stop words are kept. */
+  readonly analyzer: Analyzer
+  /** Where the stop-word-keeping variant is looked up. Defaults to the built-in analyzers. */
+  readonly analyzers?: AnalyzerRegistry
+}
+
+/** The fields of the forward store. */
+export type ForwardFieldName = 'title' | 'abstract' | 'mesh'
+
+/** The field names, in storage order. */
+export const FORWARD_FIELDS: readonly ForwardFieldName[] = Object.freeze(['title', 'abstract', 'mesh'])
+
+/**
+ * One field of every document, column-wise: document `d`'s tokens are
+ * `terms[offsets[d] … offsets[d + 1] − 1]` with the parallel `flags`. Shared arrays: do not modify.
+ */
+export interface ForwardField {
+  /** `docCount + 1` token offsets. */
+  readonly offsets: Uint32Array
+  /** Interned term id of each token; `-1` for stop words the index analyzer drops. */
+  readonly terms: Int32Array
+  /** `TOKEN_STOPWORD | TOKEN_INDEFINITE | TOKEN_DEFINITE` bits of each token. */
+  readonly flags: Uint8Array
+}
+
+/** A read-only forward store; see {@link buildForwardIndex} and {@link loadForwardIndex}. */
+export interface ForwardIndex {
+  /** The name of the index analyzer it was built for (`IndexReader.analyzer('title').name`). */
+  readonly analyzer: string
+  /** The analyzer that produced the token streams (the stop-word-keeping variant). */
+  readonly tokenAnalyzer: string
+  readonly docCount: number
+  /** Distinct terms interned. */
+  readonly termCount: number
+  /**
+   * The forward document number of an external id, `-1` when absent.
+   * @param id - the external id
+   */
+  docIndex(id: string): number
+  /**
+   * The external id of a forward document number.
+   * @param doc - a forward document number
+   */
+  id(doc: number): string
+  /**
+   * The id of an analyzed term, `-1` when no document holds it.
+   * @param term - an analyzed (stemmed) term
+   */
+  termId(term: string): number
+  /**
+   * The term of an id.
+   * @param termId - a term id
+   */
+  term(termId: number): string
+  /**
+   * A field's columns.
+   * @param name - the field
+   */
+  field(name: ForwardFieldName): ForwardField
+  /**
+   * Writes the store to one file, crash-safe (temporary file, fsync, rename, directory fsync).
+   * @param file - the file to create or replace
+   * @throws PubmatchError `IO`
+   */
+  save(file: string): Promise<void>
+}
+
+/** Incremental construction of a {@link ForwardIndex} (e.g. from an asynchronous corpus stream). */
+export interface ForwardIndexBuilder {
+  /**
+   * Adds one document.
+   * @param doc - the document
+   * @throws PubmatchError `INVALID_ARGUMENT` for a duplicate id
+   */
+  add(doc: ForwardDocument): void
+  /** The store of the documents added so far; the builder must not be used afterwards. */
+  finish(): ForwardIndex
+}
+
+const NOSTOP_VARIANTS: Readonly<Record<string, string>> = {
+  biomedical: 'biomedical:nostop',
+  'biomedical:nostem': 'biomedical:nostem:nostop',
+}
+const KEEP_STOPWORDS = new Set(['biomedical:nostop', 'biomedical:nostem:nostop', 'whitespace', 'whitespace:stem'])
+const STOPWORDS: ReadonlySet<string> = new Set(PUBMED_STOPWORDS)
+
+/**
+ * The flag bits of a surface word.
+ * @param word - the surface form (any case)
+ */
+export function tokenFlags(word: string): number {
+  const w = word.toLowerCase()
+  let flags = STOPWORDS.has(w) ? TOKEN_STOPWORD : 0
+  if (w === 'a' || w === 'an') {
+    flags |= TOKEN_INDEFINITE
+  } else if (w === 'the') {
+    flags |= TOKEN_DEFINITE
+  }
+  return flags
+}
+
+class Column {
+  terms = new Int32Array(1024)
+  flags = new Uint8Array(1024)
+  length = 0
+  offsets: number[] = [0]
+
+  push(term: number, flags: number): void {
+    if (this.length === this.terms.length) {
+      const terms = new Int32Array(this.length * 2)
+      terms.set(this.terms)
+      this.terms = terms
+      const f = new Uint8Array(this.length * 2)
+      f.set(this.flags)
+      this.flags = f
+    }
+    this.terms[this.length] = term
+    this.flags[this.length] = flags
+    this.length++
+  }
+
+  endDocument(): void {
+    this.offsets.push(this.length)
+  }
+
+  done(): ForwardField {
+    return {
+      offsets: Uint32Array.from(this.offsets),
+      terms: this.terms.slice(0, this.length),
+      flags: this.flags.slice(0, this.length),
+    }
+  }
+}
+
+type Mode = 'variant' | 'keeps' | 'gaps'
+
+/**
+ * Starts a forward store for documents analyzed like an index with `options.analyzer`.
+ * @param options - see {@link ForwardIndexOptions}
+ */
+export function createForwardIndexBuilder(options: ForwardIndexOptions): ForwardIndexBuilder {
+  const source = options.analyzer
+  const variant = NOSTOP_VARIANTS[source.name]
+  const lookup = (name: string): Analyzer => (options.analyzers ?? { get: getAnalyzer }).get(name)
+  const mode: Mode = variant !== undefined ? 'variant' : KEEP_STOPWORDS.has(source.name) ? 'keeps' : 'gaps'
+  const analyzer = variant !== undefined ? lookup(variant) : source
+  const termIds = new Map<string, number>()
+  const terms: string[] = []
+  const ids: string[] = []
+  const docs = new Map<string, number>()
+  const columns = { title: new Column(), abstract: new Column(), mesh: new Column() }
+  let finished = false
+
+  const intern = (term: string): number => {
+    let id = termIds.get(term)
+    if (id === undefined) {
+      id = terms.length
+      terms.push(term)
+      termIds.set(term, id)
+    }
+    return id
+  }
+
+  const append = (column: Column, text: string): void => {
+    let next = 0
+    for (const token of analyzer.analyze(text)) {
+      if (isJoinedToken(token)) {
+        continue
+      }
+      if (mode === 'gaps') {
+        for (; next < token.position; next++) {
+          column.push(-1, TOKEN_STOPWORD)
+        }
+        next = token.position + 1
+      }
+      const flags = tokenFlags(token.original ?? token.term)
+      const dropped = mode === 'variant' && (flags & TOKEN_STOPWORD) !== 0
+      column.push(dropped ? -1 : intern(token.term), flags)
+    }
+  }
+
+  return {
+    add(doc: ForwardDocument): void {
+      if (finished) {
+        throw new PubmatchError('INVALID_ARGUMENT', '@pubmatch/ltr: the forward index builder is finished')
+      }
+      if (docs.has(doc.id)) {
+        throw new PubmatchError('INVALID_ARGUMENT', `@pubmatch/ltr: duplicate document id "${truncateForMessage(doc.id)}" in the forward index`)
+      }
+      docs.set(doc.id, ids.length)
+      ids.push(doc.id)
+      append(columns.title, doc.title)
+      columns.title.endDocument()
+      append(columns.abstract, doc.abstract)
+      columns.abstract.endDocument()
+      for (const heading of doc.mesh ?? []) {
+        append(columns.mesh, heading)
+      }
+      columns.mesh.endDocument()
+    },
+    finish(): ForwardIndex {
+      finished = true
+      return new Forward(source.name, analyzer.name, ids, docs, terms, termIds, {
+        title: columns.title.done(),
+        abstract: columns.abstract.done(),
+        mesh: columns.mesh.done(),
+      })
+    },
+  }
+}
+
+/**
+ * Builds a forward store of documents' title, abstract and MeSH token streams.
+ * @param docs - the documents (ids must be unique)
+ * @param options - see {@link ForwardIndexOptions}
+ * @throws PubmatchError `INVALID_ARGUMENT` for a duplicate id
+ */
+export function buildForwardIndex(docs: Iterable<ForwardDocument>, options: ForwardIndexOptions): ForwardIndex {
+  const builder = createForwardIndexBuilder(options)
+  for (const doc of docs) {
+    builder.add(doc)
+  }
+  return builder.finish()
+}
+
+const MAGIC = Buffer.from('PMFWD01\n', 'latin1')
+const FORMAT = 1
+const DIGEST = 32
+
+interface Header {
+  format: number
+  analyzer: string
+  tokenAnalyzer: string
+  docCount: number
+  termCount: number
+  tokens: Record<ForwardFieldName, number>
+  ids: number
+  terms: number
+}
+
+class Forward implements ForwardIndex {
+  readonly analyzer: string
+  readonly tokenAnalyzer: string
+  readonly docCount: number
+  readonly termCount: number
+  private readonly ids: readonly string[]
+  private readonly docs: ReadonlyMap<string, number>
+  private readonly terms: readonly string[]
+  private readonly termIds: ReadonlyMap<string, number>
+  private readonly fields: Readonly<Record<ForwardFieldName, ForwardField>>
+
+  constructor(
+    analyzer: string,
+    tokenAnalyzer: string,
+    ids: readonly string[],
+    docs: ReadonlyMap<string, number>,
+    terms: readonly string[],
+    termIds: ReadonlyMap<string, number>,
+    fields: Readonly<Record<ForwardFieldName, ForwardField>>,
+  ) {
+    this.analyzer = analyzer
+    this.tokenAnalyzer = tokenAnalyzer
+    this.ids = ids
+    this.docs = docs
+    this.terms = terms
+    this.termIds = termIds
+    this.fields = fields
+    this.docCount = ids.length
+    this.termCount = terms.length
+  }
+
+  docIndex(id: string): number {
+    return this.docs.get(id) ?? -1
+  }
+
+  id(doc: number): string {
+    const id = this.ids[doc]
+    if (id === undefined) {
+      throw new PubmatchError('INVALID_ARGUMENT', `@pubmatch/ltr: forward document ${doc} is outside 0…${this.docCount - 1}`)
+    }
+    return id
+  }
+
+  termId(term: string): number {
+    return this.termIds.get(term) ?? -1
+  }
+
+  term(termId: number): string {
+    const term = this.terms[termId]
+    if (term === undefined) {
+      throw new PubmatchError('INVALID_ARGUMENT', `@pubmatch/ltr: term id ${termId} is outside 0…${this.termCount - 1}`)
+    }
+    return term
+  }
+
+  field(name: ForwardFieldName): ForwardField {
+    return this.fields[name]
+  }
+
+  async save(file: string): Promise<void> {
+    const idsJson = Buffer.from(JSON.stringify(this.ids), 'utf8')
+    const termsJson = Buffer.from(JSON.stringify(this.terms), 'utf8')
+    const header: Header = {
+      format: FORMAT,
+      analyzer: this.analyzer,
+      tokenAnalyzer: this.tokenAnalyzer,
+      docCount: this.docCount,
+      termCount: this.termCount,
+      tokens: { title: this.fields.title.terms.length, abstract: this.fields.abstract.terms.length, mesh: this.fields.mesh.terms.length },
+      ids: idsJson.length,
+      terms: termsJson.length,
+    }
+    const headerJson = Buffer.from(JSON.stringify(header), 'utf8')
+    const length = Buffer.alloc(4)
+    length.writeUInt32LE(headerJson.length)
+    const parts: Uint8Array[] = [length, headerJson, idsJson, termsJson]
+    for (const name of FORWARD_FIELDS) {
+      const f = this.fields[name]
+      parts.push(bytesOf(f.offsets), bytesOf(f.terms), f.flags)
+    }
+    const payload = Buffer.concat(parts)
+    const digest = createHash('sha256').update(payload).digest()
+    await replaceFileAtomic(file, Buffer.concat([MAGIC, digest, payload]))
+  }
+}
+
+function bytesOf(array: Uint32Array | Int32Array): Uint8Array {
+  return new Uint8Array(array.buffer, array.byteOffset, array.byteLength)
+}
+
+async function replaceFileAtomic(path: string, data: Uint8Array): Promise<void> {
+  const tmp = join(dirname(path), `.tmp-${basename(path)}-${process.pid}-${randomBytes(4).toString('hex')}`)
+  try {
+    const handle = await open(tmp, 'wx')
+    try {
+      await handle.writeFile(data)
+      await handle.sync()
+    } finally {
+      await handle.close()
+    }
+    await rename(tmp, path)
+  } catch (error) {
+    await rm(tmp, { force: true })
+    throw new PubmatchError('IO', `@pubmatch/ltr: cannot write the forward index ${truncateForMessage(path)}`, { cause: error, details: { file: path } })
+  }
+  try {
+    const dir = await open(dirname(path), 'r')
+    try {
+      await dir.sync()
+    } finally {
+      await dir.close()
+    }
+  } catch {
+    // Some platforms cannot fsync a directory; the rename is still atomic.
+  }
+}
+
+function corrupted(file: string, what: string): PubmatchError {
+  return new PubmatchError('INDEX_CORRUPTED', `@pubmatch/ltr: forward index ${truncateForMessage(file)} is damaged: ${what}`, { details: { file } })
+}
+
+/**
+ * Reads a store written by {@link ForwardIndex.save}; its checksum is verified first.
+ * @param file - the file
+ * @throws PubmatchError `NOT_FOUND` when missing, `IO` when unreadable, `INDEX_CORRUPTED` when
+ *   damaged (bad magic, checksum mismatch, truncated), `SCHEMA_MISMATCH` for another format version
+ */
+export async function loadForwardIndex(file: string): Promise<ForwardIndex> {
+  let data: Buffer
+  try {
+    data = await readFile(file)
+  } catch (error) {
+    const missing = (error as NodeJS.ErrnoException).code === 'ENOENT'
+    throw new PubmatchError(missing ? 'NOT_FOUND' : 'IO', `@pubmatch/ltr: cannot read the forward index ${truncateForMessage(file)}`, { cause: error, details: { file } })
+  }
+  if (data.length < MAGIC.length + DIGEST + 4 || !data.subarray(0, MAGIC.length).equals(MAGIC)) {
+    throw corrupted(file, 'not a forward index file (bad magic)')
+  }
+  const payload = data.subarray(MAGIC.length + DIGEST)
+  const digest = createHash('sha256').update(payload).digest()
+  if (!digest.equals(data.subarray(MAGIC.length, MAGIC.length + DIGEST))) {
+    throw corrupted(file, 'checksum mismatch')
+  }
+  let at = 0
+  const take = (bytes: number): Buffer => {
+    if (!Number.isInteger(bytes) || bytes < 0 || at + bytes > payload.length) {
+      throw corrupted(file, 'truncated')
+    }
+    const part = payload.subarray(at, at + bytes)
+    at += bytes
+    return part
+  }
+  let header: Header
+  let ids: unknown
+  let terms: unknown
+  try {
+    header = JSON.parse(take(payload.readUInt32LE(0) + 4).subarray(4).toString('utf8')) as Header
+    if (header.format !== FORMAT) {
+      throw new PubmatchError('SCHEMA_MISMATCH', `@pubmatch/ltr: forward index ${truncateForMessage(file)} has format ${String(header.format)}, this version reads ${FORMAT}`, { details: { file } })
+    }
+    ids = JSON.parse(take(header.ids).toString('utf8'))
+    terms = JSON.parse(take(header.terms).toString('utf8'))
+  } catch (error) {
+    if (error instanceof PubmatchError) {
+      throw error
+    }
+    throw corrupted(file, 'unreadable header')
+  }
+  const isStrings = (v: unknown, n: number): v is string[] => Array.isArray(v) && v.length === n && v.every((x) => typeof x === 'string')
+  if (!isStrings(ids, header.docCount) || !isStrings(terms, header.termCount)) {
+    throw corrupted(file, 'bad id or term table')
+  }
+  const fields = {} as Record<ForwardFieldName, ForwardField>
+  for (const name of FORWARD_FIELDS) {
+    const n = header.tokens[name]
+    const offsets = new Uint32Array(copy(take((header.docCount + 1) * 4)))
+    const fieldTerms = new Int32Array(copy(take(n * 4)))
+    const flags = new Uint8Array(copy(take(n)))
+    if (offsets[header.docCount] !== n) {
+      throw corrupted(file, `bad ${name} offsets`)
+    }
+    fields[name] = { offsets, terms: fieldTerms, flags }
+  }
+  if (at !== payload.length) {
+    throw corrupted(file, 'trailing bytes')
+  }
+  const docs = new Map(ids.map((id, i) => [id, i] as const))
+  const termIds = new Map(terms.map((term, i) => [term, i] as const))
+  return new Forward(header.analyzer, header.tokenAnalyzer, ids, docs, terms, termIds, fields)
+}
+
+function copy(bytes: Buffer): ArrayBuffer {
+  const out = new ArrayBuffer(bytes.length)
+  new Uint8Array(out).set(bytes)
+  return out
+}

@@ -1,0 +1,261 @@
+/**
+ * A reranking model on disk: LightGBM's text model (`model.txt`) plus a manifest
+ * (`manifest.json`) naming the feature schema it was trained on, the training data, parameters
+ * and metrics. Loading a model whose schema differs from the extractor's fails loudly.
+ */
+import { mkdir, readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { PubmatchError, isPubmatchError, truncateForMessage } from '@pubmatch/core'
+import { parseLightGbmModel, type LightGbmModel, type LightGbmParams, type ModelTree } from '@pubmatch/lightgbm-wasm'
+import { writeFileAtomic } from './io.ts'
+import type { FeatureSchema, LabelledQuery } from './types.ts'
+
+/** The manifest's format tag. */
+export const MODEL_FORMAT = 'pubmatch-ltr-model/1'
+export const MODEL_FILE = 'model.txt'
+export const MANIFEST_FILE = 'manifest.json'
+/** The query memory of a model that uses one (`withQueryMemory`): JSON lines `{id, text, judgements}`. */
+export const MEMORY_FILE = 'memory.jsonl'
+
+/** What `manifest.json` holds. */
+export interface ModelManifest {
+  readonly format: typeof MODEL_FORMAT
+  /** When it was trained (ISO 8601). */
+  readonly createdAt: string
+  /** The feature schema: its version and the feature ids in column order. */
+  readonly schema: { readonly version: string; readonly features: readonly string[] }
+  /** How the training data was made (free-form, e.g. queries file, qrels file, depth, labels). */
+  readonly training: Readonly<Record<string, string | number | boolean>>
+  /** LightGBM parameters and the trees kept. */
+  readonly lightgbm: { readonly params: LightGbmParams; readonly iterations: number }
+  /** Metrics measured at training time (validation NDCG, cross-validation, …). */
+  readonly metrics: Readonly<Record<string, number>>
+  /** The first stage the model reranks (its candidates' features depend on it). */
+  readonly firstStage: Readonly<Record<string, string | number>>
+}
+
+/** A loaded model. */
+export interface RankerModel {
+  readonly manifest: ModelManifest
+  readonly text: string
+  /** The parsed trees for the TypeScript scorer. */
+  readonly model: LightGbmModel
+}
+
+/**
+ * Writes a model directory crash-safely: `model.txt` first, then `manifest.json` (each via a
+ * temporary file and a rename), so a manifest always describes a complete model.
+ * @param dir - the model directory (created if missing)
+ * @param manifest - the manifest
+ * @param text - LightGBM's model text
+ */
+export async function saveModel(dir: string, manifest: ModelManifest, text: string): Promise<void> {
+  const model = parseLightGbmModel(text)
+  if (model.numFeatures !== manifest.schema.features.length) {
+    throw new PubmatchError(
+      'SCHEMA_MISMATCH',
+      `ltr: the model uses ${model.numFeatures} features but the manifest lists ${manifest.schema.features.length}`,
+    )
+  }
+  await mkdir(dir, { recursive: true })
+  await writeFileAtomic(join(dir, MODEL_FILE), text)
+  await writeFileAtomic(join(dir, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`)
+}
+
+/**
+ * Reads a model directory and checks it against the feature schema it will be used with.
+ * @param dir - the model directory
+ * @param schema - the extractor's schema; its version and feature ids must equal the manifest's
+ * @throws PubmatchError `NOT_FOUND` (no model there), `UNSUPPORTED_FORMAT` (not a manifest or model),
+ *   `SCHEMA_MISMATCH` (trained on other features)
+ */
+export async function loadModel(dir: string, schema?: FeatureSchema): Promise<RankerModel> {
+  let manifestText: string
+  let text: string
+  try {
+    manifestText = await readFile(join(dir, MANIFEST_FILE), 'utf8')
+    text = await readFile(join(dir, MODEL_FILE), 'utf8')
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      throw new PubmatchError('NOT_FOUND', `ltr: no model in ${dir} (expected ${MANIFEST_FILE} and ${MODEL_FILE}; train one with \`pubmatch train\`)`)
+    }
+    throw error
+  }
+  let manifest: ModelManifest
+  try {
+    manifest = JSON.parse(manifestText) as ModelManifest
+  } catch {
+    throw new PubmatchError('UNSUPPORTED_FORMAT', `ltr: ${join(dir, MANIFEST_FILE)} is not JSON: "${truncateForMessage(manifestText)}"`)
+  }
+  if (manifest.format !== MODEL_FORMAT || !Array.isArray(manifest.schema?.features)) {
+    throw new PubmatchError('UNSUPPORTED_FORMAT', `ltr: ${join(dir, MANIFEST_FILE)} is not a ${MODEL_FORMAT} manifest (format "${String(manifest.format)}")`)
+  }
+  let model: LightGbmModel
+  try {
+    model = parseLightGbmModel(text)
+  } catch (error) {
+    throw isPubmatchError(error) ? new PubmatchError(error.code, `ltr: ${join(dir, MODEL_FILE)}: ${error.message}`) : error
+  }
+  if (model.numFeatures !== manifest.schema.features.length) {
+    throw new PubmatchError(
+      'SCHEMA_MISMATCH',
+      `ltr: ${join(dir, MODEL_FILE)} uses ${model.numFeatures} features but its manifest lists ${manifest.schema.features.length}`,
+    )
+  }
+  if (schema !== undefined) {
+    checkSchema(manifest, schema, dir)
+  }
+  return { manifest, text, model }
+}
+
+/**
+ * Throws unless a model's manifest was trained on exactly this feature schema.
+ * @param manifest - the model's manifest
+ * @param schema - the extractor's schema
+ * @param where - the model's location, for the message
+ */
+export function checkSchema(manifest: ModelManifest, schema: FeatureSchema, where = 'the model'): void {
+  const ids = schema.features.map((feature) => feature.id)
+  if (manifest.schema.version !== schema.version) {
+    throw new PubmatchError(
+      'SCHEMA_MISMATCH',
+      `ltr: ${where} was trained on feature schema "${manifest.schema.version}", but the extractor computes "${schema.version}"; retrain it`,
+    )
+  }
+  const differ = ids.findIndex((id, i) => manifest.schema.features[i] !== id)
+  if (ids.length !== manifest.schema.features.length || differ >= 0) {
+    throw new PubmatchError(
+      'SCHEMA_MISMATCH',
+      `ltr: ${where} lists ${manifest.schema.features.length} features, the extractor ${ids.length}` +
+        (differ >= 0 ? ` (column ${differ}: model "${manifest.schema.features[differ] ?? '-'}", extractor "${ids[differ]}")` : ''),
+    )
+  }
+}
+
+/** A node of a Solr LTR `MultipleAdditiveTreesModel` tree. */
+export type SolrTreeNode =
+  | { readonly value: string }
+  | { readonly feature: string; readonly threshold: string; readonly left: SolrTreeNode; readonly right: SolrTreeNode }
+
+/** Solr's LTR model JSON (`MultipleAdditiveTreesModel`), as NCBI deployed Best Match. */
+export interface SolrLtrModel {
+  readonly class: 'org.apache.solr.ltr.model.MultipleAdditiveTreesModel'
+  readonly name: string
+  readonly store?: string
+  readonly features: ReadonlyArray<{ readonly name: string }>
+  readonly params: { readonly trees: ReadonlyArray<{ readonly weight: string; readonly root: SolrTreeNode }> }
+}
+
+function solrNode(tree: ModelTree, node: number, names: readonly string[]): SolrTreeNode {
+  if (node < 0) {
+    return { value: String(tree.leafValue[~node]) }
+  }
+  const type = tree.decisionType[node]!
+  if ((type & 1) !== 0) {
+    throw new PubmatchError('UNSUPPORTED_FORMAT', 'ltr: Solr MultipleAdditiveTreesModel has no categorical splits; train without categorical_feature')
+  }
+  const feature = tree.splitFeature[node]!
+  return {
+    feature: names[feature] ?? `F${feature + 1}`,
+    threshold: String(tree.threshold[node]),
+    left: solrNode(tree, tree.leftChild[node]!, names),
+    right: solrNode(tree, tree.rightChild[node]!, names),
+  }
+}
+
+/**
+ * Converts a model to Solr LTR's `MultipleAdditiveTreesModel` JSON. Solr sends a row left when
+ * `value <= threshold`, as LightGBM does for numerical splits; missing values are not
+ * representable (Solr gives an absent feature 0), which is exact here because every pubmatch
+ * feature has a value (absent data takes the feature's neutral value). Solr parses thresholds
+ * as 32-bit floats, so a value within float rounding of a threshold may go the other way.
+ * @param model - a loaded model
+ * @param options - the model's Solr name and feature store
+ * @throws PubmatchError `UNSUPPORTED_FORMAT` for categorical splits or linear trees
+ */
+export function toSolrLtr(model: RankerModel, options: { name?: string; store?: string } = {}): SolrLtrModel {
+  const names = model.manifest.schema.features
+  return {
+    class: 'org.apache.solr.ltr.model.MultipleAdditiveTreesModel',
+    name: options.name ?? 'pubmatch',
+    ...(options.store === undefined ? {} : { store: options.store }),
+    features: names.map((name) => ({ name })),
+    params: {
+      trees: model.model.trees.map((tree) => {
+        if (tree.linear !== undefined) {
+          throw new PubmatchError('UNSUPPORTED_FORMAT', 'ltr: Solr MultipleAdditiveTreesModel has no linear trees')
+        }
+        return { weight: model.model.averageOutput ? String(1 / model.model.trees.length) : '1', root: solrNode(tree, tree.numLeaves === 1 ? -1 : 0, names) }
+      }),
+    },
+  }
+}
+
+/**
+ * Scores a feature row with a Solr LTR model the way Solr does (for checking exports).
+ * @param solr - the exported model
+ * @param row - feature values by the model's feature names
+ */
+export function scoreSolrLtr(solr: SolrLtrModel, row: ReadonlyMap<string, number>): number {
+  let total = 0
+  for (const tree of solr.params.trees) {
+    let node = tree.root
+    while (!('value' in node)) {
+      node = (row.get(node.feature) ?? 0) <= Number(node.threshold) ? node.left : node.right
+    }
+    total += Number(tree.weight) * Number(node.value)
+  }
+  return total
+}
+
+/**
+ * Writes the query memory a model was trained with into its directory (crash-safe).
+ * @param dir - the model directory
+ * @param queries - the remembered queries
+ */
+export async function saveModelMemory(dir: string, queries: readonly LabelledQuery[]): Promise<void> {
+  await mkdir(dir, { recursive: true })
+  const lines = queries.map((q) => JSON.stringify({ id: q.id, text: q.text, judgements: Object.fromEntries(q.judgements) }))
+  await writeFileAtomic(join(dir, MEMORY_FILE), lines.length === 0 ? '' : `${lines.join('\n')}\n`)
+}
+
+/**
+ * Reads a model's query memory.
+ * @param dir - the model directory
+ * @throws PubmatchError `NOT_FOUND` without one, `UNSUPPORTED_FORMAT` naming a bad line
+ */
+export async function loadModelMemory(dir: string): Promise<LabelledQuery[]> {
+  const file = join(dir, MEMORY_FILE)
+  let text: string
+  try {
+    text = await readFile(file, 'utf8')
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      throw new PubmatchError('NOT_FOUND', `ltr: the model in ${dir} uses a query memory but has no ${MEMORY_FILE}`)
+    }
+    throw error
+  }
+  const out: LabelledQuery[] = []
+  for (const [i, line] of text.split('\n').entries()) {
+    if (line.trim() === '') {
+      continue
+    }
+    try {
+      const value = JSON.parse(line) as { id: unknown; text: unknown; judgements: unknown }
+      if (typeof value.id !== 'string' || typeof value.text !== 'string' || typeof value.judgements !== 'object' || value.judgements === null) {
+        throw new Error('expected {id, text, judgements}')
+      }
+      const judgements = new Map<string, number>()
+      for (const [doc, grade] of Object.entries(value.judgements as Record<string, unknown>)) {
+        if (typeof grade !== 'number' || !Number.isInteger(grade) || grade < 0) {
+          throw new Error(`grade of ${doc} is not a non-negative integer`)
+        }
+        judgements.set(doc, grade)
+      }
+      out.push({ id: value.id, text: value.text, judgements })
+    } catch (error) {
+      throw new PubmatchError('UNSUPPORTED_FORMAT', `ltr: ${file}:${i + 1}: ${(error as Error).message}: "${truncateForMessage(line)}"`)
+    }
+  }
+  return out
+}

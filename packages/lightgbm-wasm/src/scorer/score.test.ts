@@ -131,10 +131,17 @@ function thresholdRows(text: string, base: FeatureMatrix): FeatureMatrix {
 
 function agree(
   params: LightGbmParams,
-  options: { numFeatures?: number; dtype?: 'float32' | 'float64'; rounds?: number } = {},
+  options: { numFeatures?: number; dtype?: 'float32' | 'float64'; rounds?: number; trainMissingRate?: number } = {},
 ): LightGbmModel {
   const numFeatures = options.numFeatures ?? 12
-  const train = createSyntheticRankingSet({ numQueries: 60, docsPerQuery: [5, 30], numFeatures, seed: 21, missingRate: 0.1, dtype: options.dtype ?? 'float64' })
+  const train = createSyntheticRankingSet({
+    numQueries: 60,
+    docsPerQuery: [5, 30],
+    numFeatures,
+    seed: 21,
+    missingRate: options.trainMissingRate ?? 0.1,
+    dtype: options.dtype ?? 'float64',
+  })
   const test = createSyntheticRankingSet({ numQueries: 40, docsPerQuery: [5, 30], numFeatures, seed: 22, missingRate: 0.2, dtype: options.dtype ?? 'float64' })
   const { booster } = lightgbm.train({ params: { verbosity: -1, min_data_in_leaf: 3, ...params }, train, numBoostRound: options.rounds ?? 30 })
   const text = booster.saveModel()
@@ -162,6 +169,11 @@ describe('scoreRows against LightGBM WebAssembly predict', () => {
   it('gives identical lambdarank scores with NaN missing values', () => {
     const model = agree({ objective: 'lambdarank', num_leaves: 31 })
     expect(countNodes(model, 0b1100, 0b1000)).toBeGreaterThan(0) // NaN missing type
+  })
+
+  it('gives identical scores when no node has a missing-value type (the inline path), NaN rows included', () => {
+    const model = agree({ objective: 'lambdarank', num_leaves: 31 }, { trainMissingRate: 0 })
+    expect(countNodes(model, 0b1101, 0)).toBe(model.trees.reduce((n, tree) => n + tree.numLeaves - 1, 0))
   })
 
   it('gives identical scores from float32 input', () => {

@@ -6,7 +6,7 @@ import type { LightGbmModel, ModelTree } from './parse-model.ts'
 const ZERO_THRESHOLD = Math.fround(1e-35)
 
 /** Rows scored together per tree, so that a tree's arrays stay in cache. */
-const BLOCK_ROWS = 256
+const BLOCK_ROWS = 512
 
 /** Options of {@link scoreRows}. */
 export interface ScoreOptions {
@@ -70,6 +70,175 @@ function leafOf(tree: ModelTree, data: Float32Array | Float64Array, offset: numb
     }
   }
   return ~node
+}
+
+/** `decision_type` bits that leave the plain `value <= threshold` test: categorical, missing type. */
+const SLOW_DECISION = 0b1101
+
+/**
+ * A model's trees flattened into one set of typed arrays (nodes of all trees back to back,
+ * leaves likewise), for the fast loop of {@link scoreRows}. Children are global: `>= 0` a node,
+ * `< 0` the leaf `~child`.
+ */
+interface CompiledTrees {
+  readonly feature: Int32Array
+  readonly threshold: Float64Array
+  readonly left: Int32Array
+  readonly right: Int32Array
+  /** Per node: 1 when the decision needs {@link slowDecision} (categorical, missing-value type). */
+  readonly slow: Uint8Array
+  /** Per node: its tree and its number within that tree (for the slow path). */
+  readonly nodeTree: Int32Array
+  readonly nodeBase: Int32Array
+  readonly leafBase: Int32Array
+  readonly leafValue: Float64Array
+  /** Per tree: the root (a node, or `~leaf` for a one-leaf tree). */
+  readonly root: Int32Array
+  /** No node needs {@link slowDecision}: NaN can be read as 0 up front and every test is inline. */
+  readonly allFast: boolean
+}
+
+const compiledModels = new WeakMap<LightGbmModel, CompiledTrees>()
+
+function compile(model: LightGbmModel): CompiledTrees {
+  const cached = compiledModels.get(model)
+  if (cached !== undefined) {
+    return cached
+  }
+  let nodes = 0
+  let leaves = 0
+  for (const tree of model.trees) {
+    nodes += Math.max(tree.numLeaves - 1, 0)
+    leaves += tree.numLeaves
+  }
+  const feature = new Int32Array(nodes)
+  const threshold = new Float64Array(nodes)
+  const left = new Int32Array(nodes)
+  const right = new Int32Array(nodes)
+  const slow = new Uint8Array(nodes)
+  const nodeTree = new Int32Array(nodes)
+  const nodeBase = new Int32Array(model.trees.length)
+  const leafBase = new Int32Array(model.trees.length)
+  const leafValue = new Float64Array(leaves)
+  const root = new Int32Array(model.trees.length)
+  let nb = 0
+  let lb = 0
+  const global = (child: number): number => (child >= 0 ? nb + child : ~(lb + ~child))
+  model.trees.forEach((tree, t) => {
+    const inner = Math.max(tree.numLeaves - 1, 0)
+    nodeBase[t] = nb
+    leafBase[t] = lb
+    for (let i = 0; i < inner; i += 1) {
+      feature[nb + i] = tree.splitFeature[i]!
+      threshold[nb + i] = tree.threshold[i]!
+      left[nb + i] = global(tree.leftChild[i]!)
+      right[nb + i] = global(tree.rightChild[i]!)
+      slow[nb + i] = (tree.decisionType[i]! & SLOW_DECISION) === 0 ? 0 : 1
+      nodeTree[nb + i] = t
+    }
+    leafValue.set(tree.leafValue, lb)
+    root[t] = inner > 0 ? nb : ~lb
+    nb += inner
+    lb += tree.numLeaves
+  })
+  const allFast = slow.every((flag) => flag === 0)
+  const compiled = { feature, threshold, left, right, slow, nodeTree, nodeBase, leafBase, leafValue, root, allFast }
+  compiledModels.set(model, compiled)
+  return compiled
+}
+
+/**
+ * Adds trees `firstTree … endTree − 1` (non-linear) to the scores of rows `start … end − 1`.
+ * The block's rows are first copied column by column, so that a node's feature is read from
+ * consecutive memory across rows. Decisions are {@link leafOf}'s: the common node (numerical,
+ * no missing-value type) is tested inline, others go through {@link slowDecision}. Each row
+ * adds its trees in model order, as LightGBM does, so raw scores are identical.
+ */
+function scoreBlock(
+  model: LightGbmModel,
+  compiled: CompiledTrees,
+  data: Float32Array | Float64Array,
+  numFeatures: number,
+  scores: Float64Array,
+  k: number,
+  range: { readonly firstTree: number; readonly endTree: number },
+  start: number,
+  end: number,
+  columns: Float64Array,
+): void {
+  const rows = end - start
+  for (let r = 0; r < rows; r += 1) {
+    const offset = (start + r) * numFeatures
+    for (let f = 0; f < numFeatures; f += 1) {
+      let value = data[offset + f]!
+      if (value <= ZERO_THRESHOLD && value >= -ZERO_THRESHOLD) {
+        value = 0 // LightGBM: tiny values are zero
+      } else if (value !== value && compiled.allFast) {
+        value = 0 // and NaN is zero where no node has a missing-value type
+      }
+      columns[f * rows + r] = value
+    }
+  }
+  const { feature, threshold, left, right, slow, root, leafValue } = compiled
+  if (compiled.allFast) {
+    for (let t = range.firstTree; t < range.endTree; t += 1) {
+      const klass = t % k
+      const top = root[t]!
+      for (let r = 0; r < rows; r += 1) {
+        let node = top
+        while (node >= 0) {
+          node = columns[feature[node]! * rows + r]! <= threshold[node]! ? left[node]! : right[node]!
+        }
+        const at = (start + r) * k + klass
+        scores[at] = scores[at]! + leafValue[~node]!
+      }
+    }
+    return
+  }
+  for (let t = range.firstTree; t < range.endTree; t += 1) {
+    const klass = t % k
+    const top = root[t]!
+    for (let r = 0; r < rows; r += 1) {
+      let node = top
+      while (node >= 0) {
+        const value = columns[feature[node]! * rows + r]!
+        if (slow[node] === 0 && value === value) {
+          node = value <= threshold[node]! ? left[node]! : right[node]!
+        } else {
+          node = slowGlobal(model, compiled, node, value)
+        }
+      }
+      const at = (start + r) * k + klass
+      scores[at] = scores[at]! + leafValue[~node]!
+    }
+  }
+}
+
+/** {@link slowDecision} on a global node number, returning a global child. */
+function slowGlobal(model: LightGbmModel, compiled: CompiledTrees, node: number, value: number): number {
+  const t = compiled.nodeTree[node]!
+  const child = slowDecision(model.trees[t]!, node - compiled.nodeBase[t]!, value)
+  return child >= 0 ? compiled.nodeBase[t]! + child : ~(compiled.leafBase[t]! + ~child)
+}
+
+/** One decision of {@link leafOf} at an internal node (categorical or with a missing-value type). */
+function slowDecision(tree: ModelTree, node: number, raw: number): number {
+  let value = raw
+  if (value <= ZERO_THRESHOLD && value >= -ZERO_THRESHOLD) {
+    value = 0
+  }
+  const type = tree.decisionType[node] ?? 0
+  if ((type & 1) !== 0) {
+    return categoricalDecision(tree, node, value)
+  }
+  const missingType = (type >> 2) & 3
+  if (Number.isNaN(value) && missingType !== 2) {
+    value = 0
+  }
+  if ((missingType === 1 && value === 0) || (missingType === 2 && Number.isNaN(value))) {
+    return (type & 2) !== 0 ? (tree.leftChild[node] ?? 0) : (tree.rightChild[node] ?? 0)
+  }
+  return value <= (tree.threshold[node] ?? 0) ? (tree.leftChild[node] ?? 0) : (tree.rightChild[node] ?? 0)
 }
 
 function categoricalDecision(tree: ModelTree, node: number, value: number): number {
@@ -221,7 +390,15 @@ export function scoreRows(model: LightGbmModel, features: FeatureMatrix, options
   const scores = new Float64Array(numRows * k)
   const firstTree = start * k
   const endTree = (start + count) * k
-  for (let blockStart = 0; blockStart < numRows; blockStart += BLOCK_ROWS) {
+  if (model.trees.every((tree) => tree.linear === undefined)) {
+    const compiled = compile(model)
+    const columns = new Float64Array(Math.min(numRows, BLOCK_ROWS) * numFeatures)
+    for (let blockStart = 0; blockStart < numRows; blockStart += BLOCK_ROWS) {
+      const blockEnd = Math.min(numRows, blockStart + BLOCK_ROWS)
+      scoreBlock(model, compiled, data, numFeatures, scores, k, { firstTree, endTree }, blockStart, blockEnd, columns)
+    }
+  }
+  for (let blockStart = 0; blockStart < numRows && model.trees.some((tree) => tree.linear !== undefined); blockStart += BLOCK_ROWS) {
     const blockEnd = Math.min(numRows, blockStart + BLOCK_ROWS)
     for (let t = firstTree; t < endTree; t += 1) {
       const tree = model.trees[t]

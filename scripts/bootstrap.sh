@@ -24,6 +24,22 @@ if ! command -v emcc >/dev/null 2>&1; then
   fi
 fi
 
+# Xapian's Python bindings: optional; @pubmatch/bench-search compares against Xapian and its
+# parity test (src/xapian.test.ts) is skipped without them. Debian puts the module under
+# /usr/bin/python3 (a pyenv python3 on the PATH may not see it), so probe that one first.
+if ! /usr/bin/python3 -c 'import xapian' >/dev/null 2>&1 && ! python3 -c 'import xapian' >/dev/null 2>&1; then
+  echo "bootstrap: installing Xapian (Debian package 'python3-xapian') for @pubmatch/bench-search"
+  if [ "$(id -u)" = "0" ]; then
+    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-xapian >/dev/null; } ||
+      echo "bootstrap: warning: could not install python3-xapian; the Xapian benchmark and its parity test will be skipped" >&2
+  elif command -v sudo >/dev/null 2>&1; then
+    { sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-xapian >/dev/null; } ||
+      echo "bootstrap: warning: could not install python3-xapian; the Xapian benchmark and its parity test will be skipped" >&2
+  else
+    echo "bootstrap: warning: python3-xapian is missing and this user cannot install packages; the Xapian benchmark and its parity test will be skipped" >&2
+  fi
+fi
+
 echo "bootstrap: pnpm install --frozen-lockfile"
 pnpm install --frozen-lockfile
 echo "bootstrap: pnpm build"

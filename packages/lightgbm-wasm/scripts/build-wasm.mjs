@@ -2,12 +2,15 @@
 // Compiles LightGBM's C++ (the sources shipped in the registry package `lightgbm` under
 // dependencies/LightGBM) to WebAssembly with Emscripten's emcc. Installs nothing.
 //
-//   node scripts/build-wasm.mjs                  the shipped build, into wasm/
+//   node scripts/build-wasm.mjs                  the shipped builds: wasm/ (single-threaded) and
+//                                                wasm/threaded/ (OpenMP on pthreads)
+//   node scripts/build-wasm.mjs --only release   one shipped build (release or threaded)
 //   node scripts/build-wasm.mjs --variant NAME   another configuration, into build/variants/NAME/
 //   node scripts/build-wasm.mjs --list           the configurations and their flags
 //
 // Object files go to build/<variant>/obj/ and are reused while their flags and sources are
-// unchanged; the final loader and binary are lightgbm.cjs + lightgbm.wasm + build-info.json.
+// unchanged; the final loader and binary are lightgbm.cjs + lightgbm.wasm + build-info.json
+// (+ lightgbm.worker.cjs, the pthread worker script, for threaded builds).
 // The output is skipped when build-info.json already records the same inputs.
 import { spawn, spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
@@ -45,8 +48,20 @@ const VARIANTS = {
     cxx: ['-O2', '-fwasm-exceptions', '-msimd128'],
     link: ['-O2', '-fwasm-exceptions', '-msimd128'],
   },
+  // The release flags plus OpenMP: clang lowers LightGBM's `#pragma omp` to __kmpc_* calls, which
+  // csrc/omp/pubmatch_omp.c implements over Emscripten pthreads (Node worker_threads sharing one
+  // SharedArrayBuffer memory). The pool holds `Module.pubmatchWorkers` workers (threads - 1).
+  'wasm-eh-simd-mt': {
+    cxx: ['-O3', '-fwasm-exceptions', '-msimd128', '-pthread', '-fopenmp'],
+    link: ['-O3', '-fwasm-exceptions', '-msimd128', '-pthread'],
+    threaded: true,
+  },
 }
 const RELEASE = 'wasm-eh-simd'
+const THREADED = 'wasm-eh-simd-mt'
+/** The builds `pnpm build` makes and the package ships, and where they go. */
+const SHIPPED = { release: { variant: RELEASE, out: 'wasm' }, threaded: { variant: THREADED, out: join('wasm', 'threaded') } }
+const OMP_DIR = join(packageDir, 'csrc', 'omp')
 
 const EXPORTED_FUNCTIONS = [
   'malloc',
@@ -79,6 +94,11 @@ const EXPORTED_FUNCTIONS = [
   'LGBM_BoosterFeatureImportance',
 ].map((name) => `_${name}`)
 
+/** Extra exports of threaded builds (csrc/omp/omp.h). */
+const THREADED_EXPORTS = ['pubmatch_omp_set_thread_limit', 'pubmatch_omp_set_spin', 'pubmatch_omp_stat'].map(
+  (name) => `_${name}`,
+)
+
 const RUNTIME_METHODS = ['UTF8ToString', 'stringToUTF8', 'lengthBytesUTF8']
 
 function fail(message) {
@@ -87,11 +107,13 @@ function fail(message) {
 }
 
 function parseArgs(argv) {
-  const args = { variant: RELEASE, out: undefined, list: false, jobs: availableParallelism() }
+  const args = { variant: undefined, only: undefined, out: undefined, list: false, jobs: availableParallelism() }
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i]
     if (arg === '--variant') {
       args.variant = argv[++i]
+    } else if (arg === '--only') {
+      args.only = argv[++i]
     } else if (arg === '--out') {
       args.out = argv[++i]
     } else if (arg === '--jobs') {
@@ -99,7 +121,7 @@ function parseArgs(argv) {
     } else if (arg === '--list') {
       args.list = true
     } else {
-      fail(`unknown argument "${arg}" (expected --variant NAME, --out DIR, --jobs N or --list)`)
+      fail(`unknown argument "${arg}" (expected --variant NAME, --only release|threaded, --out DIR, --jobs N or --list)`)
     }
   }
   return args
@@ -148,8 +170,8 @@ function lightgbmSourceDir() {
   return { dir, version, lightgbmVersion }
 }
 
-/** The translation units LightGBM's CMakeLists compiles for a CPU build without CLI. */
-function sourceFiles(lgbDir) {
+/** The translation units LightGBM's CMakeLists compiles for a CPU build without CLI, plus ours. */
+function sourceFiles(lgbDir, threaded) {
   const groups = ['boosting', 'io', 'metric', 'objective', 'network', 'treelearner']
   const files = []
   for (const group of groups) {
@@ -162,6 +184,9 @@ function sourceFiles(lgbDir) {
   }
   files.push(join(lgbDir, 'src', 'c_api.cpp'))
   files.push(join(packageDir, 'csrc', 'pubmatch_heap.c'))
+  if (threaded) {
+    files.push(join(OMP_DIR, 'pubmatch_omp.c'))
+  }
   return files
 }
 
@@ -196,27 +221,49 @@ async function main() {
   const args = parseArgs(process.argv.slice(2))
   if (args.list) {
     for (const [name, flags] of Object.entries(VARIANTS)) {
-      console.log(`${name}${name === RELEASE ? ' (release)' : ''}: compile ${flags.cxx.join(' ')}; link ${flags.link.join(' ')}`)
+      const shipped = Object.entries(SHIPPED).find(([, target]) => target.variant === name)
+      console.log(
+        `${name}${shipped === undefined ? '' : ` (shipped: ${shipped[0]}, ${shipped[1].out}/)`}: compile ${flags.cxx.join(' ')}; link ${flags.link.join(' ')}`,
+      )
     }
     return
   }
-  const variant = VARIANTS[args.variant]
-  if (variant === undefined) {
-    fail(`unknown variant "${args.variant}" (one of ${Object.keys(VARIANTS).join(', ')})`)
+  if (args.variant !== undefined) {
+    if (VARIANTS[args.variant] === undefined) {
+      fail(`unknown variant "${args.variant}" (one of ${Object.keys(VARIANTS).join(', ')})`)
+    }
+    const shipped = Object.values(SHIPPED).find((target) => target.variant === args.variant)
+    await buildVariant(args, args.variant, args.out ?? shipped?.out ?? join('build', 'variants', args.variant))
+    return
   }
-  const outDir = resolve(
-    packageDir,
-    args.out ?? (args.variant === RELEASE ? 'wasm' : join('build', 'variants', args.variant)),
-  )
+  const targets = args.only === undefined ? Object.keys(SHIPPED) : [args.only]
+  for (const name of targets) {
+    const target = SHIPPED[name]
+    if (target === undefined) {
+      fail(`unknown shipped build "${name}" (one of ${Object.keys(SHIPPED).join(', ')})`)
+    }
+    await buildVariant(args, target.variant, target.out)
+  }
+}
+
+async function buildVariant(args, variantName, out) {
+  const variant = VARIANTS[variantName]
+  const threaded = variant.threaded === true
+  const outDir = resolve(packageDir, out)
   const env = emscriptenEnv()
   const emccVersion = checkEmcc(env)
   const lgb = lightgbmSourceDir()
-  const sources = sourceFiles(lgb.dir)
+  const sources = sourceFiles(lgb.dir, threaded)
+  const ownSources = sources.filter((source) => !source.startsWith(lgb.dir))
+  const ompHeader = join(OMP_DIR, 'omp.h')
 
   const defines = ['-DEIGEN_MPL2_ONLY', '-DEIGEN_DONT_PARALLELIZE', '-DUSE_SOCKET']
   const includes = [`-I${join(lgb.dir, 'include')}`, `-I${join(lgb.dir, 'external_libs', 'eigen')}`]
+  if (threaded) {
+    includes.push(`-I${OMP_DIR}`) // our omp.h: Emscripten has none
+  }
   const cxxFlags = ['-std=c++11', '-funroll-loops', '-w', ...defines, ...includes, ...variant.cxx]
-  const cFlags = ['-w', ...variant.cxx.filter((flag) => !flag.includes('exceptions'))]
+  const cFlags = ['-w', ...(threaded ? [`-I${OMP_DIR}`] : []), ...variant.cxx.filter((flag) => !flag.includes('exceptions'))]
   const linkFlags = [
     ...variant.link,
     '--no-entry',
@@ -228,35 +275,57 @@ async function main() {
     '-sWASM_BIGINT=1',
     '-sNODEJS_CATCH_EXIT=0',
     '-sNODEJS_CATCH_REJECTION=0',
-    `-sEXPORTED_FUNCTIONS=${JSON.stringify(EXPORTED_FUNCTIONS)}`,
+    ...(threaded
+      ? [
+          // A JavaScript expression: src/module.ts passes the pool size (threads - 1) when it
+          // instantiates the module. At least 1: with an empty pool Emscripten 3.1.6 never
+          // resolves the module (it waits for "all" pool workers to load). STRICT=2:
+          // pthread_create fails instead of waiting for a worker that could only start once
+          // the (blocked) calling thread yields.
+          "-sPTHREAD_POOL_SIZE=Math.max(1,Module['pubmatchWorkers']|0)",
+          '-sPTHREAD_POOL_SIZE_STRICT=2',
+        ]
+      : []),
+    `-sEXPORTED_FUNCTIONS=${JSON.stringify([...EXPORTED_FUNCTIONS, ...(threaded ? THREADED_EXPORTS : [])])}`,
     `-sEXPORTED_RUNTIME_METHODS=${JSON.stringify(RUNTIME_METHODS)}`,
   ]
   const script = readFileSync(fileURLToPath(import.meta.url), 'utf8')
-  const inputsHash = hash(emccVersion, lgb.version, cxxFlags, cFlags, linkFlags, script, readFileSync(sources.at(-1), 'utf8'))
+  const ownText = [...ownSources, ...(threaded ? [ompHeader, join(OMP_DIR, 'pubmatch_omp.h')] : [])].map((file) =>
+    readFileSync(file, 'utf8'),
+  )
+  const inputsHash = hash(emccVersion, lgb.version, cxxFlags, cFlags, linkFlags, script, ownText)
 
   const infoPath = join(outDir, 'build-info.json')
-  if (existsSync(infoPath) && existsSync(join(outDir, 'lightgbm.wasm')) && existsSync(join(outDir, 'lightgbm.cjs'))) {
+  const outputs = ['lightgbm.wasm', 'lightgbm.cjs', ...(threaded ? ['lightgbm.worker.cjs'] : [])]
+  if (existsSync(infoPath) && outputs.every((file) => existsSync(join(outDir, file)))) {
     const previous = JSON.parse(readFileSync(infoPath, 'utf8'))
     if (previous.inputsHash === inputsHash) {
-      console.log(`${tag}: ${relative(packageDir, outDir)}/lightgbm.wasm is up to date (${args.variant})`)
+      console.log(`${tag}: ${relative(packageDir, outDir)}/lightgbm.wasm is up to date (${variantName})`)
       return
     }
   }
 
-  const workDir = join(packageDir, 'build', args.variant)
+  const workDir = join(packageDir, 'build', variantName)
   const objDir = join(workDir, 'obj')
   mkdirSync(objDir, { recursive: true })
   mkdirSync(outDir, { recursive: true })
-  console.log(`${tag}: ${emccVersion}; LightGBM ${lgb.lightgbmVersion} (npm lightgbm@${lgb.version}); variant ${args.variant}`)
+  console.log(`${tag}: ${emccVersion}; LightGBM ${lgb.lightgbmVersion} (npm lightgbm@${lgb.version}); variant ${variantName}`)
 
   const started = Date.now()
+  const isOwn = (source) => !source.startsWith(lgb.dir)
+  // Objects of a threaded build depend on our headers, which the mtime check misses: LightGBM's
+  // on omp.h's declarations (comments stripped, so that editing them rebuilds nothing), ours
+  // on both headers as written.
+  const ompHeaders = [ompHeader, join(OMP_DIR, 'pubmatch_omp.h')]
+  const lightgbmHeaderHash = threaded ? [hash(readFileSync(ompHeader, 'utf8').replace(/\/\*[\s\S]*?\*\//g, ''))] : []
+  const ownHeaderHash = threaded ? [hash(...ompHeaders.map((file) => readFileSync(file, 'utf8')))] : []
   const jobs = sources.map((source) => {
     const isC = source.endsWith('.c')
     const flags = isC ? cFlags : cxxFlags
     const name = relative(isC ? packageDir : join(lgb.dir, 'src'), source).replaceAll('/', '__')
     const object = join(objDir, `${name}.o`)
     const stamp = `${object}.flags`
-    const flagsHash = hash(flags, emccVersion)
+    const flagsHash = hash(flags, emccVersion, ...(isOwn(source) ? ownHeaderHash : lightgbmHeaderHash))
     const fresh =
       existsSync(object) &&
       existsSync(stamp) &&
@@ -265,6 +334,7 @@ async function main() {
     return { source, object, stamp, flagsHash, fresh, args: ['-c', ...flags, source, '-o', object], tool: isC ? 'emcc' : 'em++' }
   })
   const pending = jobs.filter((job) => !job.fresh)
+  const total = pending.length
   let done = 0
   const worker = async () => {
     for (;;) {
@@ -275,7 +345,7 @@ async function main() {
       await run(job.tool, job.args, env)
       writeFileSync(job.stamp, job.flagsHash)
       done += 1
-      console.log(`${tag}: [${done}/${jobs.length - jobs.filter((j) => j.fresh).length}] ${relative(lgb.dir, job.source)}`)
+      console.log(`${tag}: [${done}/${total}] ${relative(isOwn(job.source) ? packageDir : lgb.dir, job.source)}`)
     }
   }
   await Promise.all(Array.from({ length: Math.max(1, args.jobs) }, worker))
@@ -284,8 +354,14 @@ async function main() {
   await run('em++', [...jobs.map((job) => job.object), ...linkFlags, '-o', jsOut], env)
   copyFileSync(jsOut, join(outDir, 'lightgbm.cjs'))
   copyFileSync(join(workDir, 'lightgbm.wasm'), join(outDir, 'lightgbm.wasm'))
+  if (threaded) {
+    // The worker script is CommonJS; `.cjs` keeps Node from reading it as an ES module inside
+    // this "type": "module" package. src/module.ts points Emscripten's locateFile at it.
+    copyFileSync(join(workDir, 'lightgbm.worker.js'), join(outDir, 'lightgbm.worker.cjs'))
+  }
   const info = {
-    variant: args.variant,
+    variant: variantName,
+    threaded,
     emcc: emccVersion,
     lightgbm: lgb.lightgbmVersion,
     npmLightgbm: lgb.version,

@@ -208,7 +208,7 @@ export class Booster {
           results.push({
             dataName,
             metric,
-            value: runtime.module.HEAPF64[(values >>> 3) + i] ?? Number.NaN,
+            value: runtime.heap().f64[(values >>> 3) + i] ?? Number.NaN,
             higherIsBetter: isHigherBetter(metric),
           })
         }
@@ -264,7 +264,7 @@ export class Booster {
           if (written !== outLength) {
             throw new PubmatchError('INTERNAL', `lightgbm-wasm: LightGBM wrote ${written} predictions, expected ${outLength}`)
           }
-          return module.HEAPF64.slice(out >>> 3, (out >>> 3) + outLength)
+          return runtime.heap().f64.slice(out >>> 3, (out >>> 3) + outLength)
         }),
       )
     } finally {
@@ -298,7 +298,7 @@ export class Booster {
         'LGBM_BoosterFeatureImportance',
         runtime.module._LGBM_BoosterFeatureImportance(this.handle, numIteration, type === 'split' ? 0 : 1, out),
       )
-      return runtime.module.HEAPF64.slice(out >>> 3, (out >>> 3) + this.numFeatures)
+      return runtime.heap().f64.slice(out >>> 3, (out >>> 3) + this.numFeatures)
     })
   }
 

@@ -167,7 +167,7 @@ export class Dataset {
       }
       if (groups !== undefined) {
         runtime.withMemory(groups.byteLength, (ptr) => {
-          module.HEAP32.set(groups, ptr >>> 2)
+          runtime.heap().i32.set(groups, ptr >>> 2)
           runtime.withString('group', (name) =>
             runtime.check('LGBM_DatasetSetField', module._LGBM_DatasetSetField(handle, name, ptr, groups.length, DTYPE_INT32)),
           )
@@ -186,7 +186,7 @@ export class Dataset {
     const { runtime } = this
     const { module } = runtime
     runtime.withMemory(values.byteLength, (ptr) => {
-      module.HEAPF32.set(values, ptr >>> 2)
+      runtime.heap().f32.set(values, ptr >>> 2)
       runtime.withString(field, (name) =>
         runtime.check('LGBM_DatasetSetField', module._LGBM_DatasetSetField(this.handle, name, ptr, values.length, DTYPE_FLOAT32)),
       )
@@ -199,7 +199,7 @@ export class Dataset {
     const pointers = names.map((name) => runtime.string(name))
     try {
       runtime.withMemory(pointers.length * 4, (table) => {
-        module.HEAPU32.set(pointers, table >>> 2)
+        runtime.heap().u32.set(pointers, table >>> 2)
         runtime.check('LGBM_DatasetSetFeatureNames', module._LGBM_DatasetSetFeatureNames(this.handle, table, names.length))
       })
     } finally {

@@ -17,8 +17,9 @@ export { explainRow, scoreRows } from './scorer/score.ts'
 export type { ScoreExplanation, ScoreOptions, TreeContribution } from './scorer/score.ts'
 export { createSyntheticRankingSet } from './synthetic.ts'
 export type { SyntheticRankingOptions, SyntheticRankingSet } from './synthetic.ts'
-export { runWorkerTask, runWorkerTaskSafely, unwrapWorkerOutcome } from './worker-task.ts'
+export { lightGbmWorkerOptions, runWorkerTask, runWorkerTaskSafely, unwrapWorkerOutcome } from './worker-task.ts'
 export type {
+  LightGbmWorkerData,
   PredictTask,
   PredictTaskResult,
   TrainTask,

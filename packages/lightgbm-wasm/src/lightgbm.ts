@@ -1,6 +1,6 @@
 import { createBooster, loadBooster, type Booster } from './booster.ts'
 import { Dataset, type DatasetInput, type DatasetOptions } from './dataset.ts'
-import { loadWasmModule, type LoadWasmOptions, type WasmBuildInfo } from './module.ts'
+import { loadWasmModule, terminateWasmModule, type LoadWasmOptions, type WasmBuildInfo } from './module.ts'
 import type { LightGbmParams } from './params.ts'
 import { Runtime } from './runtime.ts'
 import { trainModel, type TrainOptions, type TrainResult } from './train.ts'
@@ -15,15 +15,22 @@ export interface LightGbmStats {
   readonly heapInUseBytes: number
   /** Size of the WebAssembly memory (it grows, never shrinks). */
   readonly memoryBytes: number
+  /** Parallel regions LightGBM ran on more than one thread so far (0 in the single-threaded build). */
+  readonly parallelRegions: number
+  /** The largest team of threads a region ran on so far (1 in the single-threaded build). */
+  readonly largestTeam: number
 }
 
 /**
- * One LightGBM WebAssembly instance (its own memory; single-threaded). Create one per
- * thread with {@link loadLightGbm}; everything it creates must be freed through it.
+ * One LightGBM WebAssembly instance (its own memory). Single-threaded unless loaded with
+ * `threads` > 1; use it from the thread that loaded it. Everything it creates must be freed
+ * through it.
  */
 export interface LightGbm {
   /** What the build recorded: configuration, emcc and LightGBM versions. */
   readonly build: WasmBuildInfo
+  /** Threads the instance runs LightGBM's parallel loops on (see `LoadWasmOptions.threads`). */
+  readonly threads: number
   /**
    * Creates a dataset: bins the features and sets labels, weights and query groups.
    * @param input - features, labels, groups
@@ -46,21 +53,30 @@ export interface LightGbm {
    * @param modelText - the content of a `model.txt`
    */
   loadModel(modelText: string): Booster
-  /** Live handles and memory, to check that everything was freed. */
+  /** Live handles and memory, to check that everything was freed; thread use. */
   stats(): LightGbmStats
+  /**
+   * Ends the instance's worker threads (a threaded instance's; nothing to end otherwise).
+   * They never keep the process alive, but a long-running process that loads many threaded
+   * instances should end each one it no longer needs. The instance is unusable afterwards.
+   */
+  terminate(): Promise<void>
 }
 
 /**
  * Instantiates LightGBM compiled to WebAssembly. Each call makes a new instance with its
  * own memory; in worker threads, make one per worker.
- * @param options - the build folder (defaults to the package's `wasm/`) and a log sink
- *   (defaults to discarding LightGBM's log lines)
+ * @param options - threads (defaults to `1`: the single-threaded build), the build folder
+ *   (defaults to the package's `wasm/`, or `wasm/threaded/` for more than one thread) and a
+ *   log sink (defaults to discarding LightGBM's log lines)
+ * @throws PubmatchError `INVALID_ARGUMENT` for a bad `threads`; `NOT_FOUND` without a build
  */
 export async function loadLightGbm(options: LoadWasmOptions = {}): Promise<LightGbm> {
-  const { module, info } = await loadWasmModule(options)
-  const runtime = new Runtime(module, info)
+  const { module, info, threads, takeFatalMessage } = await loadWasmModule(options)
+  const runtime = new Runtime(module, info, threads, takeFatalMessage)
   return {
     build: info,
+    threads,
     createDataset: (input, datasetOptions) => new Dataset(runtime, input, datasetOptions),
     createBooster: (trainSet, params) => createBooster(runtime, trainSet, params),
     train: (trainOptions) => trainModel(runtime, trainOptions),
@@ -69,7 +85,10 @@ export async function loadLightGbm(options: LoadWasmOptions = {}): Promise<Light
       liveDatasets: runtime.liveDatasets,
       liveBoosters: runtime.liveBoosters,
       heapInUseBytes: runtime.heapInUse(),
-      memoryBytes: module.HEAPU8.length,
+      memoryBytes: runtime.heap().u8.length,
+      parallelRegions: module._pubmatch_omp_stat?.(0) ?? 0,
+      largestTeam: Math.max(1, module._pubmatch_omp_stat?.(2) ?? 1),
     }),
+    terminate: () => terminateWasmModule(module),
   }
 }

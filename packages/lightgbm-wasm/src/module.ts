@@ -91,6 +91,22 @@ export interface LightGbmWasmModule {
     outStr: Pointer,
   ): number
   _LGBM_BoosterFeatureImportance(handle: Pointer, numIteration: number, importanceType: number, out: Pointer): number
+  /** Threaded builds: the most threads an OpenMP region may use (csrc/omp/omp.h). */
+  _pubmatch_omp_set_thread_limit?: (threads: number) => void
+  /** Threaded builds: polls before a waiting thread sleeps. */
+  _pubmatch_omp_set_spin?: (polls: number) => void
+  /** Threaded builds: 0 regions run by a team, 1 serialised regions, 2 largest team, 3 workers started. */
+  _pubmatch_omp_stat?: (which: number) => number
+  /** Threaded builds: the shared memory (its buffer changes when any thread grows it). */
+  wasmMemory?: { readonly buffer: ArrayBufferLike }
+  /** Threaded builds: Emscripten's pthread bookkeeping, holding the Node `Worker`s. */
+  PThread?: { readonly unusedWorkers: readonly NodeWorker[]; readonly runningWorkers: readonly NodeWorker[] }
+}
+
+/** The part of node:worker_threads' `Worker` used here. */
+export interface NodeWorker {
+  unref(): void
+  terminate(): Promise<number>
 }
 
 /** Where the build put the loader and the binary, and what it recorded about itself. */
@@ -103,13 +119,24 @@ export interface WasmBuildInfo {
   readonly lightgbm: string
   /** Size of `lightgbm.wasm` in bytes. */
   readonly wasmBytes: number
+  /** Whether LightGBM's OpenMP loops run on threads (pthreads); absent in older builds. */
+  readonly threaded?: boolean
 }
 
 /** Options of {@link loadWasmModule}. */
 export interface LoadWasmOptions {
   /**
-   * The folder holding `lightgbm.cjs` and `lightgbm.wasm`. Defaults to the package's
-   * `wasm/` folder, where `pnpm build` puts them.
+   * Threads LightGBM trains and predicts with: `1` loads the single-threaded build (`wasm/`);
+   * more loads the threaded build (`wasm/threaded/`), whose OpenMP runtime starts
+   * `threads - 1` worker threads sharing the instance's memory. LightGBM's `num_threads`
+   * parameter then defaults to this number (a smaller value uses fewer). An integer from 1
+   * to 64. Defaults to `1`.
+   */
+  readonly threads?: number
+  /**
+   * The folder holding `lightgbm.cjs` and `lightgbm.wasm` (and, for a threaded build,
+   * `lightgbm.worker.cjs`). Defaults to the package's `wasm/` folder, or `wasm/threaded/`
+   * when `threads` is more than 1, where `pnpm build` puts them.
    */
   readonly wasmDir?: string | URL
   /** Receives each line LightGBM prints (`[LightGBM] [Info] …`). Defaults to discarding them. */
@@ -125,6 +152,9 @@ interface WebAssemblyApi {
 type ModuleFactory = (overrides: Record<string, unknown>) => Promise<LightGbmWasmModule>
 
 const DEFAULT_WASM_DIR = new URL('../wasm/', import.meta.url)
+const DEFAULT_THREADED_DIR = new URL('../wasm/threaded/', import.meta.url)
+/** Threads of one instance, at most (MAX_THREADS of csrc/omp/pubmatch_omp.c). */
+const MAX_THREADS = 64
 
 /** One compiled WebAssembly.Module per folder and thread; instances are cheap after it. */
 const compiled = new Map<string, { factory: ModuleFactory; module: Promise<object>; info: WasmBuildInfo }>()
@@ -161,19 +191,64 @@ function prepare(dir: string): { factory: ModuleFactory; module: Promise<object>
   return entry
 }
 
+/** What LightGBM's `Log::Fatal` prints to stderr just before it throws its message. */
+const FATAL_PREFIX = '[LightGBM] [Fatal] '
+
+/** An instance from {@link loadWasmModule}. */
+export interface LoadedWasmModule {
+  readonly module: LightGbmWasmModule
+  readonly info: WasmBuildInfo
+  /** Threads the instance was loaded with. */
+  readonly threads: number
+  /**
+   * The message of the last `[LightGBM] [Fatal]` line printed since the previous call, if any
+   * (and forgets it). LightGBM prints it before throwing the same text as a C++ exception.
+   */
+  readonly takeFatalMessage: () => string | undefined
+}
+
+function checkThreads(threads: number): void {
+  if (!Number.isInteger(threads) || threads < 1 || threads > MAX_THREADS) {
+    throw new PubmatchError(
+      'INVALID_ARGUMENT',
+      `lightgbm-wasm: threads must be a whole number from 1 to ${MAX_THREADS}, got ${String(threads)}`,
+    )
+  }
+}
+
 /**
  * Instantiates LightGBM's WebAssembly module: a fresh instance with its own memory each
- * call (the binary is compiled once per thread and folder).
- * @param options - where the build is and where LightGBM's log lines go
+ * call (the binary is compiled once per thread and folder). A threaded build's instance also
+ * gets its own `threads - 1` worker threads; they do not keep the process alive.
+ * @param options - thread count, where the build is and where LightGBM's log lines go
+ * @throws PubmatchError `INVALID_ARGUMENT` for a bad thread count or `threads > 1` with a
+ *   single-threaded build; `NOT_FOUND` when the build is missing
  */
 export async function loadWasmModule(
   options: LoadWasmOptions = {},
-): Promise<{ module: LightGbmWasmModule; info: WasmBuildInfo }> {
-  const dir = resolveDir(options.wasmDir ?? DEFAULT_WASM_DIR)
+): Promise<LoadedWasmModule> {
+  const threads = options.threads ?? 1
+  checkThreads(threads)
+  const dir = resolveDir(options.wasmDir ?? (threads > 1 ? DEFAULT_THREADED_DIR : DEFAULT_WASM_DIR))
   const { factory, module: compiledModule, info } = prepare(dir)
+  const threaded = info.threaded === true
+  if (threads > 1 && !threaded) {
+    throw new PubmatchError(
+      'INVALID_ARGUMENT',
+      `lightgbm-wasm: threads: ${threads} needs a threaded build, but ${dir} holds the single-threaded build ${info.variant}`,
+      { details: { file: dir } },
+    )
+  }
   const compiledWasm = await compiledModule
   const wasm = (globalThis as unknown as { WebAssembly: WebAssemblyApi }).WebAssembly
   const log = options.onLog ?? ((): void => undefined)
+  let fatal: string | undefined
+  const printErr = (line: string): void => {
+    if (line.startsWith(FATAL_PREFIX)) {
+      fatal = line.slice(FATAL_PREFIX.length)
+    }
+    log(line)
+  }
   let failInstantiation: (error: unknown) => void = () => undefined
   const instantiationFailed = new Promise<never>((_, reject) => {
     failInstantiation = reject
@@ -181,7 +256,15 @@ export async function loadWasmModule(
   const module = await Promise.race([
     factory({
       print: log,
-      printErr: log,
+      printErr,
+      // The pool size of a threaded build (PTHREAD_POOL_SIZE reads it; one idle worker at
+      // least); Emscripten waits for these workers to load before it resolves, so LightGBM
+      // never waits for one to start.
+      pubmatchWorkers: threaded ? threads - 1 : 0,
+      // Emscripten asks for `lightgbm.worker.js`; the build ships it as `.cjs` (CommonJS in an
+      // ES-module package).
+      locateFile: (path: string): string =>
+        path.endsWith('.worker.js') ? `${dir}${path.slice(0, -'.js'.length)}.cjs` : `${dir}${path}`,
       instantiateWasm: (imports: object, receive: (instance: object, module: object) => void): object => {
         wasm.instantiate(compiledWasm, imports).then(
           (instance) => receive(instance, compiledWasm),
@@ -195,5 +278,27 @@ export async function loadWasmModule(
     }),
     instantiationFailed,
   ])
-  return { module, info }
+  if (threaded) {
+    module._pubmatch_omp_set_thread_limit?.(threads)
+    // Idle workers sleep on a futex; unref'd, they do not keep Node running.
+    for (const worker of [...(module.PThread?.unusedWorkers ?? []), ...(module.PThread?.runningWorkers ?? [])]) {
+      worker.unref()
+    }
+  }
+  const takeFatalMessage = (): string | undefined => {
+    const message = fatal
+    fatal = undefined
+    return message
+  }
+  return { module, info, threads, takeFatalMessage }
+}
+
+/**
+ * Ends the worker threads of a threaded instance (nothing to do for a single-threaded one).
+ * The instance must not be used afterwards.
+ * @param module - an instance from {@link loadWasmModule}
+ */
+export async function terminateWasmModule(module: LightGbmWasmModule): Promise<void> {
+  const workers = [...(module.PThread?.unusedWorkers ?? []), ...(module.PThread?.runningWorkers ?? [])]
+  await Promise.all(workers.map((worker) => worker.terminate()))
 }

@@ -7,6 +7,15 @@ export const DTYPE_FLOAT32 = 0
 export const DTYPE_FLOAT64 = 1
 export const DTYPE_INT32 = 2
 
+/** Typed views of the whole WebAssembly memory. */
+export interface HeapViews {
+  readonly u8: Uint8Array
+  readonly i32: Int32Array
+  readonly u32: Uint32Array
+  readonly f32: Float32Array
+  readonly f64: Float64Array
+}
+
 /**
  * The state one WebAssembly instance shares with its datasets and boosters: the module,
  * a scratch area for out-parameters and the count of live native handles. Internal.
@@ -14,15 +23,48 @@ export const DTYPE_INT32 = 2
 export class Runtime {
   readonly module: LightGbmWasmModule
   readonly info: WasmBuildInfo
+  /** Threads the instance was loaded with. */
+  readonly threads: number
   /** 64 bytes for out-parameters of one C call at a time. */
   readonly scratch: Pointer
   liveDatasets = 0
   liveBoosters = 0
+  #views: HeapViews | undefined
+  readonly #takeFatalMessage: () => string | undefined
 
-  constructor(module: LightGbmWasmModule, info: WasmBuildInfo) {
+  constructor(
+    module: LightGbmWasmModule,
+    info: WasmBuildInfo,
+    threads = 1,
+    takeFatalMessage: () => string | undefined = (): undefined => undefined,
+  ) {
     this.module = module
     this.info = info
+    this.threads = threads
+    this.#takeFatalMessage = takeFatalMessage
     this.scratch = module._malloc(64)
+  }
+
+  /**
+   * Views of the current memory. Use them right away: when the memory grows its buffer is
+   * replaced. In a threaded build another thread may grow it, which Emscripten's `HEAP*`
+   * views of this thread do not notice, so the buffer is checked on every call.
+   */
+  heap(): HeapViews {
+    const buffer = this.module.wasmMemory?.buffer ?? this.module.HEAPU8.buffer
+    const views = this.#views
+    if (views !== undefined && views.u8.buffer === buffer) {
+      return views
+    }
+    const fresh: HeapViews = {
+      u8: new Uint8Array(buffer),
+      i32: new Int32Array(buffer),
+      u32: new Uint32Array(buffer),
+      f32: new Float32Array(buffer),
+      f64: new Float64Array(buffer),
+    }
+    this.#views = fresh
+    return fresh
   }
 
   /**
@@ -31,8 +73,13 @@ export class Runtime {
    * @param rc - its return code
    */
   check(fn: string, rc: number): void {
+    const fatal = this.#takeFatalMessage() // taken on every call, so that none is left over
     if (rc !== 0) {
-      const text = this.module.UTF8ToString(this.module._LGBM_GetLastError())
+      const reported = this.module.UTF8ToString(this.module._LGBM_GetLastError())
+      // In the threaded build (Emscripten 3.1.6: -fwasm-exceptions with -pthread) no typed
+      // `catch` clause matches, so LightGBM's C API catches every exception as `...` and
+      // reports "unknown exception"; the message survives in the [Fatal] line it printed.
+      const text = reported === 'unknown exception' && fatal !== undefined ? fatal : reported
       throw new PubmatchError('LIGHTGBM', `lightgbm-wasm: ${fn} failed: ${truncateForMessage(text)}`, {
         details: { function: fn, lightgbmMessage: text },
       })
@@ -86,28 +133,29 @@ export class Runtime {
     const { data } = matrix
     const ptr = this.malloc(data.byteLength)
     if (data instanceof Float32Array) {
-      this.module.HEAPF32.set(data, ptr >>> 2)
+      this.heap().f32.set(data, ptr >>> 2)
       return { ptr, dtype: DTYPE_FLOAT32 }
     }
-    this.module.HEAPF64.set(data, ptr >>> 3)
+    this.heap().f64.set(data, ptr >>> 3)
     return { ptr, dtype: DTYPE_FLOAT64 }
   }
 
   /** Reads the int32 out-parameter at `scratch + offset`. */
   scratchInt32(offset = 0): number {
-    return this.module.HEAP32[(this.scratch + offset) >>> 2] ?? 0
+    return this.heap().i32[(this.scratch + offset) >>> 2] ?? 0
   }
 
   /** Reads the pointer out-parameter at `scratch + offset`. */
   scratchPointer(offset = 0): Pointer {
-    return this.module.HEAPU32[(this.scratch + offset) >>> 2] ?? 0
+    return this.heap().u32[(this.scratch + offset) >>> 2] ?? 0
   }
 
   /** Reads the int64 out-parameter at `scratch + offset` (exact below 2^53). */
   scratchInt64(offset = 0): number {
     const base = (this.scratch + offset) >>> 2
-    const low = this.module.HEAPU32[base] ?? 0
-    const high = this.module.HEAP32[base + 1] ?? 0
+    const { u32, i32 } = this.heap()
+    const low = u32[base] ?? 0
+    const high = i32[base + 1] ?? 0
     return high * 0x1_0000_0000 + low
   }
 
@@ -119,8 +167,9 @@ export class Runtime {
       const buffers = Array.from({ length: count }, () => this.malloc(size))
       const table = this.malloc(Math.max(1, count) * 4)
       try {
+        const { u32 } = this.heap()
         buffers.forEach((buffer, i) => {
-          this.module.HEAPU32[(table >>> 2) + i] = buffer
+          u32[(table >>> 2) + i] = buffer
         })
         this.check(fn, call(handle, count, this.scratch, size, this.scratch + 8, table))
         const needed = this.scratchPointer(8)

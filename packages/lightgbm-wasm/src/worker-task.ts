@@ -3,6 +3,7 @@ import type { PredictOptions } from './booster.ts'
 import type { DatasetInput } from './dataset.ts'
 import type { LightGbm, LightGbmStats } from './lightgbm.ts'
 import type { FeatureMatrix } from './matrix.ts'
+import type { LoadWasmOptions } from './module.ts'
 import type { LightGbmParams } from './params.ts'
 import type { IterationEvent } from './train.ts'
 
@@ -103,6 +104,30 @@ export function runWorkerTask(lightgbm: LightGbm, task: WorkerTask): WorkerTaskR
     booster.free()
   }
   return { kind: 'train', modelText, bestIteration, stoppedEarly, history, importance, stats: lightgbm.stats() }
+}
+
+/**
+ * What a pool of `@pubmatch/lightgbm-wasm/worker` workers may pass as Piscina's `workerData`.
+ */
+export interface LightGbmWorkerData {
+  /**
+   * Threads of each worker's instance (`LoadWasmOptions.threads`): more than 1 loads the
+   * threaded build, whose `threads - 1` helper threads are nested workers of that worker.
+   * Defaults to `1`.
+   */
+  readonly threads?: number
+}
+
+/**
+ * The options a worker loads its instance with, from the pool's `workerData` (anything
+ * that is not a {@link LightGbmWorkerData} object counts as `{}`).
+ * @param data - the `workerData` the worker was started with
+ */
+export function lightGbmWorkerOptions(data: unknown): LoadWasmOptions {
+  if (typeof data !== 'object' || data === null || !('threads' in data) || data.threads === undefined) {
+    return {}
+  }
+  return { threads: data.threads as number }
 }
 
 /**

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { existsSync, mkdirSync, readdirSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { join } from 'node:path'
 import { benchDir, buildDir, lightgbmSourceDir } from './paths.ts'
@@ -12,16 +12,21 @@ function run(command: string, args: readonly string[]): Promise<void> {
   })
 }
 
+const newerThan = (file: string, other: string): boolean =>
+  existsSync(file) && existsSync(other) && statSync(file).mtimeMs >= statSync(other).mtimeMs
+
 /**
  * Builds native LightGBM (g++, OpenMP, -O3, the flags of LightGBM's CMakeLists on Linux)
- * from the same sources as the WebAssembly module, plus the benchmark driver. Cached in
- * build/native/.
+ * from the same sources as the WebAssembly module, plus the benchmark driver. Objects are
+ * cached in build/native/obj/ (LightGBM's never change; the driver's is rebuilt when
+ * native/train.cpp is newer).
  * @returns the path of the driver executable
  */
 export async function buildNative(): Promise<string> {
   const out = join(buildDir, 'native')
   const exe = join(out, 'train')
-  if (existsSync(exe)) {
+  const driver = join(benchDir, 'native', 'train.cpp')
+  if (newerThan(exe, driver)) {
     return exe
   }
   mkdirSync(join(out, 'obj'), { recursive: true })
@@ -46,10 +51,12 @@ export async function buildNative(): Promise<string> {
       .filter((name) => name.endsWith('.cpp'))
       .map((name) => join(src, 'src', group, name)),
   )
-  sources.push(join(src, 'src', 'c_api.cpp'), join(benchDir, 'native', 'train.cpp'))
+  sources.push(join(src, 'src', 'c_api.cpp'), driver)
   const objects = sources.map((source, i) => join(out, 'obj', `${i}.o`))
-  const queue = sources.map((source, i) => ({ source, object: objects[i] ?? '' }))
-  console.log(`bench-lightgbm: compiling native LightGBM (${sources.length} files, g++ -O3 -fopenmp)…`)
+  const queue = sources
+    .map((source, i) => ({ source, object: objects[i] ?? '' }))
+    .filter((job) => !newerThan(job.object, job.source))
+  console.log(`bench-lightgbm: compiling native LightGBM (${queue.length} of ${sources.length} files, g++ -O3 -fopenmp)…`)
   const worker = async (): Promise<void> => {
     for (let job = queue.shift(); job !== undefined; job = queue.shift()) {
       await run('g++', ['-c', ...flags, job.source, '-o', job.object])

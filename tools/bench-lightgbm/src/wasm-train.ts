@@ -1,19 +1,23 @@
 // Child process of the benchmark: trains the benchmark model with one WebAssembly build
-// and prints one JSON line (times, peak memory), so each build's memory is measured alone.
-//   node dist/wasm-train.js WASM_DIR ROUNDS MODEL_OUT PARAMS_JSON
+// and prints one JSON line (times, CPU time of the training loop, peak memory), so each
+// build's memory is measured alone.
+//   node dist/wasm-train.js WASM_DIR ROUNDS MODEL_OUT PARAMS_JSON [THREADS]
+// THREADS > 1 needs a threaded build; LightGBM's num_threads is set to it.
 import { writeFileSync } from 'node:fs'
 import { loadLightGbm, type LightGbmParams } from '@pubmatch/lightgbm-wasm'
 import { benchData } from './data.ts'
 
-const [wasmDir = '', roundsText = '300', modelOut = '', paramsJson = '{}'] = process.argv.slice(2)
-const params = JSON.parse(paramsJson) as LightGbmParams
+const [wasmDir = '', roundsText = '300', modelOut = '', paramsJson = '{}', threadsText = '1'] = process.argv.slice(2)
+const threads = Number(threadsText)
+const params: LightGbmParams = { ...(JSON.parse(paramsJson) as LightGbmParams), num_threads: threads }
 const log: string[] = []
-const lightgbm = await loadLightGbm({ wasmDir, onLog: (line) => log.push(line) })
+const lightgbm = await loadLightGbm({ wasmDir, threads, onLog: (line) => log.push(line) })
 const data = benchData()
 const t0 = performance.now()
 const dataset = lightgbm.createDataset(data, { params })
 const booster = lightgbm.createBooster(dataset, params)
 const t1 = performance.now()
+const cpu1 = process.cpuUsage() // the whole process: every worker thread included
 const rounds = Number(roundsText)
 for (let i = 0; i < rounds; i += 1) {
   if (booster.update()) {
@@ -21,17 +25,21 @@ for (let i = 0; i < rounds; i += 1) {
   }
 }
 const t2 = performance.now()
+const cpu2 = process.cpuUsage(cpu1)
 writeFileSync(modelOut, booster.saveModel())
-const memoryBytes = lightgbm.stats().memoryBytes
+const stats = lightgbm.stats()
 booster.free()
 dataset.free()
 console.log(
   JSON.stringify({
     setupMs: Math.round(t1 - t0),
     trainMs: Math.round(t2 - t1),
+    trainCpuMs: Math.round((cpu2.user + cpu2.system) / 1000),
     peakRssKb: process.resourceUsage().maxRSS,
-    wasmMemoryBytes: memoryBytes,
+    wasmMemoryBytes: stats.memoryBytes,
+    parallelRegions: stats.parallelRegions,
     layout: log.find((line) => line.includes('Auto-choosing') || line.includes('force_')) ?? '',
     variant: lightgbm.build.variant,
   }),
 )
+await lightgbm.terminate()

@@ -6,7 +6,14 @@ import { isPubmatchError } from '@pubmatch/core'
 import { loadLightGbm } from '../lightgbm.ts'
 import type { LightGbmParams } from '../params.ts'
 import { createSyntheticRankingSet } from '../synthetic.ts'
-import { unwrapWorkerOutcome, type TrainTask, type TrainTaskResult, type WorkerOutcome, type WorkerTask } from '../worker-task.ts'
+import {
+  lightGbmWorkerOptions,
+  unwrapWorkerOutcome,
+  type TrainTask,
+  type TrainTaskResult,
+  type WorkerOutcome,
+  type WorkerTask,
+} from '../worker-task.ts'
 
 // Workers load the built dist (STYLE.md §8): `pnpm build` first (turbo's test task does).
 const workerFile = fileURLToPath(new URL('../../dist/workers/lightgbm.worker.js', import.meta.url))
@@ -81,5 +88,40 @@ describe('lightgbm.worker', () => {
       expect(isPubmatchError(error, 'INVALID_ARGUMENT')).toBe(true)
       expect((error as Error).message).toMatch(/query group sizes sum to 6/)
     }
+  })
+})
+
+describe('lightgbm.worker with workerData { threads: 2 }', () => {
+  it('trains on a team of two threads inside a piscina worker, to the single-threaded model', async () => {
+    // deterministic + col-wise: the two-thread model text equals the one-thread one (threads.test.ts).
+    const task: TrainTask = { ...trainTask(folds[0]!), params: { ...params, deterministic: true } }
+    const threadedPool = new Piscina<WorkerTask, WorkerOutcome>({
+      filename: workerFile,
+      minThreads: 1,
+      maxThreads: 1,
+      execArgv: [],
+      workerData: { threads: 2 },
+    })
+    try {
+      const result = unwrapWorkerOutcome(await threadedPool.run(task)) as TrainTaskResult
+      expect(result.stats).toMatchObject({ liveDatasets: 0, liveBoosters: 0, largestTeam: 2 })
+      expect(result.stats.parallelRegions).toBeGreaterThan(0)
+      const lightgbm = await loadLightGbm()
+      const local = lightgbm.train({ ...task, valid: [{ name: 'valid', data: folds[0]!.valid }] })
+      expect(result.modelText).toBe(local.booster.saveModel())
+      local.booster.free()
+    } finally {
+      // Ends the worker and, with it, the nested worker thread of its instance.
+      await threadedPool.destroy()
+    }
+    expect(threadedPool.threads.length).toBe(0)
+  })
+
+  it('reads the thread count from workerData and ignores anything else', () => {
+    expect(lightGbmWorkerOptions({ threads: 2 })).toEqual({ threads: 2 })
+    expect(lightGbmWorkerOptions({ threads: undefined })).toEqual({})
+    expect(lightGbmWorkerOptions(undefined)).toEqual({})
+    expect(lightGbmWorkerOptions(null)).toEqual({})
+    expect(lightGbmWorkerOptions('2')).toEqual({})
   })
 })

@@ -1,7 +1,10 @@
 // Piscina worker entry (`@pubmatch/lightgbm-wasm/worker`): one LightGBM WebAssembly
 // instance per worker thread, created on the first task and reused for the next ones.
+// The pool's `workerData` may be `{ threads: N }` (`LightGbmWorkerData`): each worker then
+// loads the threaded build with N threads (N - 1 nested worker threads of its own).
+import { workerData } from 'node:worker_threads'
 import { loadLightGbm, type LightGbm } from '../lightgbm.ts'
-import { runWorkerTaskSafely, type WorkerOutcome, type WorkerTask } from '../worker-task.ts'
+import { lightGbmWorkerOptions, runWorkerTaskSafely, type WorkerOutcome, type WorkerTask } from '../worker-task.ts'
 
 let instance: Promise<LightGbm> | undefined
 
@@ -11,6 +14,6 @@ let instance: Promise<LightGbm> | undefined
  * @param task - a {@link WorkerTask}
  */
 export default async function runTask(task: WorkerTask): Promise<WorkerOutcome> {
-  instance ??= loadLightGbm()
+  instance ??= loadLightGbm(lightGbmWorkerOptions(workerData))
   return runWorkerTaskSafely(await instance, task)
 }

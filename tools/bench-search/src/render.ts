@@ -1,0 +1,559 @@
+import { cellLabel } from './plan.ts'
+import {
+  planShards,
+  powerLawExponent,
+  projectLinear,
+  projectPerDocLogLinear,
+  projectPowerLaw,
+  type MachineSpec,
+  type ScalingInputs,
+  type TwoSizes,
+} from './projection.ts'
+import type { SearchCell } from './query-sets.ts'
+import { fmt, fmtMs, fmtRatio, markdownTable } from './report.ts'
+import type { BenchResults, BuildResult, CaseRecord, CellResult, CorpusResults } from './results.ts'
+
+/** PubMed's size the projection aims at (articles). */
+export const PUBMED_ARTICLES = 36_000_000
+
+/** Node 20's largest `Buffer` (`buffer.constants.MAX_LENGTH`): a reader holds each segment file in one. */
+export const NODE20_MAX_BUFFER: number = 2 ** 32
+
+const MIB = 2 ** 20
+const GIB = 2 ** 30
+
+const load = (values: readonly number[]): string => values[0]!.toFixed(1)
+const loads = (r: CaseRecord<unknown>): string => `${load(r.loadBefore)} → ${load(r.loadAfter)}`
+const time = (iso: string): string => iso.slice(11, 16)
+
+/** docs/s of a build without the input production time. */
+export function buildRate(b: BuildResult): number {
+  return b.docs / (b.seconds - b.inputSeconds)
+}
+
+/** docs per CPU-second of a build, the input production time taken off the CPU time. */
+export function buildCpuRate(b: BuildResult): number {
+  return b.docs / Math.max(1e-9, b.cpuSeconds - b.inputSeconds)
+}
+
+function buildTable(corpora: readonly CorpusResults[]): string {
+  const rows: string[][] = []
+  for (const c of corpora) {
+    for (const record of [c.build.pubmatch, c.build.xapian]) {
+      if (record === undefined) {
+        continue
+      }
+      const b = record.result
+      rows.push([
+        c.label,
+        b.engine,
+        fmt(b.docs),
+        fmt(b.seconds, 1),
+        fmt(b.inputSeconds, 1),
+        fmt(buildRate(b)),
+        fmt(b.cpuSeconds, 1),
+        fmt(buildCpuRate(b)),
+        fmt(b.tailSeconds, 1),
+        fmt(b.peakRssMiB),
+        fmt(b.peakHeapMiB),
+        fmt(b.indexBytes / MIB, 1),
+        fmt(b.indexBytes / b.docs),
+        loads(record),
+        record.cached === true ? `cached (${b.date.slice(0, 16).replace('T', ' ')})` : time(b.date),
+      ])
+    }
+  }
+  return markdownTable(
+    [
+      'corpus',
+      'engine',
+      'docs',
+      'wall s',
+      'input s',
+      'docs/s',
+      'CPU s',
+      'docs/CPU-s',
+      'tail s',
+      'peak RSS MiB',
+      'peak heap MiB',
+      'index MiB',
+      'bytes/doc',
+      'load before → after',
+      'measured (UTC)',
+    ],
+    rows,
+    2,
+  )
+}
+
+function serveTable(corpora: readonly CorpusResults[]): string {
+  const rows: string[][] = []
+  for (const c of corpora) {
+    for (const record of [c.serve.pubmatch, c.serve.xapian]) {
+      if (record === undefined) {
+        continue
+      }
+      const s = record.result
+      rows.push([
+        c.label,
+        s.engine,
+        fmt(s.openMs),
+        fmt(s.rssAfterOpenMiB),
+        fmt(s.heapAfterOpenMiB),
+        fmt(s.peakRssMiB),
+        fmt(s.peakHeapMiB),
+        fmt(s.indexBytes / MIB, 1),
+        fmt((s.rssAfterOpenMiB * MIB) / s.docs),
+        fmt(record.processSeconds),
+        loads(record),
+      ])
+    }
+  }
+  return markdownTable(
+    [
+      'corpus',
+      'engine',
+      'open ms',
+      'RSS after open MiB',
+      'heap after open MiB',
+      'peak RSS MiB',
+      'peak heap MiB',
+      'index MiB',
+      'RSS bytes/doc',
+      'process s',
+      'load before → after',
+    ],
+    rows,
+    2,
+  )
+}
+
+function latencyRow(label: string, engine: string, cell: CellResult): string[] {
+  const failed =
+    cell.errors === 0
+      ? '0'
+      : `${cell.errors} (${Object.entries(cell.errorCodes ?? {})
+          .map(([code, n]) => `${code} ${n}`)
+          .join(', ')})`
+  return [
+    label,
+    engine,
+    cellLabel(cell),
+    `${cell.queries} × ${cell.rounds}`,
+    failed,
+    fmtMs(cell.latency.p50),
+    fmtMs(cell.latency.p95),
+    fmtMs(cell.latency.p99),
+    fmtMs(cell.latency.mean),
+    `${fmtMs(cell.firstRound.p50)} / ${fmtMs(cell.firstRound.p99)} / ${fmtMs(cell.firstRound.mean)}`,
+    fmtMs(cell.cpuMsPerQuery),
+    fmt(cell.postingsPerQuery),
+    fmt(cell.matchesPerQuery),
+    fmt(cell.emptyQueries),
+  ]
+}
+
+function latencyTable(corpora: readonly CorpusResults[]): string {
+  const rows: string[][] = []
+  for (const c of corpora) {
+    for (const record of [c.serve.pubmatch, c.serve.xapian]) {
+      for (const cell of record?.result.cells ?? []) {
+        rows.push(latencyRow(c.label, record!.result.engine, cell))
+      }
+    }
+  }
+  return markdownTable(
+    [
+      'corpus',
+      'engine',
+      'queries, match, hits',
+      'queries × rounds',
+      'failed',
+      'p50 ms',
+      'p95 ms',
+      'p99 ms',
+      'mean ms',
+      'round 1 (cold) p50 / p99 / mean ms',
+      'CPU ms/query',
+      'postings scored/query',
+      'matches/query',
+      'no hit',
+    ],
+    rows,
+    3,
+  )
+}
+
+const sameCell = (a: SearchCell, b: SearchCell): boolean =>
+  a.set === b.set && a.match === b.match && a.limit === b.limit && a.pruning === b.pruning
+
+function xapianTable(corpora: readonly CorpusResults[]): string | null {
+  const rows: string[][] = []
+  for (const c of corpora) {
+    const ours = c.serve.pubmatch?.result
+    const theirs = c.serve.xapian?.result
+    if (ours === undefined || theirs === undefined) {
+      continue
+    }
+    for (const x of theirs.cells) {
+      const p = ours.cells.find((cell) => sameCell(cell, x))
+      if (p === undefined) {
+        continue
+      }
+      rows.push([
+        c.label,
+        `${x.set} ${x.match === 'all' ? 'all ↔ OP_AND' : 'any ↔ OP_OR'} ${x.limit}`,
+        `${fmtMs(p.latency.p50)} / ${fmtMs(p.latency.p99)} / ${fmtMs(p.latency.mean)}`,
+        `${fmtMs(x.latency.p50)} / ${fmtMs(x.latency.p99)} / ${fmtMs(x.latency.mean)}`,
+        fmtRatio(p.latency.p50, x.latency.p50),
+        fmtRatio(p.latency.p99, x.latency.p99),
+        `${fmtMs(p.cpuMsPerQuery)} / ${fmtMs(x.cpuMsPerQuery)}`,
+        fmtRatio(p.cpuMsPerQuery, x.cpuMsPerQuery),
+        `${fmt(p.matchesPerQuery)} / ${fmt(x.matchesPerQuery)}`,
+      ])
+    }
+    const pb = c.build.pubmatch?.result
+    const xb = c.build.xapian?.result
+    if (pb !== undefined && xb !== undefined) {
+      rows.push([
+        c.label,
+        '**build** docs/s · docs/CPU-s · index MiB · peak RSS MiB',
+        `${fmt(buildRate(pb))} · ${fmt(buildCpuRate(pb))} · ${fmt(pb.indexBytes / MIB, 1)} · ${fmt(pb.peakRssMiB)}`,
+        `${fmt(buildRate(xb))} · ${fmt(buildCpuRate(xb))} · ${fmt(xb.indexBytes / MIB, 1)} · ${fmt(xb.peakRssMiB)}`,
+        '',
+        '',
+        '',
+        fmtRatio(buildCpuRate(pb), buildCpuRate(xb)),
+        '',
+      ])
+    }
+  }
+  if (rows.length === 0) {
+    return null
+  }
+  return markdownTable(
+    [
+      'corpus',
+      'queries (pubmatch ↔ Xapian), hits',
+      'pubmatch p50 / p99 / mean ms',
+      'Xapian p50 / p99 / mean ms',
+      'p50 ratio',
+      'p99 ratio',
+      'CPU ms/query pubmatch / Xapian',
+      'CPU ratio (build: docs/CPU-s ratio)',
+      'matches/query pubmatch / Xapian (estimate)',
+    ],
+    rows,
+    2,
+  )
+}
+
+function jsLibraries(corpora: readonly CorpusResults[]): string | null {
+  const x30 = corpora.find((c) => c.corpus === 'nfcorpus-x30')
+  const build = x30?.build.pubmatch?.result
+  const cell = x30?.serve.pubmatch?.result.cells.find(
+    (c) => c.set === 'nfcorpus-dev' && c.match === 'any' && c.limit === 1000 && c.pruning,
+  )
+  if (build === undefined || cell === undefined) {
+    return null
+  }
+  const xapianCell = x30?.serve.xapian?.result.cells.find(
+    (c) => c.set === 'nfcorpus-dev' && c.match === 'any' && c.limit === 1000,
+  )
+  const xb = x30?.build.xapian?.result
+  const rows = [
+    ['FlexSearch (reference README, not measured here)', '5,431', '251 MB heap', '3.5', '77'],
+    ['MiniSearch (reference README, not measured here)', '2,557', '545 MB heap', '12', '315'],
+    [
+      'pubmatch (this run)',
+      fmt(buildRate(build)),
+      `${fmt(build.peakHeapMiB)} MiB heap peak, ${fmt(build.peakRssMiB)} MiB RSS peak`,
+      fmtMs(cell.latency.p50),
+      fmtMs(cell.latency.p99),
+    ],
+  ]
+  if (xb !== undefined && xapianCell !== undefined) {
+    rows.push([
+      'Xapian 1.4 (this run)',
+      fmt(buildRate(xb)),
+      `${fmt(xb.peakRssMiB)} MiB RSS peak`,
+      fmtMs(xapianCell.latency.p50),
+      fmtMs(xapianCell.latency.p99),
+    ])
+  }
+  return markdownTable(
+    [
+      'NFCorpus ×30 (101,820 docs), 1,000-hit dev queries',
+      'build docs/s',
+      'memory',
+      'p50 ms',
+      'p99 ms',
+    ],
+    rows,
+  )
+}
+
+/** The two largest synthetic corpora with a pubmatch build and serve, smaller first. */
+function scalingPair(corpora: readonly CorpusResults[]): [CorpusResults, CorpusResults] | null {
+  const synth = corpora
+    .filter((c) => c.corpus.startsWith('synth-') && c.build.pubmatch && c.serve.pubmatch)
+    .sort((a, b) => a.docs - b.docs)
+  return synth.length >= 2 ? [synth[synth.length - 2]!, synth[synth.length - 1]!] : null
+}
+
+const findCell = (
+  c: CorpusResults,
+  set: SearchCell['set'],
+  match: 'all' | 'any',
+  pruning = true,
+): CellResult | undefined =>
+  c.serve.pubmatch?.result.cells.find(
+    (x) => x.set === set && x.match === match && x.limit === 500 && x.pruning === pruning,
+  )
+
+/**
+ * The scaling inputs of a query class from two corpora (`null` if a cell is missing).
+ * @param pair - smaller and larger corpus
+ * @param match - the log-pubmed cell's match mode (top 500, pruned)
+ */
+export function scalingInputs(
+  pair: readonly [CorpusResults, CorpusResults],
+  match: 'all' | 'any',
+): ScalingInputs | null {
+  const [a, b] = pair
+  const ca = findCell(a, 'log-pubmed', match)
+  const cb = findCell(b, 'log-pubmed', match)
+  const ba = a.build.pubmatch?.result
+  const bb = b.build.pubmatch?.result
+  const sa = a.serve.pubmatch?.result
+  const sb = b.serve.pubmatch?.result
+  if (!ca || !cb || !ba || !bb || !sa || !sb) {
+    return null
+  }
+  const two = (x: number, y: number): TwoSizes => [
+    { docs: a.docs, value: x },
+    { docs: b.docs, value: y },
+  ]
+  return {
+    bytesPerDoc: two(ba.indexBytes / ba.docs, bb.indexBytes / bb.docs),
+    servingRssMiB: two(sa.rssAfterOpenMiB, sb.rssAfterOpenMiB),
+    p50Ms: two(ca.latency.p50, cb.latency.p50),
+    p99Ms: two(ca.latency.p99, cb.latency.p99),
+    cpuMsPerQuery: two(ca.cpuMsPerQuery, cb.cpuMsPerQuery),
+  }
+}
+
+function projectionSection(corpora: readonly CorpusResults[]): string | null {
+  const pair = scalingPair(corpora)
+  if (pair === null) {
+    return null
+  }
+  const [a, b] = pair
+  const N = PUBMED_ARTICLES
+  const rows: string[][] = []
+  const two = (x: number, y: number): TwoSizes => [
+    { docs: a.docs, value: x },
+    { docs: b.docs, value: y },
+  ]
+  const power = (name: string, points: TwoSizes, digits: number, unit = ''): void => {
+    rows.push([
+      name,
+      `${fmt(points[0].value, digits)}${unit}`,
+      `${fmt(points[1].value, digits)}${unit}`,
+      `α = ${fmt(powerLawExponent(points), 2)}`,
+      `${fmt(projectPowerLaw(points, N), digits)}${unit}`,
+    ])
+  }
+  const ba = a.build.pubmatch!.result
+  const bb = b.build.pubmatch!.result
+  const sa = a.serve.pubmatch!.result
+  const sb = b.serve.pubmatch!.result
+  const bpd = two(ba.indexBytes / ba.docs, bb.indexBytes / bb.docs)
+  const perDoc = projectPerDocLogLinear(bpd, N)
+  rows.push([
+    'index bytes/doc (log-linear)',
+    fmt(bpd[0].value),
+    fmt(bpd[1].value),
+    `${fmt(bpd[1].value - bpd[0].value, 0)} per decade`,
+    `${fmt(perDoc)} → **${fmt((perDoc * N) / GIB, 1)} GiB**`,
+  ])
+  const kinds = Object.keys(bb.fileBytes ?? {}).filter((k) => (ba.fileBytes ?? {})[k] !== undefined)
+  let largestKind = ''
+  let largest = 0
+  for (const kind of kinds) {
+    const at =
+      projectPerDocLogLinear(
+        two(ba.fileBytes![kind]! / ba.docs, bb.fileBytes![kind]! / bb.docs),
+        N,
+      ) * N
+    if (at > largest) {
+      largest = at
+      largestKind = kind
+    }
+  }
+  if (largestKind !== '') {
+    rows.push([
+      `largest file of one segment (\`.${largestKind}\`), bytes/doc`,
+      fmt(ba.fileBytes![largestKind]! / ba.docs),
+      fmt(bb.fileBytes![largestKind]! / bb.docs),
+      'log-linear',
+      `${fmt(largest / GIB, 1)} GiB (Node 20 Buffer limit 4 GiB${largest > NODE20_MAX_BUFFER ? ': **exceeded**' : ''})`,
+    ])
+  }
+  const rss = two(sa.rssAfterOpenMiB, sb.rssAfterOpenMiB)
+  rows.push([
+    'serving RSS after open, MiB (linear)',
+    fmt(rss[0].value),
+    fmt(rss[1].value),
+    `${fmt(((rss[1].value - rss[0].value) * MIB) / (b.docs - a.docs))} bytes/doc`,
+    `**${fmt(projectLinear(rss, N) / 1024, 1)} GiB**`,
+  ])
+  const buildRss = two(ba.peakRssMiB, bb.peakRssMiB)
+  rows.push([
+    'build peak RSS, MiB (linear)',
+    fmt(buildRss[0].value),
+    fmt(buildRss[1].value),
+    `${fmt(((buildRss[1].value - buildRss[0].value) * MIB) / (b.docs - a.docs))} bytes/doc`,
+    `${fmt(projectLinear(buildRss, N) / 1024, 1)} GiB`,
+  ])
+  const rate = two(buildCpuRate(ba), buildCpuRate(bb))
+  rows.push([
+    'build docs/CPU-s',
+    fmt(rate[0].value),
+    fmt(rate[1].value),
+    `α = ${fmt(powerLawExponent(rate), 2)}`,
+    `${fmt(projectPowerLaw(rate, N))} → ${fmt(N / projectPowerLaw(rate, N) / 3600, 1)} CPU-hours for one index`,
+  ])
+  for (const match of ['all', 'any'] as const) {
+    const ca = findCell(a, 'log-pubmed', match)
+    const cb = findCell(b, 'log-pubmed', match)
+    if (ca === undefined || cb === undefined) {
+      continue
+    }
+    const name = `log queries, match ${match}, top 500`
+    power(`${name}: p50 ms`, two(ca.latency.p50, cb.latency.p50), 2)
+    power(`${name}: p95 ms`, two(ca.latency.p95, cb.latency.p95), 1)
+    power(`${name}: p99 ms`, two(ca.latency.p99, cb.latency.p99), 1)
+    power(`${name}: mean ms`, two(ca.latency.mean, cb.latency.mean), 1)
+    power(`${name}: CPU ms/query`, two(ca.cpuMsPerQuery, cb.cpuMsPerQuery), 1)
+    if (ca.postingsPerQuery !== undefined && cb.postingsPerQuery !== undefined) {
+      power(`${name}: postings scored/query`, two(ca.postingsPerQuery, cb.postingsPerQuery), 0)
+    }
+  }
+  const table = markdownTable(
+    ['quantity', a.label, b.label, 'growth', `projected, one index of ${fmt(N)}`],
+    rows,
+  )
+  const machines: MachineSpec[] = [
+    { name: 'this machine: 24 GiB, 2 cores', ramGiB: 24, cores: 2, reserveGiB: 4 },
+    { name: '64 GiB, 16 cores', ramGiB: 64, cores: 16, reserveGiB: 8 },
+  ]
+  const plans: string[] = []
+  for (const match of ['all', 'any'] as const) {
+    const inputs = scalingInputs(pair, match)
+    if (inputs === null) {
+      continue
+    }
+    for (const machine of machines) {
+      const planRows = [1e6, 2e6, 3e6, 4.5e6, 6e6, 9e6, 12e6, N].map((shardDocs) => {
+        const row = planShards(inputs, {
+          totalDocs: N,
+          shardDocs,
+          machine,
+          coordinatorMs: shardDocs === N ? 0 : 1,
+        })
+        return [
+          fmt(shardDocs),
+          fmt(row.shards),
+          fmt(row.indexGiBPerShard, 2),
+          fmt(row.ramGiBPerShard, 2),
+          fmt(row.shardsPerMachine),
+          fmt(row.machines),
+          fmtMs(row.p50Ms),
+          fmtMs(row.p99Ms),
+          fmt(row.cpuMsPerQuery, 0),
+          fmt(row.maxQps, 0),
+        ]
+      })
+      plans.push(
+        `Match ${match}, top 500 — ${machine.name} (${machine.reserveGiB} GiB kept free):\n\n` +
+          markdownTable(
+            [
+              'docs/shard',
+              'shards',
+              'index GiB/shard',
+              'RAM GiB/shard',
+              'shards/machine',
+              'machines (1 copy)',
+              'p50 ms',
+              'p99 ms',
+              'CPU ms/query (all shards)',
+              'max QPS (1 copy)',
+            ],
+            planRows,
+          ),
+      )
+    }
+  }
+  return [
+    `Projected from ${a.label} and ${b.label} (pubmatch, PubMed fields, this run):`,
+    '',
+    table,
+    '',
+    "Shard layouts (document-partitioned; every figure projected from the two sizes, none measured; p50/p99 = one shard's projected latency + 1 ms coordinator, 0 for one index):",
+    '',
+    plans.join('\n\n'),
+  ].join('\n')
+}
+
+/**
+ * The Markdown report of a run: build, serving memory, latency, the Xapian comparison, the
+ * JavaScript libraries' reference figures, nDCG@10, and the projection to PubMed's size.
+ * @param results - a run (`.cache/results/*.json`)
+ */
+export function renderResults(results: BenchResults): string {
+  const { corpora } = results
+  const parts: string[] = [
+    `# First-stage benchmark (tools/bench-search)`,
+    '',
+    `- Command: \`${results.command}\``,
+    `- Run: ${results.started.replace('T', ' ').slice(0, 16)} → ${results.finished.replace('T', ' ').slice(0, 16)} UTC`,
+    `- Machine: ${results.machine}`,
+    `- Query rounds per cell: ${results.rounds}; log queries: ${results.logQueries.measured} measured, ${results.logQueries.warmup} warm-up (disjoint); NFCorpus dev: 325 measured, ${results.logQueries.warmup} train queries warm-up`,
+    ...(results.xapianSkipped === undefined ? [] : [`- Xapian skipped: ${results.xapianSkipped}`]),
+    '',
+    '## Index build',
+    '',
+    buildTable(corpora),
+    '',
+    '## Serving: open and memory',
+    '',
+    serveTable(corpora),
+    '',
+    '## Query latency',
+    '',
+    latencyTable(corpora),
+    '',
+  ]
+  const xapian = xapianTable(corpora)
+  if (xapian !== null) {
+    parts.push('## pubmatch against Xapian (same run, same documents and queries)', '', xapian, '')
+  }
+  const js = jsLibraries(corpora)
+  if (js !== null) {
+    parts.push('## Against the JavaScript libraries', '', js, '')
+  }
+  const nf = corpora.find((c) => c.corpus === 'nfcorpus')
+  const ours = nf?.serve.pubmatch?.result.ndcg10
+  if (ours !== undefined) {
+    parts.push(
+      `NFCorpus dev nDCG@10 (1,000 hits, trec_eval -c through @pubmatch/eval): pubmatch ${fmt(ours, 4)}${nf?.xapianNdcg10 === undefined ? '' : `, Xapian ${fmt(nf.xapianNdcg10, 4)}`} (reference README: Xapian BM25 + Porter2 0.2979).`,
+      '',
+    )
+  }
+  const projection = projectionSection(corpora)
+  if (projection !== null) {
+    parts.push('## Projection to PubMed (36M articles)', '', projection, '')
+  }
+  return `${parts.join('\n')}\n`
+}

@@ -1,0 +1,143 @@
+import type { LatencySummary } from './latency.ts'
+import type { QuerySetName } from './query-sets.ts'
+
+/** The two engines compared. */
+export type Engine = 'pubmatch' | 'xapian'
+
+/** What one index build measured, in its own process. */
+export interface BuildResult {
+  readonly engine: Engine
+  readonly corpus: string
+  readonly docs: number
+  /** Wall seconds from the first document to the commit, input production included. */
+  readonly seconds: number
+  /**
+   * Wall seconds spent producing the input inside the build loop (generating synthetic
+   * articles, parsing the Xapian driver's JSON lines); docs/s leaves it out.
+   */
+  readonly inputSeconds: number
+  /** CPU seconds (user + system, all threads) of the whole build, input included. */
+  readonly cpuSeconds: number
+  /**
+   * Wall seconds after the last document: pubmatch's final flush, merges down to one segment
+   * and commit; Xapian's compaction into one database.
+   */
+  readonly tailSeconds?: number
+  /** Peak resident set of the process, MiB. */
+  readonly peakRssMiB: number
+  /** Peak V8 heap in use (sampled), MiB (pubmatch only). */
+  readonly peakHeapMiB?: number
+  /** Bytes of the index directory after the commit. */
+  readonly indexBytes: number
+  /** Bytes per file kind (`pst`, `pos`, …), pubmatch only. */
+  readonly fileBytes?: Readonly<Record<string, number>>
+  /** Segments after the build. */
+  readonly segments?: number
+  /** Articles the build rejected. */
+  readonly errors?: number
+  /** When it was measured (ISO). */
+  readonly date: string
+}
+
+/** One query configuration's latencies on one index. */
+export interface CellResult {
+  readonly set: QuerySetName
+  /** `all` = conjunctive (Xapian OP_AND), `any` = ranked OR (Xapian OP_OR). */
+  readonly match: 'all' | 'any'
+  readonly limit: number
+  /** Block-max pruning (pubmatch; Xapian always prunes with its own max-weight bounds). */
+  readonly pruning: boolean
+  /** Distinct measured queries that ran (failed ones excluded). */
+  readonly queries: number
+  /** Measured rounds over the queries. */
+  readonly rounds: number
+  /** Queries that failed (e.g. a field tag the index has no field for); not in the latencies. */
+  readonly errors: number
+  /** Failed queries per `PubmatchError` code (pubmatch). */
+  readonly errorCodes?: Readonly<Record<string, number>>
+  /** Rounds 2 … R (warm caches), or round 1 when R = 1 (see `summarizeRounds`). */
+  readonly latency: LatencySummary
+  /** Round 1 alone: every measured query for the first time, after a disjoint warm-up. */
+  readonly firstRound: LatencySummary
+  /** Process CPU ms per query (mean over the rounds of `latency`). */
+  readonly cpuMsPerQuery: number
+  /** Postings scored per query (pubmatch, mean over the first round). */
+  readonly postingsPerQuery?: number
+  /** Documents scored per query (pubmatch). */
+  readonly docsScoredPerQuery?: number
+  /** Matching documents per query: exact or a lower bound (pubmatch), Xapian's estimate. */
+  readonly matchesPerQuery?: number
+  /** Queries with no hit. */
+  readonly emptyQueries?: number
+}
+
+/** What one serving process measured: open, memory, and its query cells. */
+export interface ServeResult {
+  readonly engine: Engine
+  readonly corpus: string
+  readonly docs: number
+  /** Opening the index, ms (pubmatch reads and checks every file into memory). */
+  readonly openMs: number
+  /** Process RSS right after opening (pubmatch: after a full GC), MiB. */
+  readonly rssAfterOpenMiB: number
+  /** V8 heap in use right after opening, MiB (pubmatch only). */
+  readonly heapAfterOpenMiB?: number
+  /** Peak RSS over the whole process, MiB. */
+  readonly peakRssMiB: number
+  /** Peak V8 heap in use (sampled between queries), MiB (pubmatch only). */
+  readonly peakHeapMiB?: number
+  /** Bytes of the index on disk. */
+  readonly indexBytes: number
+  readonly cells: readonly CellResult[]
+  /** nDCG@10 of the NFCorpus dev title queries (1,000 hits, trec_eval -c), NFCorpus ×1 only. */
+  readonly ndcg10?: number
+}
+
+/** A case's result with the machine's load around it (measured by the orchestrator). */
+export interface CaseRecord<T> {
+  readonly result: T
+  /** 1-, 5- and 15-minute load averages before the case. */
+  readonly loadBefore: readonly number[]
+  /** … and after it. */
+  readonly loadAfter: readonly number[]
+  /** Wall seconds of the whole child process. */
+  readonly processSeconds: number
+  /** Whether the build was reused from the cache (`--rebuild` forces a new one). */
+  readonly cached?: boolean
+}
+
+/** Everything measured on one corpus. */
+export interface CorpusResults {
+  readonly corpus: string
+  readonly label: string
+  readonly docs: number
+  readonly build: {
+    readonly pubmatch?: CaseRecord<BuildResult>
+    readonly xapian?: CaseRecord<BuildResult>
+  }
+  readonly serve: {
+    readonly pubmatch?: CaseRecord<ServeResult>
+    readonly xapian?: CaseRecord<ServeResult>
+  }
+  /** nDCG@10 of Xapian's NFCorpus dev run (1,000 hits) through @pubmatch/eval. */
+  readonly xapianNdcg10?: number
+}
+
+/** One whole `pnpm bench` run, as saved in `.cache/results/*.json`. */
+export interface BenchResults {
+  /** ISO start time. */
+  readonly started: string
+  /** ISO end time. */
+  readonly finished: string
+  /** The command line. */
+  readonly command: string
+  /** CPU, RAM, Node, Xapian. */
+  readonly machine: string
+  /** Measured query rounds per cell. */
+  readonly rounds: number
+  /** Log queries measured (and warm-up) per log cell. */
+  readonly logQueries: { readonly measured: number; readonly warmup: number }
+  /** Why Xapian did not run, if it did not. */
+  readonly xapianSkipped?: string
+  readonly corpora: readonly CorpusResults[]
+}

@@ -56,6 +56,24 @@ const VARIANTS = {
     link: ['-O3', '-fwasm-exceptions', '-msimd128', '-pthread'],
     threaded: true,
   },
+  // The threaded build plus link-time optimisation (as wasm-eh-simd-lto is to the release build),
+  // except for the translation units with OpenMP reductions: clang puts the reductions' lock word
+  // `.gomp_critical_user_.reduction.var` in each of them as a common symbol, which wasm-ld 14
+  // takes from bitcode as a strong definition ("duplicate symbol"); compiled to ordinary objects,
+  // they leave it undefined (as in the threaded build) for csrc/omp/pubmatch_omp.c to define.
+  'wasm-eh-simd-mt-lto': {
+    cxx: ['-O3', '-fwasm-exceptions', '-msimd128', '-pthread', '-fopenmp', '-flto'],
+    link: ['-O3', '-fwasm-exceptions', '-msimd128', '-pthread', '-flto'],
+    threaded: true,
+    withoutLto: [
+      'io/metadata.cpp',
+      'metric/metric.cpp',
+      'objective/objective_function.cpp',
+      'treelearner/gradient_discretizer.cpp',
+      'treelearner/serial_tree_learner.cpp',
+      'treelearner/voting_parallel_tree_learner.cpp',
+    ],
+  },
 }
 const RELEASE = 'wasm-eh-simd'
 const THREADED = 'wasm-eh-simd-mt'
@@ -321,7 +339,8 @@ async function buildVariant(args, variantName, out) {
   const ownHeaderHash = threaded ? [hash(...ompHeaders.map((file) => readFileSync(file, 'utf8')))] : []
   const jobs = sources.map((source) => {
     const isC = source.endsWith('.c')
-    const flags = isC ? cFlags : cxxFlags
+    const withoutLto = !isC && (variant.withoutLto ?? []).includes(relative(join(lgb.dir, 'src'), source))
+    const flags = isC ? cFlags : withoutLto ? cxxFlags.filter((flag) => flag !== '-flto') : cxxFlags
     const name = relative(isC ? packageDir : join(lgb.dir, 'src'), source).replaceAll('/', '__')
     const object = join(objDir, `${name}.o`)
     const stamp = `${object}.flags`
@@ -366,6 +385,7 @@ async function buildVariant(args, variantName, out) {
     lightgbm: lgb.lightgbmVersion,
     npmLightgbm: lgb.version,
     compileFlags: variant.cxx,
+    ...(variant.withoutLto === undefined ? {} : { compiledWithoutLto: variant.withoutLto }),
     linkFlags,
     wasmBytes: statSync(join(outDir, 'lightgbm.wasm')).size,
     buildSeconds: Math.round((Date.now() - started) / 1000),

@@ -315,6 +315,13 @@ const report = [
   `- model text identical (apart from num_threads), native ${T} threads vs wasm threaded ${T} threads: ${sameModel(nativeT, byKey(`wasm${T}`))}`,
   `- model text identical (apart from num_threads), native 1 thread vs native ${T} threads: ${sameModel(native1, nativeT)}`,
   `- model text identical (apart from num_threads), wasm release vs wasm threaded ${T} threads: ${sameModel(byKey('wasm1'), byKey(`wasm${T}`))}`,
+  // Each variant build against the shipped build and the native run with its thread count.
+  ...runs
+    .filter((run) => run.key.startsWith('variant-'))
+    .map((run) => {
+      const [shipped, native] = run.threads > 1 ? [`wasm${T}`, nativeT] : ['wasm1', native1]
+      return `- model text identical (apart from num_threads), ${run.name} vs ${spec(shipped).name}: ${sameModel(run, byKey(shipped))}; vs ${native?.name ?? 'native'}: ${sameModel(run, native)}`
+    }),
   '',
   ...predictLines,
   '',

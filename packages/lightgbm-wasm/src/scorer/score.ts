@@ -46,28 +46,10 @@ function leafOf(tree: ModelTree, data: Float32Array | Float64Array, offset: numb
   if (tree.numLeaves <= 1) {
     return 0
   }
-  const { splitFeature, threshold, decisionType, leftChild, rightChild } = tree
   let node = 0
   while (node >= 0) {
     path?.push(node)
-    let value = data[offset + (splitFeature[node] ?? 0)] ?? 0
-    if (value <= ZERO_THRESHOLD && value >= -ZERO_THRESHOLD) {
-      value = 0
-    }
-    const type = decisionType[node] ?? 0
-    if ((type & 1) !== 0) {
-      node = categoricalDecision(tree, node, value)
-      continue
-    }
-    const missingType = (type >> 2) & 3
-    if (Number.isNaN(value) && missingType !== 2) {
-      value = 0
-    }
-    if ((missingType === 1 && value === 0) || (missingType === 2 && Number.isNaN(value))) {
-      node = (type & 2) !== 0 ? (leftChild[node] ?? 0) : (rightChild[node] ?? 0)
-    } else {
-      node = value <= (threshold[node] ?? 0) ? (leftChild[node] ?? 0) : (rightChild[node] ?? 0)
-    }
+    node = decide(tree, node, data[offset + (tree.splitFeature[node] ?? 0)] ?? 0)
   }
   return ~node
 }
@@ -85,7 +67,7 @@ interface CompiledTrees {
   readonly threshold: Float64Array
   readonly left: Int32Array
   readonly right: Int32Array
-  /** Per node: 1 when the decision needs {@link slowDecision} (categorical, missing-value type). */
+  /** Per node: 1 when the decision needs {@link decide} (categorical, missing-value type). */
   readonly slow: Uint8Array
   /** Per node: its tree and its number within that tree (for the slow path). */
   readonly nodeTree: Int32Array
@@ -94,7 +76,7 @@ interface CompiledTrees {
   readonly leafValue: Float64Array
   /** Per tree: the root (a node, or `~leaf` for a one-leaf tree). */
   readonly root: Int32Array
-  /** No node needs {@link slowDecision}: NaN can be read as 0 up front and every test is inline. */
+  /** No node needs {@link decide}: NaN can be read as 0 up front and every test is inline. */
   readonly allFast: boolean
 }
 
@@ -151,7 +133,7 @@ function compile(model: LightGbmModel): CompiledTrees {
  * Adds trees `firstTree … endTree − 1` (non-linear) to the scores of rows `start … end − 1`.
  * The block's rows are first copied column by column, so that a node's feature is read from
  * consecutive memory across rows. Decisions are {@link leafOf}'s: the common node (numerical,
- * no missing-value type) is tested inline, others go through {@link slowDecision}. Each row
+ * no missing-value type) is tested inline, others go through {@link decide}. Each row
  * adds its trees in model order, as LightGBM does, so raw scores are identical.
  */
 function scoreBlock(
@@ -214,15 +196,19 @@ function scoreBlock(
   }
 }
 
-/** {@link slowDecision} on a global node number, returning a global child. */
+/** {@link decide} on a global node number, returning a global child. */
 function slowGlobal(model: LightGbmModel, compiled: CompiledTrees, node: number, value: number): number {
   const t = compiled.nodeTree[node]!
-  const child = slowDecision(model.trees[t]!, node - compiled.nodeBase[t]!, value)
+  const child = decide(model.trees[t]!, node - compiled.nodeBase[t]!, value)
   return child >= 0 ? compiled.nodeBase[t]! + child : ~(compiled.leafBase[t]! + ~child)
 }
 
-/** One decision of {@link leafOf} at an internal node (categorical or with a missing-value type). */
-function slowDecision(tree: ModelTree, node: number, raw: number): number {
+/**
+ * LightGBM's decision at an internal node (numerical or categorical, with its missing-value
+ * handling and `decision_type` bits): the child `value` goes to. {@link leafOf} takes it at
+ * every node; the fast loop of {@link scoreBlock} only at nodes it cannot test inline.
+ */
+function decide(tree: ModelTree, node: number, raw: number): number {
   let value = raw
   if (value <= ZERO_THRESHOLD && value >= -ZERO_THRESHOLD) {
     value = 0
@@ -390,7 +376,8 @@ export function scoreRows(model: LightGbmModel, features: FeatureMatrix, options
   const scores = new Float64Array(numRows * k)
   const firstTree = start * k
   const endTree = (start + count) * k
-  if (model.trees.every((tree) => tree.linear === undefined)) {
+  const hasLinear = model.trees.some((tree) => tree.linear !== undefined)
+  if (!hasLinear) {
     const compiled = compile(model)
     const columns = new Float64Array(Math.min(numRows, BLOCK_ROWS) * numFeatures)
     for (let blockStart = 0; blockStart < numRows; blockStart += BLOCK_ROWS) {
@@ -398,7 +385,7 @@ export function scoreRows(model: LightGbmModel, features: FeatureMatrix, options
       scoreBlock(model, compiled, data, numFeatures, scores, k, { firstTree, endTree }, blockStart, blockEnd, columns)
     }
   }
-  for (let blockStart = 0; blockStart < numRows && model.trees.some((tree) => tree.linear !== undefined); blockStart += BLOCK_ROWS) {
+  for (let blockStart = 0; blockStart < numRows && hasLinear; blockStart += BLOCK_ROWS) {
     const blockEnd = Math.min(numRows, blockStart + BLOCK_ROWS)
     for (let t = firstTree; t < endTree; t += 1) {
       const tree = model.trees[t]

@@ -14,9 +14,8 @@
  * as given and each position it leaves empty is filled with a stop-word token of id `-1`.
  * Joined compound tokens (`cox2` beside `cox`, `2`) are skipped: token i has position i.
  */
-import { createHash, randomBytes } from 'node:crypto'
-import { open, readFile, rename, rm } from 'node:fs/promises'
-import { basename, dirname, join } from 'node:path'
+import { createHash } from 'node:crypto'
+import { readFile } from 'node:fs/promises'
 import {
   PUBMED_STOPWORDS,
   getAnalyzer,
@@ -25,6 +24,7 @@ import {
   type AnalyzerRegistry,
 } from '@pubmatch/analysis'
 import { PubmatchError, truncateForMessage } from '@pubmatch/core'
+import { writeFileAtomic } from '../io.ts'
 import { TOKEN_DEFINITE, TOKEN_INDEFINITE, TOKEN_STOPWORD } from './spans.ts'
 
 /** A document as the forward store takes it. */
@@ -362,39 +362,16 @@ class Forward implements ForwardIndex {
     }
     const payload = Buffer.concat(parts)
     const digest = createHash('sha256').update(payload).digest()
-    await replaceFileAtomic(file, Buffer.concat([MAGIC, digest, payload]))
+    try {
+      await writeFileAtomic(file, Buffer.concat([MAGIC, digest, payload]))
+    } catch (error) {
+      throw new PubmatchError('IO', `@pubmatch/ltr: cannot write the forward index ${truncateForMessage(file)}`, { cause: error, details: { file } })
+    }
   }
 }
 
 function bytesOf(array: Uint32Array | Int32Array): Uint8Array {
   return new Uint8Array(array.buffer, array.byteOffset, array.byteLength)
-}
-
-async function replaceFileAtomic(path: string, data: Uint8Array): Promise<void> {
-  const tmp = join(dirname(path), `.tmp-${basename(path)}-${process.pid}-${randomBytes(4).toString('hex')}`)
-  try {
-    const handle = await open(tmp, 'wx')
-    try {
-      await handle.writeFile(data)
-      await handle.sync()
-    } finally {
-      await handle.close()
-    }
-    await rename(tmp, path)
-  } catch (error) {
-    await rm(tmp, { force: true })
-    throw new PubmatchError('IO', `@pubmatch/ltr: cannot write the forward index ${truncateForMessage(path)}`, { cause: error, details: { file: path } })
-  }
-  try {
-    const dir = await open(dirname(path), 'r')
-    try {
-      await dir.sync()
-    } finally {
-      await dir.close()
-    }
-  } catch {
-    // Some platforms cannot fsync a directory; the rename is still atomic.
-  }
 }
 
 function corrupted(file: string, what: string): PubmatchError {

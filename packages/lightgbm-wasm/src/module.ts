@@ -141,7 +141,20 @@ export interface LoadWasmOptions {
   readonly wasmDir?: string | URL
   /** Receives each line LightGBM prints (`[LightGBM] [Info] …`). Defaults to discarding them. */
   readonly onLog?: (line: string) => void
+  /**
+   * Threaded builds: how many times a waiting OpenMP thread polls (about 1 ns per poll under
+   * Node on x86-64) before it sleeps on a futex. LightGBM runs hundreds of short parallel
+   * regions per tree; a thread still polling when the next one starts joins it without a
+   * wake-up. Defaults to 1,000,000 (about 1 ms; training 100 trees of the
+   * issue-4 benchmark took 9 % less time than with 65,536, see BENCHMARKS.md). `0` sleeps at
+   * once, like `OMP_WAIT_POLICY=passive`: for machines whose cores are all busy with other work.
+   * Ignored by the single-threaded build.
+   */
+  readonly spinPolls?: number
 }
+
+/** The default of `LoadWasmOptions.spinPolls`. */
+export const DEFAULT_SPIN_POLLS = 1_000_000
 
 /** The minimal WebAssembly API this file uses (lib.dom's types are not in scope). */
 interface WebAssemblyApi {
@@ -221,14 +234,21 @@ function checkThreads(threads: number): void {
  * call (the binary is compiled once per thread and folder). A threaded build's instance also
  * gets its own `threads - 1` worker threads; they do not keep the process alive.
  * @param options - thread count, where the build is and where LightGBM's log lines go
- * @throws PubmatchError `INVALID_ARGUMENT` for a bad thread count or `threads > 1` with a
- *   single-threaded build; `NOT_FOUND` when the build is missing
+ * @throws PubmatchError `INVALID_ARGUMENT` for a bad thread count or spin count, or `threads > 1`
+ *   with a single-threaded build; `NOT_FOUND` when the build is missing
  */
 export async function loadWasmModule(
   options: LoadWasmOptions = {},
 ): Promise<LoadedWasmModule> {
   const threads = options.threads ?? 1
   checkThreads(threads)
+  const spinPolls = options.spinPolls ?? DEFAULT_SPIN_POLLS
+  if (!Number.isInteger(spinPolls) || spinPolls < 0 || spinPolls > 2 ** 31 - 1) {
+    throw new PubmatchError(
+      'INVALID_ARGUMENT',
+      `lightgbm-wasm: spinPolls must be a whole number from 0 to 2147483647, got ${String(spinPolls)}`,
+    )
+  }
   const dir = resolveDir(options.wasmDir ?? (threads > 1 ? DEFAULT_THREADED_DIR : DEFAULT_WASM_DIR))
   const { factory, module: compiledModule, info } = prepare(dir)
   const threaded = info.threaded === true
@@ -280,6 +300,7 @@ export async function loadWasmModule(
   ])
   if (threaded) {
     module._pubmatch_omp_set_thread_limit?.(threads)
+    module._pubmatch_omp_set_spin?.(spinPolls)
     // Idle workers sleep on a futex; unref'd, they do not keep Node running.
     for (const worker of [...(module.PThread?.unusedWorkers ?? []), ...(module.PThread?.runningWorkers ?? [])]) {
       worker.unref()

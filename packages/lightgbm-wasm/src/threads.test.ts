@@ -8,6 +8,7 @@ import type { LightGbmParams } from './params.ts'
 import { parseLightGbmModel } from './scorer/parse-model.ts'
 import { scoreRows } from './scorer/score.ts'
 import { createSyntheticRankingSet } from './synthetic.ts'
+import { lightGbmWorkerOptions } from './worker-task.ts'
 
 // The threaded build (wasm/threaded/, `pnpm build`): LightGBM's OpenMP loops on Emscripten
 // pthreads through csrc/omp/pubmatch_omp.c.
@@ -70,6 +71,20 @@ describe('loadLightGbm({ threads })', () => {
     expect((await caught(loadLightGbm({ threads: 65 }))).message).toMatch(/got 65$/)
   })
 
+  it('rejects a spin count that is not a whole number from 0 to 2^31 − 1', async () => {
+    const error = await caught(loadLightGbm({ threads: 2, spinPolls: -1 }))
+    expect(error.code).toBe('INVALID_ARGUMENT')
+    expect(error.message).toMatchInlineSnapshot(`"lightgbm-wasm: spinPolls must be a whole number from 0 to 2147483647, got -1"`)
+    expect((await caught(loadLightGbm({ threads: 2, spinPolls: 0.5 }))).message).toMatch(/got 0\.5$/)
+  })
+
+  it("passes a pool's workerData threads and spinPolls on to each worker's instance", () => {
+    expect(lightGbmWorkerOptions({ threads: 2, spinPolls: 0 })).toEqual({ threads: 2, spinPolls: 0 })
+    expect(lightGbmWorkerOptions({ threads: 2 })).toEqual({ threads: 2 })
+    expect(lightGbmWorkerOptions(undefined)).toEqual({})
+    expect(lightGbmWorkerOptions('x')).toEqual({})
+  })
+
   it('refuses more than one thread with a single-threaded build', async () => {
     const error = await caught(loadLightGbm({ threads: 2, wasmDir: new URL('../wasm/', import.meta.url) }))
     expect(error.code).toBe('INVALID_ARGUMENT')
@@ -109,6 +124,13 @@ describe('training with two threads', () => {
     expect(wasmScores.length).toBe(valid.features.numRows)
     expect(Array.from(wasmScores).every((score, i) => Object.is(score, tsScores[i]))).toBe(true)
     booster.free()
+  })
+
+  it('trains the same model whether waiting threads poll or sleep at once (spinPolls: 0)', async () => {
+    const passive = await loadLightGbm({ threads: 2, spinPolls: 0 })
+    expect(trainModel(passive)).toBe(trainModel(single))
+    expect(passive.stats().largestTeam).toBe(2)
+    await passive.terminate()
   })
 
   it('runs the threaded build on one thread when loaded with threads: 1', async () => {

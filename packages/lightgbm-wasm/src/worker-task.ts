@@ -116,6 +116,8 @@ export interface LightGbmWorkerData {
    * Defaults to `1`.
    */
   readonly threads?: number
+  /** `LoadWasmOptions.spinPolls` of each worker's instance. */
+  readonly spinPolls?: number
 }
 
 /**
@@ -124,10 +126,14 @@ export interface LightGbmWorkerData {
  * @param data - the `workerData` the worker was started with
  */
 export function lightGbmWorkerOptions(data: unknown): LoadWasmOptions {
-  if (typeof data !== 'object' || data === null || !('threads' in data) || data.threads === undefined) {
+  if (typeof data !== 'object' || data === null) {
     return {}
   }
-  return { threads: data.threads as number }
+  const { threads, spinPolls } = data as LightGbmWorkerData
+  return {
+    ...(threads === undefined ? {} : { threads }),
+    ...(spinPolls === undefined ? {} : { spinPolls }),
+  }
 }
 
 /**

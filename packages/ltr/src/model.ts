@@ -38,7 +38,7 @@ export interface ModelManifest {
 export interface RankerModel {
   readonly manifest: ModelManifest
   readonly text: string
-  /** The parsed trees for the TypeScript scorer. */
+  /** The parsed trees, for `scoreRows` of @pubmatch/lightgbm-wasm. */
   readonly model: LightGbmModel
 }
 

@@ -3,7 +3,7 @@
  * scorer of `@pubmatch/lightgbm-wasm`, no WebAssembly) → the reordered list.
  */
 import type { SearchResult } from '@pubmatch/bm25f'
-import { explainRow, scoreRows } from '@pubmatch/lightgbm-wasm'
+import { explainRow, prepareModel, scoreRows } from '@pubmatch/lightgbm-wasm'
 import { checkSchema, type RankerModel } from './model.ts'
 import type { FeatureExtractor } from './types.ts'
 
@@ -64,6 +64,7 @@ export interface Reranker {
  */
 export function createReranker(extractor: FeatureExtractor, model: RankerModel): Reranker {
   checkSchema(model.manifest, extractor.schema)
+  prepareModel(model.model) // compile the trees now, not during the first query
   const ids = model.manifest.schema.features
   return {
     rerank(query, result, options = {}) {

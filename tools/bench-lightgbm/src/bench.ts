@@ -1,7 +1,7 @@
 // `pnpm bench` for @pubmatch/lightgbm-wasm (issue 4): LambdaMART training wall time, CPU time
 // and peak memory, WebAssembly (single-threaded and threaded builds) against native LightGBM
 // built from the same sources with 1 and T threads, in one run; then prediction throughput
-// for 100k rows (WebAssembly predict with 1 and T threads, and the TypeScript scorer).
+// for 100k rows (WebAssembly predict with 1 and T threads, and scoreRows compiled and interpreted).
 //   node dist/bench.js [--rounds N] [--threads T] [--runs LIST] [--repeat R]
 //                      [--max-load L] [--max-wait-min M] [--variants [LIST]] [--skip-native]
 // --runs: comma-separated, in order, from native1, nativeT, nativeT-passive (OMP_WAIT_POLICY=
@@ -18,7 +18,7 @@ import { cpus, loadavg } from 'node:os'
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { loadLightGbm, parseLightGbmModel, scoreRows, type FeatureMatrix, type LightGbmParams } from '@pubmatch/lightgbm-wasm'
+import { loadLightGbm, parseLightGbmModel, prepareModel, scoreRows, type FeatureMatrix, type LightGbmParams } from '@pubmatch/lightgbm-wasm'
 import { BENCH_SHAPE, benchData, writeDataFile } from './data.ts'
 import { buildNative } from './native.ts'
 import { benchDir, buildDir, packageDir } from './paths.ts'
@@ -263,8 +263,10 @@ const wasmPredict = await predictWith(1)
 const wasmPredictThreads = existsSync(join(threadedDir, 'lightgbm.wasm')) ? await predictWith(threads) : undefined
 const model = parseLightGbmModel(modelText)
 const tsPredict = bestOf(3, () => scoreRows(model, rows, { raw: true }))
+const tsInterpreted = bestOf(3, () => scoreRows(model, rows, { raw: true, engine: 'interpreter' }))
+const compiled = prepareModel(model) === 'compiled'
 const identicalScores =
-  wasmPredict.value.every((score, i) => Object.is(score, tsPredict.value[i])) &&
+  wasmPredict.value.every((score, i) => Object.is(score, tsPredict.value[i]) && Object.is(score, tsInterpreted.value[i])) &&
   (wasmPredictThreads?.value.every((score, i) => Object.is(score, tsPredict.value[i])) ?? true)
 
 const byKey = (key: string): TrainRun | undefined => runs.find((run) => run.key === key)
@@ -296,7 +298,8 @@ const predictLines = [
   ...[
     { label: 'wasm Booster.predict (raw), 1 thread', timed: wasmPredict },
     { label: `wasm Booster.predict (raw), threaded build, ${plural(threads)}`, timed: wasmPredictThreads },
-    { label: 'TypeScript scoreRows (raw)', timed: tsPredict },
+    { label: `scoreRows (raw), ${compiled ? 'model compiled to WebAssembly' : 'interpreted: the model cannot be compiled'}`, timed: tsPredict },
+    { label: "scoreRows (raw), engine: 'interpreter'", timed: tsInterpreted },
   ].flatMap(({ label, timed }) =>
     timed === undefined
       ? []
@@ -325,7 +328,7 @@ const report = [
   '',
   ...predictLines,
   '',
-  `- TypeScript scores identical to wasm predict on all 100k rows: ${identicalScores ? 'yes' : 'no'}`,
+  `- scoreRows scores (compiled and interpreted) identical to wasm predict on all 100k rows: ${identicalScores ? 'yes' : 'no'}`,
 ].join('\n')
 console.log(`\n${report}`)
 mkdirSync(join(benchDir, 'results'), { recursive: true })
@@ -342,7 +345,7 @@ writeFileSync(
       loadAtEnd,
       runs,
       allRuns,
-      predict: { wasmMs: wasmPredict.ms, wasmThreadsMs: wasmPredictThreads?.ms, tsMs: tsPredict.ms, identicalScores },
+      predict: { wasmMs: wasmPredict.ms, wasmThreadsMs: wasmPredictThreads?.ms, tsMs: tsPredict.ms, tsInterpretedMs: tsInterpreted.ms, compiled, identicalScores },
     },
     null,
     2,

@@ -163,6 +163,8 @@ for (let round = 0; round <= ROUNDS; round++) {
     const t6 = mark()
     reranker.rerank(query.text, result)
     const t7 = mark()
+    scoreRows(model500.model, mMem, { raw: true, engine: 'interpreter' })
+    const t8 = mark()
     if (round === 0) {
       continue // warm-up round
     }
@@ -182,6 +184,7 @@ for (let round = 0; round <= ROUNDS; round++) {
     add('scoring: 500 trees', [t3, t4])
     add(`scoring: first ${COMPARE_TREES} of the 500 trees`, [t4, t5])
     add(`scoring: early-stopped model (${modelEarly.model.trees.length} trees)`, [t5, t6])
+    add('scoring: 500 trees, interpreter (no WebAssembly compilation)', [t7, t8])
     add('rerank: features + 500 trees + sort', [t6, t7])
     add('first stage + rerank', [t0, t1], [t6, t7])
   }
@@ -325,6 +328,7 @@ const rerankAll = summaryOf('rerank: features + 500 trees + sort')!
 const features179 = summaryOf('features: 179', (s) => s.full)!
 const featuresMem = summaryOf('features: 179 + memory', (s) => s.full)!
 const score500 = summaryOf('scoring: 500 trees', (s) => s.full)!
+const scoreInterp = summaryOf('scoring: 500 trees, interpreter (no WebAssembly compilation)', (s) => s.full)!
 const score162 = summaryOf(`scoring: first ${COMPARE_TREES} of the 500 trees`, (s) => s.full)!
 const workerSummary = (key: Exclude<keyof WorkerSample, 'full'>, fullOnly: boolean): Summary =>
   summarize(workerSamples.filter((w) => w.full || !fullOnly).map((w) => w[key]))
@@ -410,7 +414,8 @@ ${markdownTable(
 )}
 
 One warm-up round, then ${ROUNDS} measured rounds; each query's first stage, feature extraction (179, then
-179 + memory), scoring (\`scoreRows\`, raw) and the whole \`Reranker.rerank\` (extract + score + sort into
+179 + memory), scoring (\`scoreRows\`, raw: the model compiled to WebAssembly, and for comparison the
+interpreter, \`engine: 'interpreter'\`) and the whole \`Reranker.rerank\` (extract + score + sort into
 hits) are timed separately in the same pass. Queries with exactly ${CANDIDATES} candidates:
 
 ${latencyTable((s) => s.full)}
@@ -428,7 +433,8 @@ All queries with candidates: rerank p50 ${fmt(rerankAll.p50, 3)} ms, p95 ${fmt(r
 Target (issue 5): rerank p50 ≤ 10 ms for 500 candidates — measured p50 ${fmt(rerankFull.p50, 3)} ms wall (${rerankFull.p50 <= 10 ? 'met' : 'not met'}),
 ${fmt(rerankFullCpu.p50, 3)} ms CPU (${rerankFullCpu.p50 <= 10 ? 'met' : 'not met'}); of the CPU, scoring 500 trees takes ${fmt(score500Cpu.p50, 3)} ms and the 182 features
 ${fmt(featuresMemCpu.p50, 3)} ms (p50).
-Scoring 500 trees costs ${ratio(score500.p50, score162.p50)} the time of ${COMPARE_TREES} trees (p50); the memory block adds
+Scoring 500 trees costs ${ratio(score500.p50, score162.p50)} the time of ${COMPARE_TREES} trees (p50); the interpreter takes
+${ratio(scoreInterp.p50, score500.p50)} the time of the compiled model (p50); the memory block adds
 ${fmt(featuresMem.p50 - features179.p50, 3)} ms to the 179 features (p50).
 
 ## Feature extraction in piscina workers

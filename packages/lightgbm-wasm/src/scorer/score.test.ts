@@ -3,6 +3,7 @@ import { loadLightGbm, type LightGbm } from '../lightgbm.ts'
 import { featureMatrixFromRows, type FeatureMatrix } from '../matrix.ts'
 import type { LightGbmParams } from '../params.ts'
 import { createSyntheticRankingSet } from '../synthetic.ts'
+import { compileModel } from './codegen.ts'
 import { parseLightGbmModel, type LightGbmModel } from './parse-model.ts'
 import { explainRow, scoreRows } from './score.ts'
 
@@ -148,6 +149,7 @@ function agree(
   const model = parseLightGbmModel(text)
   for (const rows of [test.features, train.features, thresholdRows(text, test.features)]) {
     expect(scoreRows(model, rows, { raw: true })).toEqual(booster.predict(rows, { kind: 'raw' }))
+    expect(scoreRows(model, rows, { raw: true, engine: 'interpreter' })).toEqual(booster.predict(rows, { kind: 'raw' }))
     expect(scoreRows(model, rows, { raw: true, startIteration: 5, numIteration: 10 })).toEqual(
       booster.predict(rows, { kind: 'raw', startIteration: 5, numIteration: 10 }),
     )
@@ -169,11 +171,18 @@ describe('scoreRows against LightGBM WebAssembly predict', () => {
   it('gives identical lambdarank scores with NaN missing values', () => {
     const model = agree({ objective: 'lambdarank', num_leaves: 31 })
     expect(countNodes(model, 0b1100, 0b1000)).toBeGreaterThan(0) // NaN missing type
+    expect(compileModel(model)).toBeUndefined() // interpreted
   })
 
-  it('gives identical scores when no node has a missing-value type (the inline path), NaN rows included', () => {
+  it('gives identical scores when no node has a missing-value type (the inline and compiled paths), NaN rows included', () => {
     const model = agree({ objective: 'lambdarank', num_leaves: 31 }, { trainMissingRate: 0 })
     expect(countNodes(model, 0b1101, 0)).toBe(model.trees.reduce((n, tree) => n + tree.numLeaves - 1, 0))
+    expect(compileModel(model)).toBeDefined()
+  })
+
+  it('gives identical scores for multiclass through the compiled path', () => {
+    const model = agree({ objective: 'multiclass', num_class: 5, num_leaves: 7 }, { rounds: 12, trainMissingRate: 0 })
+    expect(compileModel(model)).toBeDefined()
   })
 
   it('gives identical scores from float32 input', () => {

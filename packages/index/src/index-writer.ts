@@ -5,7 +5,7 @@ import { runSegmentBuild, type SegmentBuildRunner } from './build/segment-build.
 import { MANIFEST_FILE, readManifest, writeManifest, type Manifest } from './commit/manifest.ts'
 import { acquireWriteLock } from './commit/write-lock.ts'
 import { extractDocument, type ExtractedDocument } from './document/extract.ts'
-import { writeNewFile } from './io/durable-fs.ts'
+import { writeNewFile } from '@pubmatch/core/node'
 import { FORMAT_VERSION, finishFile, startFile } from './io/file-format.ts'
 import { MergeSource } from './merge/merge-source.ts'
 import type { IndexConfig } from './schema/config.ts'

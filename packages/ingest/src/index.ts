@@ -97,7 +97,6 @@ export type {
   SourceEntry,
   StoredError,
 } from './store/corpus-store.ts'
-export { writeFileAtomic } from './store/atomic-write.ts'
 
 // Ingestion pipeline
 export { detectFormat, detectFromText, expectsArticles, INPUT_FORMATS } from './pipeline/detect-format.ts'

@@ -7,7 +7,7 @@ import { mkdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { PubmatchError, isPubmatchError, truncateForMessage } from '@pubmatch/core'
 import { parseLightGbmModel, type LightGbmModel, type LightGbmParams, type ModelTree } from '@pubmatch/lightgbm-wasm'
-import { writeFileAtomic } from './io.ts'
+import { writeFileAtomic } from '@pubmatch/core/node'
 import type { FeatureSchema, LabelledQuery } from './types.ts'
 
 /** The manifest's format tag. */

@@ -1,4 +1,4 @@
-import { writeFileAtomic } from '@pubmatch/ingest'
+import { writeFileAtomic } from '@pubmatch/core/node'
 import type { Command } from 'commander'
 import { PubmatchError, type Qrels } from '@pubmatch/core'
 import { formatQrels, readQrels } from '@pubmatch/eval'

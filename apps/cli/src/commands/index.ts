@@ -3,7 +3,8 @@ import { readFile, rename, rm } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { Option, type Command } from 'commander'
 import { PubmatchError, type Article, type DeletedCitation } from '@pubmatch/core'
-import { createMeshVocabulary, openCorpus, writeFileAtomic, type CorpusStore } from '@pubmatch/ingest'
+import { writeFileAtomic } from '@pubmatch/core/node'
+import { createMeshVocabulary, openCorpus, type CorpusStore } from '@pubmatch/ingest'
 import { BUILTIN_ANALYZER_NAMES } from '@pubmatch/analysis'
 import {
   buildIndex,

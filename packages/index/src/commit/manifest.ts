@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { crc32 } from 'node:zlib'
 import { PubmatchError, truncateForMessage } from '@pubmatch/core'
-import { replaceFileAtomic } from '../io/durable-fs.ts'
+import { writeFileAtomic } from '@pubmatch/core/node'
 import { FORMAT_VERSION } from '../io/file-format.ts'
 import type { IndexSchema } from '../schema/schema.ts'
 import type { SegmentMeta } from '../segment/segment-meta.ts'
@@ -88,5 +88,5 @@ export async function readManifest(dir: string): Promise<Manifest | null> {
  */
 export async function writeManifest(dir: string, manifest: Manifest): Promise<void> {
   const json = JSON.stringify(manifest)
-  await replaceFileAtomic(join(dir, MANIFEST_FILE), `{"crc32":${crc32(json)},"manifest":${json}}\n`)
+  await writeFileAtomic(join(dir, MANIFEST_FILE), `{"crc32":${crc32(json)},"manifest":${json}}\n`)
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { mkdir, readFile, rm } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
-import { writeFileAtomic } from '../store/atomic-write.ts'
+import { writeFileAtomic } from '@pubmatch/core/node'
 import { PubmatchError } from '@pubmatch/core'
 import { systemClock, type Clock } from './clock.ts'
 import { sortParams, withoutApiKey, type EntrezParams } from './params.ts'

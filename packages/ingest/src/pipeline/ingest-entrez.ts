@@ -5,7 +5,7 @@ import { PubmatchError, isPubmatchError, toPubmatchError } from '@pubmatch/core'
 import type { EntrezClient } from '../entrez/client.ts'
 import { parsePubmedXmlString } from '../pubmed/reader.ts'
 import type { IngestRecord } from '../records.ts'
-import { writeFileAtomic } from '../store/atomic-write.ts'
+import { writeFileAtomic } from '@pubmatch/core/node'
 import type { CorpusStore } from '../store/corpus-store.ts'
 import { addCounts, emptySummary, type IngestEvent, type IngestSummary } from './ingest-files.ts'
 

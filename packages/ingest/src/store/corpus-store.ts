@@ -14,7 +14,7 @@ import {
   type PubmatchErrorCode,
 } from '@pubmatch/core'
 import type { IngestRecord, MeshEntry } from '../records.ts'
-import { temporaryPathFor, writeFileAtomic } from './atomic-write.ts'
+import { temporaryPathFor, writeFileAtomic } from '@pubmatch/core/node'
 
 /** The manifest's file name inside a corpus directory. */
 export const MANIFEST_FILE = 'CORPUS.json'

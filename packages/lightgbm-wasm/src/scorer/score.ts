@@ -99,6 +99,32 @@ function wasmModel(model: LightGbmModel): CompiledModel | undefined {
 }
 
 /**
+ * Copies rows `start … start + rows − 1` into `columns`, feature `f` of block row `r` at
+ * `f * stride + r`, reading values within ±kZeroThreshold as 0 (as LightGBM does) and, with
+ * `nanToZero` (no node of the model has a missing-value type), NaN as 0 too.
+ */
+function readColumns(
+  data: Float32Array | Float64Array,
+  numFeatures: number,
+  start: number,
+  rows: number,
+  columns: Float64Array,
+  stride: number,
+  nanToZero: boolean,
+): void {
+  for (let r = 0; r < rows; r += 1) {
+    const offset = (start + r) * numFeatures
+    for (let f = 0; f < numFeatures; f += 1) {
+      let value = data[offset + f]!
+      if ((value <= ZERO_THRESHOLD && value >= -ZERO_THRESHOLD) || (nanToZero && value !== value)) {
+        value = 0
+      }
+      columns[f * stride + r] = value
+    }
+  }
+}
+
+/**
  * Prepares `model` for {@link scoreRows} now rather than at its first call: compiles it to
  * WebAssembly when it can be (about 25 ms for 500 trees of 31 leaves), so a server's first
  * query does not pay for it.
@@ -128,16 +154,7 @@ function scoreBlockCompiled(
 ): void {
   const rows = end - start
   const { columns, trees } = wasm
-  for (let r = 0; r < rows; r += 1) {
-    const offset = (start + r) * numFeatures
-    for (let f = 0; f < numFeatures; f += 1) {
-      let value = data[offset + f]!
-      if ((value <= ZERO_THRESHOLD && value >= -ZERO_THRESHOLD) || value !== value) {
-        value = 0 // LightGBM: tiny values are zero, and NaN is zero where no node has a missing-value type
-      }
-      columns[f * BLOCK_ROWS + r] = value
-    }
-  }
+  readColumns(data, numFeatures, start, rows, columns, BLOCK_ROWS, true)
   const blockScores = wasm.scores
   blockScores.fill(0, 0, rows * k)
   for (let t = range.firstTree; t < range.endTree; t += 1) {
@@ -213,18 +230,7 @@ function scoreBlock(
   columns: Float64Array,
 ): void {
   const rows = end - start
-  for (let r = 0; r < rows; r += 1) {
-    const offset = (start + r) * numFeatures
-    for (let f = 0; f < numFeatures; f += 1) {
-      let value = data[offset + f]!
-      if (value <= ZERO_THRESHOLD && value >= -ZERO_THRESHOLD) {
-        value = 0 // LightGBM: tiny values are zero
-      } else if (value !== value && compiled.allFast) {
-        value = 0 // and NaN is zero where no node has a missing-value type
-      }
-      columns[f * rows + r] = value
-    }
-  }
+  readColumns(data, numFeatures, start, rows, columns, rows, compiled.allFast)
   const { feature, threshold, left, right, slow, root, leafValue } = compiled
   if (compiled.allFast) {
     for (let t = range.firstTree; t < range.endTree; t += 1) {

@@ -24,7 +24,7 @@ import {
   type AnalyzerRegistry,
 } from '@pubmatch/analysis'
 import { PubmatchError, truncateForMessage } from '@pubmatch/core'
-import { writeFileAtomic } from '../io.ts'
+import { writeFileAtomic } from '@pubmatch/core/node'
 import { TOKEN_DEFINITE, TOKEN_INDEFINITE, TOKEN_STOPWORD } from './spans.ts'
 
 /** A document as the forward store takes it. */

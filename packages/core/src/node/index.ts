@@ -1,0 +1,5 @@
+/**
+ * `@pubmatch/core/node`: the file-system helpers every package that persists data shares
+ * (Node only; the main entry point stays free of Node APIs).
+ */
+export { syncDirectory, temporaryPathFor, writeFileAtomic, writeNewFile } from './fs.ts'

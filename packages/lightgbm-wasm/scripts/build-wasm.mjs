@@ -74,6 +74,17 @@ const VARIANTS = {
       'treelearner/voting_parallel_tree_learner.cpp',
     ],
   },
+  // The threaded build with LTO over every translation unit: LightGBM's bitcode objects are
+  // first merged into one module by llvm-link (clang 14's version), which folds the reductions'
+  // common lock words into one definition, so wasm-ld 14 sees no duplicate; the runtime's own
+  // definition of that word is weak (csrc/omp/pubmatch_omp.c). Measured: the same model, no
+  // faster than the threaded build (BENCHMARKS.md), so it is not shipped.
+  'wasm-eh-simd-mt-lto-all': {
+    cxx: ['-O3', '-fwasm-exceptions', '-msimd128', '-pthread', '-fopenmp', '-flto'],
+    link: ['-O3', '-fwasm-exceptions', '-msimd128', '-pthread', '-flto'],
+    threaded: true,
+    mergeBitcode: true,
+  },
 }
 const RELEASE = 'wasm-eh-simd'
 const THREADED = 'wasm-eh-simd-mt'
@@ -215,6 +226,16 @@ function hash(...parts) {
     h.update('\0')
   }
   return h.digest('hex').slice(0, 16)
+}
+
+/** Emscripten's LLVM_ROOT (the folder of the clang/llvm tools it uses). */
+function llvmRoot(env) {
+  const result = spawnSync('em-config', ['LLVM_ROOT'], { env, encoding: 'utf8' })
+  const root = result.stdout?.trim()
+  if (result.status !== 0 || !root) {
+    fail(`em-config LLVM_ROOT failed: ${result.stderr ?? ''}`)
+  }
+  return root
 }
 
 function run(command, args, env) {
@@ -370,7 +391,14 @@ async function buildVariant(args, variantName, out) {
   await Promise.all(Array.from({ length: Math.max(1, args.jobs) }, worker))
 
   const jsOut = join(workDir, 'lightgbm.js')
-  await run('em++', [...jobs.map((job) => job.object), ...linkFlags, '-o', jsOut], env)
+  let objects = jobs.map((job) => job.object)
+  if (variant.mergeBitcode === true) {
+    const merged = join(workDir, 'lightgbm-merged.o')
+    const lightgbmObjects = jobs.filter((job) => !isOwn(job.source)).map((job) => job.object)
+    await run(join(llvmRoot(env), 'llvm-link'), [...lightgbmObjects, '-o', merged], env)
+    objects = [merged, ...jobs.filter((job) => isOwn(job.source)).map((job) => job.object)]
+  }
+  await run('em++', [...objects, ...linkFlags, '-o', jsOut], env)
   copyFileSync(jsOut, join(outDir, 'lightgbm.cjs'))
   copyFileSync(join(workDir, 'lightgbm.wasm'), join(outDir, 'lightgbm.wasm'))
   if (threaded) {
@@ -386,6 +414,7 @@ async function buildVariant(args, variantName, out) {
     npmLightgbm: lgb.version,
     compileFlags: variant.cxx,
     ...(variant.withoutLto === undefined ? {} : { compiledWithoutLto: variant.withoutLto }),
+    ...(variant.mergeBitcode === true ? { mergedBitcode: true } : {}),
     linkFlags,
     wasmBytes: statSync(join(outDir, 'lightgbm.wasm')).size,
     buildSeconds: Math.round((Date.now() - started) / 1000),

@@ -556,10 +556,11 @@ void __kmpc_flush(ident_t *loc) {
 }
 
 /* Names clang gives the lock words of `#pragma omp critical` (unnamed) and of reductions.
- * On native targets they are common symbols; clang leaves them undefined for WebAssembly. */
-kmp_critical_name pubmatch_omp_unnamed_critical __asm__(".gomp_critical_user_.var") __attribute__((aligned(8)));
-kmp_critical_name pubmatch_omp_reduction_critical __asm__(".gomp_critical_user_.reduction.var")
-    __attribute__((aligned(8)));
+ * On native targets they are common symbols; clang leaves them undefined in WebAssembly objects
+ * but defines them (common) in LTO bitcode, so these definitions are weak: a bitcode one wins. */
+__attribute__((weak, aligned(8))) kmp_critical_name pubmatch_omp_unnamed_critical __asm__(".gomp_critical_user_.var");
+__attribute__((weak, aligned(8))) kmp_critical_name pubmatch_omp_reduction_critical __asm__(
+    ".gomp_critical_user_.reduction.var");
 
 void __kmpc_critical(ident_t *loc, kmp_int32 gtid, kmp_critical_name *crit) {
   (void)loc;

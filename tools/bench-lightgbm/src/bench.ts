@@ -4,12 +4,15 @@
 // for 100k rows (WebAssembly predict with 1 and T threads, and scoreRows compiled and interpreted).
 //   node dist/bench.js [--rounds N] [--threads T] [--runs LIST] [--repeat R]
 //                      [--max-load L] [--max-wait-min M] [--variants [LIST]] [--skip-native]
+//                      [--spin-polls N]
 // --runs: comma-separated, in order, from native1, nativeT, nativeT-passive (OMP_WAIT_POLICY=
 //   passive), wasm1 (release build), wasmT (threaded build), wasm1-threaded (threaded build,
 //   1 thread). Defaults to nativeT,native1,wasm1,wasmT.
 // --repeat R runs the list R times round-robin and reports the median of each run.
 // --max-load L waits before each run (up to M minutes, default 20) until the 1-minute load
 //   average is at most L; what it saw is recorded.
+// --spin-polls N: the threaded builds' LoadWasmOptions.spinPolls (polls before a waiting thread
+//   sleeps; default 1,000,000).
 // --variants also trains with every build in packages/lightgbm-wasm/build/variants/ (or, with
 //   a comma-separated LIST such as wasm-eh-simd-o2,wasm-eh-simd-lto, with those), after the
 //   other runs; make them with `node scripts/build-wasm.mjs --variant NAME` there.
@@ -65,6 +68,7 @@ const variantsOption = option('--variants')
 const variantFilter =
   variantsOption === undefined || variantsOption.startsWith('--') ? undefined : new Set(variantsOption.split(','))
 const skipNative = args.includes('--skip-native')
+const spinPolls = option('--spin-polls') ?? ''
 const T = String(threads)
 const runKeys = (option('--runs') ?? 'nativeT,native1,wasm1,wasmT')
   .split(',')
@@ -146,6 +150,7 @@ function runOne(run: RunSpec, dataFile: string, exe: string | undefined): Omit<T
             model,
             JSON.stringify(params(run.threads)),
             String(run.threads),
+            spinPolls,
           ],
           { encoding: 'utf8', maxBuffer: 1 << 26 },
         )

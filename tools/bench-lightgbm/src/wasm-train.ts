@@ -1,17 +1,23 @@
 // Child process of the benchmark: trains the benchmark model with one WebAssembly build
 // and prints one JSON line (times, CPU time of the training loop, peak memory), so each
 // build's memory is measured alone.
-//   node dist/wasm-train.js WASM_DIR ROUNDS MODEL_OUT PARAMS_JSON [THREADS]
-// THREADS > 1 needs a threaded build; LightGBM's num_threads is set to it.
+//   node dist/wasm-train.js WASM_DIR ROUNDS MODEL_OUT PARAMS_JSON [THREADS] [SPIN_POLLS]
+// THREADS > 1 needs a threaded build; LightGBM's num_threads is set to it. SPIN_POLLS is
+// LoadWasmOptions.spinPolls ('' or absent: the default).
 import { writeFileSync } from 'node:fs'
 import { loadLightGbm, type LightGbmParams } from '@pubmatch/lightgbm-wasm'
 import { benchData } from './data.ts'
 
-const [wasmDir = '', roundsText = '300', modelOut = '', paramsJson = '{}', threadsText = '1'] = process.argv.slice(2)
+const [wasmDir = '', roundsText = '300', modelOut = '', paramsJson = '{}', threadsText = '1', spinText = ''] = process.argv.slice(2)
 const threads = Number(threadsText)
 const params: LightGbmParams = { ...(JSON.parse(paramsJson) as LightGbmParams), num_threads: threads }
 const log: string[] = []
-const lightgbm = await loadLightGbm({ wasmDir, threads, onLog: (line) => log.push(line) })
+const lightgbm = await loadLightGbm({
+  wasmDir,
+  threads,
+  onLog: (line) => log.push(line),
+  ...(spinText === '' ? {} : { spinPolls: Number(spinText) }),
+})
 const data = benchData()
 const t0 = performance.now()
 const dataset = lightgbm.createDataset(data, { params })

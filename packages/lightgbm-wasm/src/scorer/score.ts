@@ -131,9 +131,6 @@ function readColumns(
  * @returns how `scoreRows` will score the model with `engine: 'auto'`
  */
 export function prepareModel(model: LightGbmModel): 'compiled' | 'interpreted' {
-  if (model.trees.some((tree) => tree.linear !== undefined) || !compile(model).allFast) {
-    return 'interpreted'
-  }
   return wasmModel(model) === undefined ? 'interpreted' : 'compiled'
 }
 
@@ -447,17 +444,20 @@ export function scoreRows(model: LightGbmModel, features: FeatureMatrix, options
   const firstTree = start * k
   const endTree = (start + count) * k
   const hasLinear = model.trees.some((tree) => tree.linear !== undefined)
-  if (!hasLinear) {
-    const compiled = compile(model)
-    const wasm = options.engine === 'interpreter' || !compiled.allFast ? undefined : wasmModel(model)
-    const columns = wasm === undefined ? new Float64Array(Math.min(numRows, BLOCK_ROWS) * numFeatures) : undefined
+  // compileModel declines every model the interpreter's fast path would not take (linear
+  // leaves, categorical or missing-value nodes), so it decides the engine on its own.
+  const wasm = options.engine === 'interpreter' ? undefined : wasmModel(model)
+  if (wasm !== undefined) {
     for (let blockStart = 0; blockStart < numRows; blockStart += BLOCK_ROWS) {
       const blockEnd = Math.min(numRows, blockStart + BLOCK_ROWS)
-      if (wasm !== undefined) {
-        scoreBlockCompiled(wasm, data, numFeatures, scores, k, { firstTree, endTree }, blockStart, blockEnd)
-      } else {
-        scoreBlock(model, compiled, data, numFeatures, scores, k, { firstTree, endTree }, blockStart, blockEnd, columns!)
-      }
+      scoreBlockCompiled(wasm, data, numFeatures, scores, k, { firstTree, endTree }, blockStart, blockEnd)
+    }
+  } else if (!hasLinear) {
+    const compiled = compile(model)
+    const columns = new Float64Array(Math.min(numRows, BLOCK_ROWS) * numFeatures)
+    for (let blockStart = 0; blockStart < numRows; blockStart += BLOCK_ROWS) {
+      const blockEnd = Math.min(numRows, blockStart + BLOCK_ROWS)
+      scoreBlock(model, compiled, data, numFeatures, scores, k, { firstTree, endTree }, blockStart, blockEnd, columns)
     }
   }
   for (let blockStart = 0; blockStart < numRows && hasLinear; blockStart += BLOCK_ROWS) {

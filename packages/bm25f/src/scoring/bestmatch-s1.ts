@@ -130,7 +130,9 @@ export function prepareBestMatchS1(
       dl += minLengths[f]! * w
       tf += w * occupancyBound(maxTfs[f]!, minLengths[f]!)
     }
-    return tf === 0 ? 0 : (tf / (constant + slope * dl + tf)) * weight * BOUND_SLACK
+    // tf/(D + tf) written as 1/(1 + D/tf): every operation is monotone under rounding, so a
+    // block's bound never exceeds the list's by an ulp.
+    return tf === 0 ? 0 : (1 / (1 + (constant + slope * dl) / tf)) * weight * BOUND_SLACK
   }
 
   const explain = (tfs: ArrayLike<number>, lengths: ArrayLike<number>): Explained => {

@@ -145,11 +145,14 @@ export function prepareBm25(
     if (t <= 0) {
       return 0
     }
-    // tf / (tf + constant + slope·max(m, tf)) rises with tf; its limit at ∞ is 1 / (1 + slope).
+    // tf / (tf + constant + slope·max(m, tf)) rises with tf; its limit at ∞ is 1 / (1 + slope),
+    // which also caps the finite value, so that rounding never puts a block's bound above the
+    // list's.
+    const limit = 1 / (1 + slope)
     const saturation =
       t === Number.POSITIVE_INFINITY
-        ? 1 / (1 + slope)
-        : t / (t + constant + slope * (t > m ? t : m))
+        ? limit
+        : Math.min(limit, t / (t + constant + slope * (t > m ? t : m)))
     return saturation * weight * BOUND_SLACK
   }
 

@@ -152,16 +152,17 @@ export function prepareBm25f(
       const t = maxTfs[f]!
       if (t > 0 && weights[f]! > 0) {
         const m = minLengths[f]!
+        // The limit at occ = ∞ (w/slope) also caps the finite value, and the saturation is
+        // written as 1/(1 + k1/tf), whose every operation is monotone under rounding: a block's
+        // bound never exceeds the list's by an ulp.
+        const limit = slope[f]! > 0 ? weights[f]! / slope[f]! : Number.POSITIVE_INFINITY
         tf +=
           t === Number.POSITIVE_INFINITY
-            ? slope[f]! > 0
-              ? weights[f]! / slope[f]!
-              : weights[f]! * t
-            : (weights[f]! * t) / (offset[f]! + slope[f]! * (t > m ? t : m))
+            ? limit
+            : Math.min(limit, (weights[f]! * t) / (offset[f]! + slope[f]! * (t > m ? t : m)))
       }
     }
-    const saturation = tf === Number.POSITIVE_INFINITY ? 1 : tf / (k1 + tf)
-    return tf === 0 ? 0 : saturation * weight * BOUND_SLACK
+    return tf === 0 ? 0 : (1 / (1 + k1 / tf)) * weight * BOUND_SLACK
   }
 
   const explain = (tfs: ArrayLike<number>, lengths: ArrayLike<number>): Explained => {

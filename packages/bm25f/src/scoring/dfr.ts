@@ -127,12 +127,15 @@ export function prepareDfrIneL2(
     if (t <= 0 || weight <= 0) {
       return 0
     }
-    // tf·log2(1 + c·avgdl/max(m, tf)) rises with tf; its limit at ∞ is c·avgdl / ln 2.
+    // tf·log2(1 + c·avgdl/max(m, tf)) rises with tf; its limit at ∞ is c·avgdl / ln 2, which also
+    // caps the finite value; tfn/(tfn + 1) written as 1/(1 + 1/tfn) is monotone under rounding,
+    // so a block's bound never exceeds the list's by an ulp.
+    const limit = cAvgdl / LN2
     const tfn =
       t === Number.POSITIVE_INFINITY
-        ? cAvgdl / LN2
-        : (t * Math.log(1 + cAvgdl / (t > m ? t : m))) / LN2
-    return ((weight * tfn) / (tfn + 1)) * BOUND_SLACK
+        ? limit
+        : Math.min(limit, (t * Math.log(1 + cAvgdl / (t > m ? t : m))) / LN2)
+    return (weight / (1 + 1 / tfn)) * BOUND_SLACK
   }
 
   const explain = (tfs: ArrayLike<number>, lengths: ArrayLike<number>): Explained => {

@@ -167,6 +167,23 @@ describe('PreparedQuery', () => {
   })
 })
 
+describe('upper bounds under rounding', () => {
+  it('keeps a block bound at or below the unknown-tf bound (CI counterexample, bm25 with b = 1)', () => {
+    // fast-check found (seed -1586261853) that tf/(tf + slope·tf) rounded one ulp above its limit
+    // 1/(1 + slope); the limit now caps the finite value in every scorer.
+    const scorer = createScorerFromConfig({
+      name: 'bm25',
+      params: { fields: ['f0'], b: 1, k1Plus1: true },
+    })
+    const stats: CollectionStats = { docCount: 7088, fields: [{ name: 'f0', totalLength: 742321 }] }
+    const term = scorer.prepareQuery(stats, [{ docFreq: 0, totalTermFreq: 0, boost: 1 }]).terms[0]!
+    for (let tf = 1; tf <= 2000; tf++) {
+      expect(term.upperBound([tf], [0])).toBeLessThanOrEqual(term.upperBound([Infinity], [0]))
+    }
+    expect(term.upperBound([5], [0])).toBe(term.upperBound([Infinity], [0]))
+  })
+})
+
 describe.each(
   CONFIGS.map(
     (config) => [`${config.name} ${JSON.stringify(config.params ?? {})}`, config] as const,

@@ -107,14 +107,16 @@ export function prepareXapianBm25(
     if (t <= 0 || weight <= 0) {
       return 0
     }
+    // tf / (k1·(b·tf/avgdl + 1 − b) + tf) → 1 / (1 + k1·b/avgdl) at ∞, which also caps the
+    // finite value (so that rounding never puts a block's bound above the list's).
+    const limit = 1 / (1 + k1 * b * lengthFactor)
     if (t === Number.POSITIVE_INFINITY) {
-      // tf / (k1·(b·tf/avgdl + 1 − b) + tf) → 1 / (1 + k1·b/avgdl)
-      return (weight / (1 + k1 * b * lengthFactor)) * BOUND_SLACK
+      return weight * limit * BOUND_SLACK
     }
     // As Xapian's get_maxpart: evaluate at wdf = max wdf, length = max(max wdf, min length).
     const scaled = (t > m ? t : m) * lengthFactor
     const normlen = scaled > minNormLength ? scaled : minNormLength
-    return weight * (t / (k1 * (normlen * b + (1 - b)) + t)) * BOUND_SLACK
+    return weight * Math.min(limit, t / (k1 * (normlen * b + (1 - b)) + t)) * BOUND_SLACK
   }
 
   const explain = (tfs: ArrayLike<number>, lengths: ArrayLike<number>): Explained => {

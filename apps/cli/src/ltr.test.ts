@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
+import type { ModelManifest } from '@pubmatch/ltr'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 const run = promisify(execFile)
@@ -83,6 +84,13 @@ describe.runIf(existsSync(bin) && existsSync(shared))('pubmatch second stage fro
     // a model trained on other features is refused with a clear error
     const broken = join(dir, 'broken')
     await ok('train', '-i', index, '--queries', join(dir, 'train.queries'), '--qrels', `${nf}train/s-3.qrel`, '--depth', '20', '--trees', '5', '-o', broken, '-q')
+    // --threads 2 trains on LightGBM's threaded build: on this small set, the same model
+    const threaded = join(dir, 'threaded')
+    await ok('train', '-i', index, '--queries', join(dir, 'train.queries'), '--qrels', `${nf}train/s-3.qrel`, '--depth', '20', '--trees', '5', '--threads', '2', '-o', threaded, '-q')
+    const withoutThreads = (model: string): string => model.replace(/^\[num_threads: \d+\]$/m, '')
+    expect(withoutThreads(await readFile(join(threaded, 'model.txt'), 'utf8'))).toBe(withoutThreads(await readFile(join(broken, 'model.txt'), 'utf8')))
+    const threadedManifest = JSON.parse(await readFile(join(threaded, 'manifest.json'), 'utf8')) as ModelManifest
+    expect(threadedManifest.lightgbm.params.num_threads).toBe(2)
     const text = await readFile(join(broken, 'manifest.json'), 'utf8')
     await writeFile(join(broken, 'manifest.json'), text.replace('"bestmatch-179/1"', '"bestmatch-178/1"'))
     const refused = await pubmatch('search', 'vitamin d', '-i', index, '--rerank', broken)

@@ -111,7 +111,7 @@ export interface NodeWorker {
 
 /** Where the build put the loader and the binary, and what it recorded about itself. */
 export interface WasmBuildInfo {
-  /** The build configuration, e.g. `wasm-eh-simd`. */
+  /** The build configuration, e.g. `wasm-eh-simd-fx`. */
   readonly variant: string
   /** `emcc --version`, first line. */
   readonly emcc: string

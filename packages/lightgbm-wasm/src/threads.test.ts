@@ -58,9 +58,9 @@ function trainModel(lightgbm: LightGbm, extra: LightGbmParams = {}): string {
 describe('loadLightGbm({ threads })', () => {
   it('loads the threaded build for more than one thread and the single-threaded one by default', () => {
     expect(threaded.threads).toBe(2)
-    expect(threaded.build).toMatchObject({ variant: 'wasm-eh-simd-mt', threaded: true })
+    expect(threaded.build).toMatchObject({ variant: 'wasm-eh-simd-mt-fx', threaded: true })
     expect(single.threads).toBe(1)
-    expect(single.build).toMatchObject({ variant: 'wasm-eh-simd', threaded: false })
+    expect(single.build).toMatchObject({ variant: 'wasm-eh-simd-fx', threaded: false })
   })
 
   it('rejects a thread count that is not a whole number from 1 to 64', async () => {
@@ -88,7 +88,7 @@ describe('loadLightGbm({ threads })', () => {
   it('refuses more than one thread with a single-threaded build', async () => {
     const error = await caught(loadLightGbm({ threads: 2, wasmDir: new URL('../wasm/', import.meta.url) }))
     expect(error.code).toBe('INVALID_ARGUMENT')
-    expect(error.message).toMatch(/^lightgbm-wasm: threads: 2 needs a threaded build, but .*wasm\/ holds the single-threaded build wasm-eh-simd$/)
+    expect(error.message).toMatch(/^lightgbm-wasm: threads: 2 needs a threaded build, but .*wasm\/ holds the single-threaded build wasm-eh-simd-fx$/)
   })
 })
 

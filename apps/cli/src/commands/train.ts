@@ -48,6 +48,7 @@ interface TrainCliOptions extends RankingOptions {
   memoryK: number
   memoryQueries: string[]
   memoryQrels: string[]
+  threads: number
   plain: boolean
   quiet: boolean
 }
@@ -132,6 +133,7 @@ export function registerTrainCommands(program: Command): void {
     .option('--memory-k <n>', 'similar remembered queries consulted', parsePositiveInt, 20)
     .option('--memory-queries <file>', 'more queries to remember (repeatable, paired with --memory-qrels; variants of a training query must share its id)', collect, [])
     .option('--memory-qrels <file>', 'their judgements (repeatable)', collect, [])
+    .option('--threads <n>', 'LightGBM threads: 1 loads the single-threaded build; more load the threaded build (OpenMP on worker threads), which may change the last digits of leaf values', parsePositiveInt, 1)
     .option('--plain', 'plain progress lines even on a terminal', false)
     .option('-q, --quiet', 'no progress output', false)
     .addHelpText(
@@ -193,10 +195,10 @@ training data, parameters, metrics). Example (NFCorpus):
         await writeFileAtomic(`${options.letor}.lightgbm.query`, text.query)
         progress.log(`wrote ${options.letor} (LETOR) and ${options.letor}.lightgbm(.query) (LightGBM text)`)
       }
-      const lightgbm = await loadLightGbm()
+      const lightgbm = await loadLightGbm({ threads: options.threads })
       const schema = validExtractor.schema
       const featureNames = schema.features.map((f) => f.id)
-      let params = parseParams(options.param)
+      let params: LightGbmParams = { num_threads: options.threads, ...parseParams(options.param) }
       const metrics: Record<string, number> = {}
       if (options.grid) {
         progress.log(`grid search: ${options.folds}-fold cross-validation over the training queries`)
@@ -279,6 +281,7 @@ training data, parameters, metrics). Example (NFCorpus):
           metrics[`test_reranked_${key}`] = after[key]!
         }
       }
+      await lightgbm.terminate()
       await saveModel(options.out, manifest, trained.modelText)
       if (remembered !== undefined) {
         await saveModelMemory(options.out, remembered)

@@ -25,6 +25,14 @@ const tag = 'lightgbm-wasm build'
 const APT_HINT = 'apt-get install -y --no-install-recommends emscripten'
 
 /**
+ * Two post-MVP WebAssembly features that Node ≥ 16 runs unflagged: saturating float-to-int
+ * conversions (one instruction instead of a range check and a branch around each trapping
+ * conversion) and sign-extension operators. (Bulk memory cannot be added alone: wasm-ld 14 then
+ * refuses LightGBM's thread_local variables without atomics; -pthread brings it to threaded builds.)
+ */
+const FEATURES = ['-mnontrapping-fptoint', '-msign-ext']
+
+/**
  * Build configurations. RELEASE and THREADED below are what the package ships (see
  * BENCHMARKS.md for why); the others exist to be measured by tools/bench-lightgbm.
  */
@@ -43,18 +51,10 @@ const VARIANTS = {
     cxx: ['-O3', '-fwasm-exceptions', '-msimd128', '-flto'],
     link: ['-O3', '-fwasm-exceptions', '-msimd128', '-flto'],
   },
-  // The release flags plus two post-MVP WebAssembly features that Node ≥ 16 runs unflagged:
-  // saturating float-to-int conversions (one instruction instead of a range check and a branch
-  // around each trapping conversion) and sign-extension operators. (Bulk memory cannot be added
-  // alone: wasm-ld 14 then refuses LightGBM's thread_local variables without atomics.)
+  // …plus the FEATURES above (the shipped single-threaded build).
   'wasm-eh-simd-fx': {
-    cxx: ['-O3', '-fwasm-exceptions', '-msimd128', '-mnontrapping-fptoint', '-msign-ext'],
-    link: ['-O3', '-fwasm-exceptions', '-msimd128', '-mnontrapping-fptoint', '-msign-ext'],
-  },
-  // Only the saturating conversions, to tell what they give alone.
-  'wasm-eh-simd-ntf': {
-    cxx: ['-O3', '-fwasm-exceptions', '-msimd128', '-mnontrapping-fptoint'],
-    link: ['-O3', '-fwasm-exceptions', '-msimd128', '-mnontrapping-fptoint'],
+    cxx: ['-O3', '-fwasm-exceptions', '-msimd128', ...FEATURES],
+    link: ['-O3', '-fwasm-exceptions', '-msimd128', ...FEATURES],
   },
   // -O2 instead of -O3, to see what -O3 buys.
   'wasm-eh-simd-o2': {
@@ -69,10 +69,10 @@ const VARIANTS = {
     link: ['-O3', '-fwasm-exceptions', '-msimd128', '-pthread'],
     threaded: true,
   },
-  // The threaded build with the two features of wasm-eh-simd-fx (-pthread brings bulk memory).
+  // The threaded build plus the FEATURES above (the shipped threaded build).
   'wasm-eh-simd-mt-fx': {
-    cxx: ['-O3', '-fwasm-exceptions', '-msimd128', '-mnontrapping-fptoint', '-msign-ext', '-pthread', '-fopenmp'],
-    link: ['-O3', '-fwasm-exceptions', '-msimd128', '-mnontrapping-fptoint', '-msign-ext', '-pthread'],
+    cxx: ['-O3', '-fwasm-exceptions', '-msimd128', ...FEATURES, '-pthread', '-fopenmp'],
+    link: ['-O3', '-fwasm-exceptions', '-msimd128', ...FEATURES, '-pthread'],
     threaded: true,
   },
   // The threaded build plus link-time optimisation (as wasm-eh-simd-lto is to the release build),

@@ -119,6 +119,8 @@ export function prepareBm25(
   // k1·(1 − b + b·dl/avgdl) = constant + slope·dl
   const constant = k1 * (1 - b)
   const slope = avgdl > 0 ? (k1 * b) / avgdl : 0
+  // the upper bound's saturation at tf = ∞
+  const limit = 1 / (1 + slope)
 
   const score = (tfs: ArrayLike<number>, lengths: ArrayLike<number>): number => {
     let tf = 0
@@ -148,7 +150,6 @@ export function prepareBm25(
     // tf / (tf + constant + slope·max(m, tf)) rises with tf; its limit at ∞ is 1 / (1 + slope),
     // which also caps the finite value, so that rounding never puts a block's bound above the
     // list's.
-    const limit = 1 / (1 + slope)
     const saturation =
       t === Number.POSITIVE_INFINITY
         ? limit

@@ -115,6 +115,8 @@ export function prepareBm25f(
   // (avgl = 0) cannot hold the term: weight 0, and a denominator of 1 so that nothing is 0/0.
   const offset = new Float64Array(fieldCount)
   const slope = new Float64Array(fieldCount)
+  // The upper bound's per-field limit at occ = ∞: w/slope (unbounded without length normalisation).
+  const limit = new Float64Array(fieldCount)
   for (let f = 0; f < fieldCount; f++) {
     if (avgl[f]! > 0) {
       offset[f] = 1 - bs[f]!
@@ -123,6 +125,7 @@ export function prepareBm25f(
       weights[f] = 0
       offset[f] = 1
     }
+    limit[f] = slope[f]! > 0 ? weights[f]! / slope[f]! : Number.POSITIVE_INFINITY
   }
   const N = collection.docCount
   const n = term.docFreq
@@ -152,14 +155,13 @@ export function prepareBm25f(
       const t = maxTfs[f]!
       if (t > 0 && weights[f]! > 0) {
         const m = minLengths[f]!
-        // The limit at occ = ∞ (w/slope) also caps the finite value, and the saturation is
-        // written as 1/(1 + k1/tf), whose every operation is monotone under rounding: a block's
-        // bound never exceeds the list's by an ulp.
-        const limit = slope[f]! > 0 ? weights[f]! / slope[f]! : Number.POSITIVE_INFINITY
+        // The limit at occ = ∞ also caps the finite value, and the saturation is written as
+        // 1/(1 + k1/tf), whose every operation is monotone under rounding: a block's bound never
+        // exceeds the list's by an ulp.
         tf +=
           t === Number.POSITIVE_INFINITY
-            ? limit
-            : Math.min(limit, (weights[f]! * t) / (offset[f]! + slope[f]! * (t > m ? t : m)))
+            ? limit[f]!
+            : Math.min(limit[f]!, (weights[f]! * t) / (offset[f]! + slope[f]! * (t > m ? t : m)))
       }
     }
     return tf === 0 ? 0 : (1 / (1 + k1 / tf)) * weight * BOUND_SLACK

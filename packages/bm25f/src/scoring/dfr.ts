@@ -94,6 +94,8 @@ export function prepareDfrIneL2(
   const { c } = params
   const avgdl = bagAverageLength(collection, bag)
   const cAvgdl = c * avgdl
+  // the upper bound's tfn at tf = ∞
+  const limit = cAvgdl / LN2
   const N = collection.docCount
   const ne =
     params.ne === 'binomial' ? N * (1 - Math.pow((N - 1) / N, F)) : N * (1 - Math.exp(-F / N))
@@ -130,7 +132,6 @@ export function prepareDfrIneL2(
     // tf·log2(1 + c·avgdl/max(m, tf)) rises with tf; its limit at ∞ is c·avgdl / ln 2, which also
     // caps the finite value; tfn/(tfn + 1) written as 1/(1 + 1/tfn) is monotone under rounding,
     // so a block's bound never exceeds the list's by an ulp.
-    const limit = cAvgdl / LN2
     const tfn =
       t === Number.POSITIVE_INFINITY
         ? limit

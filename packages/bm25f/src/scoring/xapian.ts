@@ -72,6 +72,8 @@ export function prepareXapianBm25(
   const { k1, b, minNormLength } = params
   const avgdl = bagAverageLength(collection, bag)
   const lengthFactor = avgdl > 0 ? 1 / avgdl : 0
+  // the upper bound's saturation at wdf = ∞
+  const limit = 1 / (1 + k1 * b * lengthFactor)
   const N = collection.docCount
   const n = term.docFreq
   const rawTw = (N - n + 0.5) / (n + 0.5)
@@ -109,7 +111,6 @@ export function prepareXapianBm25(
     }
     // tf / (k1·(b·tf/avgdl + 1 − b) + tf) → 1 / (1 + k1·b/avgdl) at ∞, which also caps the
     // finite value (so that rounding never puts a block's bound above the list's).
-    const limit = 1 / (1 + k1 * b * lengthFactor)
     if (t === Number.POSITIVE_INFINITY) {
       return weight * limit * BOUND_SLACK
     }

@@ -1,42 +1,31 @@
 #!/usr/bin/env bash
-# Installs everything pubmatch needs on a fresh machine and builds it:
-#   pnpm (the version pinned in package.json), Emscripten (to compile LightGBM to WebAssembly),
-#   the npm dependencies (frozen lockfile), then `pnpm build`.
+# Installs what pubmatch needs on a fresh machine and builds it: pnpm (the version pinned in
+# package.json), the npm dependencies (frozen lockfile), then `pnpm build`. Needs Node.js ≥ 20.19
+# and no root: LightGBM's WebAssembly is committed (packages/lightgbm-wasm/wasm/, with a
+# manifest of its inputs), so nothing is compiled from C++ unless those inputs change; then
+# `pnpm build` says so and `bash scripts/dev-deps.sh emscripten` installs the compiler.
 # Safe to run again: each step is skipped when already done.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+node_version=$(node -p 'process.versions.node')
+if ! node -e 'const [a,b]=process.versions.node.split(".").map(Number);process.exit(a>20||(a===20&&b>=19)?0:1)'; then
+  echo "bootstrap: pubmatch needs Node.js >= 20.19; this is $node_version" >&2
+  exit 1
+fi
+
 want_pnpm=$(node -p "require('./package.json').packageManager.split('@')[1]")
 if ! command -v pnpm >/dev/null 2>&1 || [ "$(pnpm --version 2>/dev/null)" != "$want_pnpm" ]; then
-  echo "bootstrap: installing pnpm@$want_pnpm"
-  npm install --global "pnpm@$want_pnpm" >/dev/null
-fi
-
-if ! command -v emcc >/dev/null 2>&1; then
-  echo "bootstrap: installing Emscripten (Debian package 'emscripten') to build @pubmatch/lightgbm-wasm"
-  if [ "$(id -u)" = "0" ]; then
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq emscripten >/dev/null
-  elif command -v sudo >/dev/null 2>&1; then
-    sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq emscripten >/dev/null
+  prefix=$(npm config get prefix)
+  if [ "$(id -u)" = "0" ] || { [ -w "$prefix/lib/node_modules" ] && [ -w "$prefix/bin" ]; }; then
+    echo "bootstrap: installing pnpm@$want_pnpm"
+    npm install --global --no-fund --no-audit "pnpm@$want_pnpm" >/dev/null
   else
-    echo "bootstrap: emcc is missing and this user cannot install packages; install Emscripten and run again" >&2
-    exit 1
-  fi
-fi
-
-# Xapian's Python bindings: optional; @pubmatch/bench-search compares against Xapian and its
-# parity test (src/xapian.test.ts) is skipped without them. Debian puts the module under
-# /usr/bin/python3 (a pyenv python3 on the PATH may not see it), so probe that one first.
-if ! /usr/bin/python3 -c 'import xapian' >/dev/null 2>&1 && ! python3 -c 'import xapian' >/dev/null 2>&1; then
-  echo "bootstrap: installing Xapian (Debian package 'python3-xapian') for @pubmatch/bench-search"
-  if [ "$(id -u)" = "0" ]; then
-    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-xapian >/dev/null; } ||
-      echo "bootstrap: warning: could not install python3-xapian; the Xapian benchmark and its parity test will be skipped" >&2
-  elif command -v sudo >/dev/null 2>&1; then
-    { sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-xapian >/dev/null; } ||
-      echo "bootstrap: warning: could not install python3-xapian; the Xapian benchmark and its parity test will be skipped" >&2
-  else
-    echo "bootstrap: warning: python3-xapian is missing and this user cannot install packages; the Xapian benchmark and its parity test will be skipped" >&2
+    # no root: into ~/.local/bin, which Debian's and Ubuntu's login shells put on the PATH
+    echo "bootstrap: installing pnpm@$want_pnpm into $HOME/.local (no root needed)"
+    npm install --global --prefix "$HOME/.local" --no-fund --no-audit "pnpm@$want_pnpm" >/dev/null
+    export PATH="$HOME/.local/bin:$PATH"
+    echo "bootstrap: if \`pnpm\` is not found afterwards: export PATH=\"\$HOME/.local/bin:\$PATH\"" >&2
   fi
 fi
 

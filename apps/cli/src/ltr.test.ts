@@ -94,7 +94,7 @@ describe.runIf(existsSync(bin) && existsSync(shared))('pubmatch second stage fro
     const text = await readFile(join(broken, 'manifest.json'), 'utf8')
     await writeFile(join(broken, 'manifest.json'), text.replace('"bestmatch-179/1"', '"bestmatch-178/1"'))
     const refused = await pubmatch('search', 'vitamin d', '-i', index, '--rerank', broken)
-    expect(refused.code).toBe(1)
+    expect(refused.code).toBe(2)
     expect(refused.stderr).toMatch(/^pubmatch: SCHEMA_MISMATCH: .*"bestmatch-178\/1".*"bestmatch-179\/1"/)
   }, 900_000)
 

@@ -1,5 +1,5 @@
 import { Command, CommanderError } from 'commander'
-import { isPubmatchError, toPubmatchError } from '@pubmatch/core'
+import { EXIT, asPubmatchError, exitStatusOf } from './exit.ts'
 import { registerCorpusCommand } from './commands/corpus.ts'
 import { registerDemoCommand } from './commands/demo.ts'
 import { registerEvalCommand } from './commands/eval.ts'
@@ -32,25 +32,41 @@ export function createProgram(): Command {
 }
 
 /**
- * Runs the CLI and returns the process exit code (0 ok, 1 failure, 2 usage error).
- * Errors print as `pubmatch: CODE: message` with no stack trace unless `PUBMATCH_DEBUG` is set.
+ * Runs the CLI and returns the process exit status (see `EXIT` in `exit.ts`: 0 done, 1 partly
+ * done, 2 failed, 64 usage error, 130 interrupted). Errors print as `pubmatch: CODE: message`
+ * with no stack trace unless `PUBMATCH_DEBUG` is set.
  * @param argv - `process.argv`
  */
 export async function runCli(argv: readonly string[]): Promise<number> {
   const program = createProgram()
   try {
     await program.parseAsync(argv)
-    return typeof process.exitCode === 'number' ? process.exitCode : 0
+    return typeof process.exitCode === 'number' ? process.exitCode : EXIT.OK
   } catch (error) {
     if (error instanceof CommanderError) {
-      // help and version exit with code 0; usage errors were already printed by commander
-      return error.exitCode === 0 ? 0 : 2
+      // help and version exit with 0; commander has printed the usage error already
+      return exitStatusOf(error)
     }
-    const failure = isPubmatchError(error) ? error : toPubmatchError(error)
-    process.stderr.write(`pubmatch: ${failure.code}: ${failure.message}\n`)
-    if (process.env['PUBMATCH_DEBUG']) {
-      process.stderr.write(`${(error as Error).stack ?? ''}\n`)
-    }
-    return 1
+    printError(error)
+    return exitStatusOf(error)
   }
+}
+
+function printError(error: unknown): void {
+  const failure = asPubmatchError(error)
+  process.stderr.write(`pubmatch: ${failure.code}: ${failure.message}\n`)
+  if (process.env['PUBMATCH_DEBUG']) {
+    process.stderr.write(`${(error as Error).stack ?? ''}\n`)
+  }
+}
+
+/**
+ * The last resort for an error thrown outside a command's own flow (an event handler, a stream):
+ * it prints like any other failure, with no stack trace unless `PUBMATCH_DEBUG` is set, and
+ * exits with status 2 (130 for an abort).
+ * @param error - what was thrown
+ */
+export function reportUncaught(error: unknown): void {
+  printError(error)
+  process.exit(exitStatusOf(error) === EXIT.INTERRUPTED ? EXIT.INTERRUPTED : EXIT.FAILED)
 }

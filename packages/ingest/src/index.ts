@@ -101,8 +101,8 @@ export type {
 // Ingestion pipeline
 export { detectFormat, detectFromText, expectsArticles, INPUT_FORMATS } from './pipeline/detect-format.ts'
 export type { Detection, InputFormat } from './pipeline/detect-format.ts'
-export { addCounts, emptySummary, fingerprintFile, ingestFiles } from './pipeline/ingest-files.ts'
-export type { FileReader, FileReaders, IngestEvent, IngestFilesOptions, IngestSummary } from './pipeline/ingest-files.ts'
+export { addCounts, emptySummary, fingerprintFile, ingestFiles, ingestOutcome } from './pipeline/ingest-files.ts'
+export type { FileReader, FileReaders, IngestEvent, IngestFilesOptions, IngestOutcome, IngestSummary } from './pipeline/ingest-files.ts'
 export { defaultReaders } from './pipeline/readers.ts'
 export { ingestEntrez } from './pipeline/ingest-entrez.ts'
 export type { IngestEntrezOptions } from './pipeline/ingest-entrez.ts'

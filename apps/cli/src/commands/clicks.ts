@@ -49,6 +49,7 @@ export function registerClicksCommands(program: Command): void {
     .option('--sessions <n>', 'sessions per query', parsePositiveInt, 10)
     .option('--page <n>', 'results shown per search', parsePositiveInt, 20)
     .option('--seed <n>', 'seed', parsePositiveInt, 1)
+    .option('--json', 'print the statistics as JSON', false)
     .addHelpText(
       'after',
       `
@@ -58,7 +59,7 @@ Example (NFCorpus train, then labels and a model from the log):
   pubmatch clicks labels --log nf/clicks --queries-out nf/clicks.queries --qrels-out nf/clicks.qrel
   pubmatch train -i nf/index --queries nf/clicks.queries --qrels nf/clicks.qrel -o nf/model-clicks`,
     )
-    .action(async (options: RankingOptions & { queries: string; qrels: string; log: string; model: string; eta: string; click: string; fulltext: string; sessions: number; page: number; seed: number }) => {
+    .action(async (options: RankingOptions & { queries: string; qrels: string; log: string; model: string; eta: string; click: string; fulltext: string; sessions: number; page: number; seed: number; json: boolean }) => {
       let model: ClickModel
       if (options.model === 'pbm') {
         model = { kind: 'pbm', eta: Number(options.eta) }
@@ -85,6 +86,10 @@ Example (NFCorpus train, then labels and a model from the log):
         pageSize: options.page,
       })
       await store.close()
+      if (options.json) {
+        process.stdout.write(`${JSON.stringify({ log: options.log, ...stats }, null, 2)}\n`)
+        return
+      }
       process.stdout.write(
         `appended to ${options.log}: ${stats.sessions} sessions over ${stats.queries} queries, ${stats.abstractClicks} abstract clicks, ${stats.fullTextRequests} full-text requests\n` +
           `clicks by rank: ${stats.clicksByRank.slice(0, 10).join(' ')}${stats.clicksByRank.length > 10 ? ' …' : ''}\n`,
@@ -101,7 +106,8 @@ Example (NFCorpus train, then labels and a model from the log):
     .option('--min-results <n>', 'drop searches with fewer results', parsePositiveInt, 20)
     .option('--min-occurrences <n>', 'drop queries searched fewer times', parsePositiveInt, 3)
     .option('--min-clicked <n>', 'drop queries with fewer clicked documents', parsePositiveInt, 20)
-    .action(async (options: { log: string; queriesOut: string; qrelsOut: string; labelling: string; minResults: number; minOccurrences: number; minClicked: number }) => {
+    .option('--json', 'print the statistics as JSON', false)
+    .action(async (options: { log: string; queriesOut: string; qrelsOut: string; labelling: string; minResults: number; minOccurrences: number; minClicked: number; json: boolean }) => {
       if (options.labelling !== 'ncbi' && options.labelling !== 'yeganova') {
         throw new PubmatchError('INVALID_ARGUMENT', `clicks: --labelling is ncbi or yeganova, got "${options.labelling}"`)
       }
@@ -116,6 +122,10 @@ Example (NFCorpus train, then labels and a model from the log):
         minClickedDocuments: options.minClicked,
       })
       await writeLabelled(queries, options.queriesOut, options.qrelsOut)
+      if (options.json) {
+        process.stdout.write(`${JSON.stringify({ ...stats, badLines: problems.length, labelling: options.labelling, queriesOut: options.queriesOut, qrelsOut: options.qrelsOut }, null, 2)}\n`)
+        return
+      }
       process.stdout.write(
         `${stats.searches} searches, ${stats.actions} actions, ${problems.length} bad lines skipped\n` +
           `searches dropped: ${JSON.stringify(stats.droppedSearches)}\n` +
@@ -131,9 +141,21 @@ Example (NFCorpus train, then labels and a model from the log):
     .argument('<dir>', 'the sample folder (with data/queries, data/gold_standard, data/results)')
     .option('--queries-out <file>', 'write the eligible simple queries (QID<TAB>text)')
     .option('--qrels-out <file>', 'write their NCBI grades (0–12) as TREC qrels')
-    .action(async (dir: string, options: { queriesOut?: string; qrelsOut?: string }) => {
+    .option('--json', 'print the statistics as JSON', false)
+    .action(async (dir: string, options: { queriesOut?: string; qrelsOut?: string; json: boolean }) => {
       const sample = await readBestMatchSample(dir)
       const s = sample.stats
+      if (options.json) {
+        let written: number | undefined
+        if (options.queriesOut !== undefined && options.qrelsOut !== undefined) {
+          const keep = new Set(sample.queries.filter((q) => q.simple && q.eligible).map((q) => q.id))
+          const labelled = sample.labelled.filter((q) => keep.has(q.id))
+          await writeLabelled(labelled, options.queriesOut, options.qrelsOut)
+          written = labelled.length
+        }
+        process.stdout.write(`${JSON.stringify({ ...s, ...(written === undefined ? {} : { written }) }, null, 2)}\n`)
+        return
+      }
       process.stdout.write(
         `${s.queries} queries: ${s.simple} simple; ${s.withGold} with a gold list, ${s.withResults} with candidates; ` +
           `${s.eligible} eligible (≥ 5 of the top-10 gold in the top 500), ${s.simpleEligible} of them simple\n`,

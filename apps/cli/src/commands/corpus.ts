@@ -54,12 +54,16 @@ export function registerCorpusCommand(program: Command): void {
     .command('compact')
     .description('rewrite all live records into one segment (drops replaced and deleted records)')
     .option('-c, --corpus <dir>', 'corpus directory', DEFAULT_CORPUS)
-    .action(async (options: { corpus: string }) => {
+    .option('--json', 'print the result as JSON', false)
+    .action(async (options: { corpus: string; json: boolean }) => {
       const store = await openCorpus(options.corpus)
       try {
         const before = store.stats().segments
         await store.compact()
-        process.stdout.write(`compacted ${before} segments into ${store.stats().segments}\n`)
+        const after = store.stats().segments
+        process.stdout.write(
+          options.json ? `${JSON.stringify({ segmentsBefore: before, segmentsAfter: after }, null, 2)}\n` : `compacted ${before} segments into ${after}\n`,
+        )
       } finally {
         await store.close()
       }

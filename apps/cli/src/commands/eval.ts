@@ -25,6 +25,7 @@ interface EvalOptions {
   test: 't-test' | 'randomisation'
   metric?: string
   title?: string
+  json: boolean
 }
 
 /** Adds `pubmatch eval RUN… QRELS`. */
@@ -40,7 +41,8 @@ export function registerEvalCommand(program: Command): void {
     .option('--metric <name>', 'measure plotted per query in the HTML report (e.g. ndcg_cut_10)')
     .option('--title <text>', 'title of the HTML report')
     .option('--trec-eval', 'print exactly what trec_eval -c -q would print (one run)', false)
-    .option('-q, --per-query', 'with --trec-eval: per-query lines too', false)
+    .option('-q, --per-query', 'with --trec-eval: per-query lines too; with --json: per-query values too', false)
+    .option('--json', 'print the means (and the comparison of several runs) as JSON', false)
     .addHelpText(
       'after',
       `
@@ -73,7 +75,26 @@ Examples:
         return
       }
       const comparison = compareRuns(results, { test: options.test })
-      process.stdout.write(`${formatTable(comparison)}\n`)
+      if (options.json) {
+        process.stdout.write(
+          `${JSON.stringify(
+            {
+              qrels: qrelsPath,
+              relevanceLevel,
+              runs: [...results].map(([name, result]) => ({
+                name,
+                mean: result.mean,
+                ...(options.perQuery ? { perQuery: Object.fromEntries(result.perQuery) } : {}),
+              })),
+              comparison,
+            },
+            null,
+            2,
+          )}\n`,
+        )
+      } else {
+        process.stdout.write(`${formatTable(comparison)}\n`)
+      }
       if (options.html) {
         await writeFile(
           options.html,

@@ -86,6 +86,7 @@ interface IndexOptions {
   workers: string
   plain: boolean
   quiet: boolean
+  json?: boolean
 }
 
 /** Adds `pubmatch index`. */
@@ -111,6 +112,7 @@ export function registerIndexCommand(program: Command): void {
     .option('--workers <n>', 'worker threads for segment builds (0 = in this thread)', '0')
     .option('--plain', 'plain progress lines even on a terminal', false)
     .option('-q, --quiet', 'no progress output', false)
+    .option('--json', 'print the result as JSON', false)
     .addHelpText(
       'after',
       `
@@ -119,6 +121,10 @@ since (new PMID versions replace old ones, DeleteCitation removes documents).`,
     )
     .action(async (options: IndexOptions) => {
       const result = await runIndex(options)
+      if (options.json) {
+        process.stdout.write(`${JSON.stringify({ index: options.index, ...result }, null, 2)}\n`)
+        return
+      }
       process.stdout.write(
         `Index ${options.index}: ${result.docCount} documents (${result.added} added or replaced, ${result.deleted} deleted, ${result.errors} errors) in ${result.seconds.toFixed(1)} s\n`,
       )

@@ -3,6 +3,7 @@ import {
   INPUT_FORMATS,
   defaultReaders,
   ingestFiles,
+  ingestOutcome,
   openCorpus,
   type IngestEvent,
   type IngestSummary,
@@ -11,6 +12,7 @@ import {
 import { PubmatchError } from '@pubmatch/core'
 import { createProgress, formatBytes, type Progress } from '../progress.ts'
 import { DEFAULT_CORPUS } from '../paths.ts'
+import { EXIT } from '../exit.ts'
 import { ingestEntrezQuery, type EntrezCliOptions } from './ingest-entrez.ts'
 
 interface IngestOptions extends EntrezCliOptions {
@@ -59,7 +61,11 @@ Examples:
   pubmatch ingest --entrez "asthma[mh] AND 2020[dp]" --max 1000
 
 Re-running the same command is safe: files already ingested with the same content are
-skipped, and an interrupted run resumes at the file (or Entrez batch) it was writing.`,
+skipped, and an interrupted run resumes at the file (or Entrez batch) it was writing.
+
+Exit status: 0 every input was read; 1 some records or files failed (the rest is stored; the
+failures are listed and kept, see \`pubmatch corpus errors\`); 2 nothing usable was read
+(every input failed, or held no articles); 64 usage error; 130 interrupted (run it again).`,
     )
     .action(async (paths: string[], options: IngestOptions) => {
       if (paths.length === 0 && !options.entrez) {
@@ -80,6 +86,20 @@ skipped, and an interrupted run resumes at the file (or Entrez batch) it was wri
           process.stderr.write(`  ${error.code}: ${error.message}\n`)
           shown++
         }
+      }
+      const outcome = ingestOutcome(summary)
+      if (outcome === 'partial') {
+        process.stderr.write(
+          `ingest: partly done: ${summary.failedSources} file${summary.failedSources === 1 ? '' : 's'} failed, ${summary.errors} error${summary.errors === 1 ? '' : 's'} in all (exit status 1)\n`,
+        )
+        process.exitCode = EXIT.PARTIAL
+      } else if (outcome === 'failed' || outcome === 'empty') {
+        process.stderr.write(
+          outcome === 'failed'
+            ? `ingest: nothing usable was read: ${summary.errors} error${summary.errors === 1 ? '' : 's'} (exit status 2)\n`
+            : `ingest: nothing to ingest: ${summary.skipped} file${summary.skipped === 1 ? '' : 's'} held no articles (exit status 2)\n`,
+        )
+        process.exitCode = EXIT.FAILED
       }
     })
 }
@@ -153,7 +173,7 @@ export async function runIngest(
 
 function printSummary(summary: IngestSummary, options: IngestOptions): void {
   if (options.json) {
-    process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`)
+    process.stdout.write(`${JSON.stringify({ ...summary, outcome: ingestOutcome(summary) }, null, 2)}\n`)
     return
   }
   const rows: Array<[string, number]> = [

@@ -299,6 +299,7 @@ Examples:
     .option('--tag <tag>', 'run tag (last column)', 'pubmatch')
     .option('--plain', 'plain progress lines even on a terminal', false)
     .option('-q, --quiet', 'no progress output', false)
+    .option('--json', 'print the summary as JSON', false)
     .option('--depth <n>', 'with --rerank: first-stage candidates reranked (the rest follow in first-stage order)', parsePositiveInt, 500)
   addRerankOptions(runCommand)
     .addHelpText(
@@ -311,7 +312,7 @@ evaluated exactly as ranked. Example (NFCorpus):
   pubmatch run -i nf/index --queries ../shared/data/nfcorpus/dev/q-titles.queries -o dev.run
   pubmatch eval dev.run ../shared/data/nfcorpus/dev/s-3.qrel`,
     )
-    .action(async (options: RankingOptions & RerankCliOptions & { queries: string; out: string; limit: number; depth: number; tag: string; plain: boolean; quiet: boolean }) => {
+    .action(async (options: RankingOptions & RerankCliOptions & { queries: string; out: string; limit: number; depth: number; tag: string; plain: boolean; quiet: boolean; json: boolean }) => {
       const queries: Query[] = await readQueries(options.queries)
       const opened = await openSearcher(options)
       const { searcher } = opened
@@ -336,7 +337,11 @@ evaluated exactly as ranked. Example (NFCorpus):
       const tmp = `${options.out}.tmp-${process.pid}`
       await writeRun(run, tmp)
       await rename(tmp, options.out)
-      process.stdout.write(`wrote ${options.out}: ${queries.length} queries, ${warnings} warnings\n`)
+      process.stdout.write(
+        options.json
+          ? `${JSON.stringify({ out: options.out, queries: queries.length, warnings, reranked: reranker !== undefined }, null, 2)}\n`
+          : `wrote ${options.out}: ${queries.length} queries, ${warnings} warnings\n`,
+      )
     })
 }
 

@@ -51,6 +51,7 @@ interface TrainCliOptions extends RankingOptions {
   threads: number
   plain: boolean
   quiet: boolean
+  json: boolean
 }
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value]
@@ -136,6 +137,7 @@ export function registerTrainCommands(program: Command): void {
     .option('--threads <n>', 'LightGBM threads: 1 loads the single-threaded build; more load the threaded build (OpenMP on worker threads), which may change the last digits of leaf values', parsePositiveInt, 1)
     .option('--plain', 'plain progress lines even on a terminal', false)
     .option('-q, --quiet', 'no progress output', false)
+    .option('--json', 'print the result (trees, metrics, most important features) as JSON', false)
     .addHelpText(
       'after',
       `
@@ -287,6 +289,22 @@ training data, parameters, metrics). Example (NFCorpus):
         await saveModelMemory(options.out, remembered)
       }
       const top = [...trained.gainImportance.entries()].sort((a, b) => b[1] - a[1]).slice(0, 8)
+      if (options.json) {
+        process.stdout.write(
+          `${JSON.stringify(
+            {
+              out: options.out,
+              trees: trained.iterations,
+              seconds,
+              metrics,
+              mostGain: top.map(([c, gain]) => ({ feature: schema.features[c]!.id, name: schema.features[c]!.name, gain })),
+            },
+            null,
+            2,
+          )}\n`,
+        )
+        return
+      }
       process.stdout.write(
         `wrote ${options.out}: ${trained.iterations} trees in ${seconds.toFixed(0)} s; ` +
           `${Object.entries(metrics).map(([k, v]) => `${k} ${v.toFixed(4)}`).join(', ')}\n` +
@@ -307,7 +325,8 @@ training data, parameters, metrics). Example (NFCorpus):
     .option('--format <format>', 'letor (SVMlight with qid and # docid) or lightgbm (LibSVM + .query file)', 'letor')
     .option('--plain', 'plain progress lines even on a terminal', false)
     .option('-q, --quiet', 'no progress output', false)
-    .action(async (options: RankingOptions & { queries: string; out: string; qrels?: string; usageLog?: string; depth: number; format: string; plain: boolean; quiet: boolean }) => {
+    .option('--json', 'print the summary as JSON', false)
+    .action(async (options: RankingOptions & { queries: string; out: string; qrels?: string; usageLog?: string; depth: number; format: string; plain: boolean; quiet: boolean; json: boolean }) => {
       if (options.format !== 'letor' && options.format !== 'lightgbm') {
         throw new PubmatchError('INVALID_ARGUMENT', `features: --format is letor or lightgbm, got "${options.format}"`)
       }
@@ -335,7 +354,11 @@ training data, parameters, metrics). Example (NFCorpus):
         await writeFileAtomic(options.out, text.data)
         await writeFileAtomic(`${options.out}.query`, text.query)
       }
-      process.stdout.write(`wrote ${options.out}: ${set.stats.queries} queries, ${set.features.numRows} rows × ${set.features.numFeatures} features\n`)
+      process.stdout.write(
+        options.json
+          ? `${JSON.stringify({ out: options.out, format: options.format, queries: set.stats.queries, rows: set.features.numRows, features: set.features.numFeatures }, null, 2)}\n`
+          : `wrote ${options.out}: ${set.stats.queries} queries, ${set.features.numRows} rows × ${set.features.numFeatures} features\n`,
+      )
     })
 
   const model = program.command('model').description('inspect and export reranking models')
@@ -343,9 +366,14 @@ training data, parameters, metrics). Example (NFCorpus):
     .command('show')
     .description('print a model’s manifest and most important features')
     .argument('<dir>', 'the model directory')
-    .action(async (dir: string) => {
+    .option('--json', 'print only JSON: the manifest and the number of trees', false)
+    .action(async (dir: string, options: { json: boolean }) => {
       const loaded = await loadModel(dir)
-      process.stdout.write(`${JSON.stringify(loaded.manifest, null, 2)}\n${loaded.model.trees.length} trees\n`)
+      process.stdout.write(
+        options.json
+          ? `${JSON.stringify({ manifest: loaded.manifest, trees: loaded.model.trees.length }, null, 2)}\n`
+          : `${JSON.stringify(loaded.manifest, null, 2)}\n${loaded.model.trees.length} trees\n`,
+      )
     })
   model
     .command('export-solr')
@@ -354,11 +382,16 @@ training data, parameters, metrics). Example (NFCorpus):
     .option('-o, --out <file>', 'the JSON file (default: <dir>/solr-ltr.json)')
     .option('--name <name>', 'the model name in Solr', 'pubmatch-bestmatch')
     .option('--store <name>', 'the Solr feature store', 'pubmatch')
-    .action(async (dir: string, options: { out?: string; name: string; store: string }) => {
+    .option('--json', 'print the summary as JSON', false)
+    .action(async (dir: string, options: { out?: string; name: string; store: string; json: boolean }) => {
       const loaded = await loadModel(dir)
       const out = options.out ?? join(dir, 'solr-ltr.json')
       await writeFile(out, `${JSON.stringify(toSolrLtr(loaded, { name: options.name, store: options.store }), null, 1)}\n`)
-      process.stdout.write(`wrote ${out}: ${loaded.model.trees.length} trees over ${loaded.manifest.schema.features.length} features\n`)
+      process.stdout.write(
+        options.json
+          ? `${JSON.stringify({ out, trees: loaded.model.trees.length, features: loaded.manifest.schema.features.length }, null, 2)}\n`
+          : `wrote ${out}: ${loaded.model.trees.length} trees over ${loaded.manifest.schema.features.length} features\n`,
+      )
     })
 }
 

@@ -82,7 +82,7 @@ describe('readRun / parseRun', () => {
   })
 
   it('reports an unreadable file as IO', async () => {
-    await expect(readRun('/nonexistent/run.txt')).rejects.toMatchObject({ code: 'IO' })
+    await expect(readRun('/nonexistent/run.txt')).rejects.toMatchObject({ code: 'NOT_FOUND' })
   })
 })
 

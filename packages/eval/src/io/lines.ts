@@ -62,7 +62,8 @@ export async function* readLines(
       yield line
     }
   } catch (cause) {
-    throw new PubmatchError('IO', `@pubmatch/eval: cannot read ${name}: ${String(cause)}`, {
+    const missing = (cause as NodeJS.ErrnoException).code === 'ENOENT'
+    throw new PubmatchError(missing ? 'NOT_FOUND' : 'IO', `@pubmatch/eval: cannot read ${name}: ${missing ? 'no such file' : String(cause)}`, {
       cause,
       details: { file: name },
     })

@@ -80,21 +80,48 @@ export async function detectFormat(path: string): Promise<Detection> {
   if (size === 0) {
     return { format: null, reason: 'the file is empty', known: false, empty: true }
   }
-  let text: string
   if (head[0] === 0x1f && head[1] === 0x8b) {
     try {
       // A partial gzip stream: decompress what there is without insisting on its end.
-      text = gunzipSync(head, { finishFlush: zlibConstants.Z_SYNC_FLUSH }).toString('utf8')
+      head = gunzipSync(head, { finishFlush: zlibConstants.Z_SYNC_FLUSH })
     } catch {
       return { format: null, reason: 'a gzip file that cannot be decompressed', known: false }
     }
-    if (text.length === 0) {
+    if (head.length === 0) {
       return { format: null, reason: 'a gzip file with no content', known: false, empty: true }
     }
-  } else {
-    text = head.toString('utf8')
   }
-  return detectFromText(basename(path), text)
+  const text = decodeHead(head)
+  return typeof text === 'string' ? detectFromText(basename(path), text) : text
+}
+
+/**
+ * Decodes the first bytes of a file as the XML reader will: by its byte-order mark (UTF-8,
+ * UTF-16LE, UTF-16BE), by the UTF-16 shape of `<?` without one, by the encoding its XML
+ * declaration names, else as UTF-8. An encoding the platform cannot decode is named.
+ */
+function decodeHead(head: Buffer): string | Detection {
+  let encoding = 'utf-8'
+  if (head[0] === 0xff && head[1] === 0xfe) {
+    encoding = 'utf-16le'
+  } else if (head[0] === 0xfe && head[1] === 0xff) {
+    encoding = 'utf-16be'
+  } else if (head[0] === 0x3c && head[1] === 0x00 && head[2] === 0x3f && head[3] === 0x00) {
+    encoding = 'utf-16le'
+  } else if (head[0] === 0x00 && head[1] === 0x3c && head[2] === 0x00 && head[3] === 0x3f) {
+    encoding = 'utf-16be'
+  } else if (!(head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf)) {
+    const declared = /^<\?xml[^>]*?encoding\s*=\s*["']([A-Za-z0-9._-]+)["']/.exec(head.subarray(0, 256).toString('latin1'))?.[1]
+    if (declared !== undefined) {
+      encoding = declared
+    }
+  }
+  try {
+    // a cut multi-byte sequence at the end of the head becomes U+FFFD, which detection ignores
+    return new TextDecoder(encoding).decode(head)
+  } catch {
+    return { format: null, reason: `XML in the encoding "${encoding}", which pubmatch cannot decode`, known: false }
+  }
 }
 
 /**

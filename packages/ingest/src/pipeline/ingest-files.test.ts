@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openCorpus, type CorpusStore } from '../store/corpus-store.ts'
 import { sharedDataPath } from '../testing/shared-data.ts'
 import { detectFormat } from './detect-format.ts'
-import { ingestFiles, type IngestEvent } from './ingest-files.ts'
+import { emptySummary, ingestFiles, ingestOutcome, type IngestEvent } from './ingest-files.ts'
 import { defaultReaders } from './readers.ts'
 
 let dir: string
@@ -47,7 +47,55 @@ describe('detectFormat', () => {
   })
 })
 
+describe('detectFormat in other encodings', () => {
+  it('reads UTF-16 XML, with or without a byte-order mark, as the XML reader does', async () => {
+    const xml = '<?xml version="1.0" encoding="UTF-16"?>\n<PubmedArticleSet></PubmedArticleSet>\n'
+    const le = Buffer.from(xml, 'utf16le')
+    const be = Buffer.from(xml, 'utf16le').swap16()
+    const cases: Array<[string, Buffer]> = [
+      ['le-bom.xml', Buffer.concat([Buffer.from([0xff, 0xfe]), le])],
+      ['be-bom.xml', Buffer.concat([Buffer.from([0xfe, 0xff]), be])],
+      ['le.xml', le],
+      ['be.xml', be],
+    ]
+    for (const [name, bytes] of cases) {
+      await writeFile(join(dir, name), bytes)
+      expect([name, await detectFormat(join(dir, name))]).toEqual([name, { format: 'pubmed-xml' }])
+    }
+  })
+
+  it('names an encoding it cannot decode instead of calling the file binary', async () => {
+    await writeFile(join(dir, 'x.xml'), '<?xml version="1.0" encoding="X-NO-SUCH-CHARSET"?><PubmedArticleSet/>')
+    expect(await detectFormat(join(dir, 'x.xml'))).toEqual({
+      format: null,
+      reason: 'XML in the encoding "X-NO-SUCH-CHARSET", which pubmatch cannot decode',
+      known: false,
+    })
+  })
+})
+
+describe('ingestOutcome', () => {
+  it('is complete, partial, failed or empty by what was stored and what failed', () => {
+    expect(ingestOutcome({ ...emptySummary(), added: 3 })).toBe('complete')
+    expect(ingestOutcome({ ...emptySummary(), resumed: 2 })).toBe('complete')
+    expect(ingestOutcome({ ...emptySummary(), added: 3, errors: 1, failedSources: 1 })).toBe('partial')
+    expect(ingestOutcome({ ...emptySummary(), mesh: 1, errors: 2 })).toBe('partial')
+    expect(ingestOutcome({ ...emptySummary(), errors: 1, failedSources: 1 })).toBe('failed')
+    expect(ingestOutcome({ ...emptySummary(), skipped: 4 })).toBe('empty')
+  })
+})
+
 describe('ingestFiles', () => {
+  it('counts a well-formed file without records (an empty <PubmedArticleSet>) as skipped, and skips it next time', async () => {
+    const file = join(dir, 'empty-set.xml')
+    await writeFile(file, '<?xml version="1.0" ?>\n<PubmedArticleSet></PubmedArticleSet>\n')
+    const first = await ingestFiles(store, [file], { readers })
+    expect(first).toMatchObject({ sources: 0, skipped: 1, errors: 0, failedSources: 0 })
+    expect(ingestOutcome(first)).toBe('empty')
+    const again = await ingestFiles(store, [file], { readers })
+    expect(again).toMatchObject({ sources: 0, skipped: 0, resumed: 1 })
+  })
+
   it('ingests a directory of real files of several formats and skips non-article files', async () => {
     const src = join(dir, 'in')
     await mkdir(src)

@@ -41,6 +41,36 @@ export interface IngestSummary extends SourceCounts {
   failedSources: number
 }
 
+/**
+ * How an ingest went, for exit statuses and summaries:
+ * - `complete`: every input was read (files that hold no articles are skipped, not failed);
+ * - `partial`: something was stored or was already there, but some records or files failed;
+ * - `failed`: errors, and nothing usable: no record stored or already ingested;
+ * - `empty`: no errors, but nothing to ingest either (every file was skipped).
+ */
+export type IngestOutcome = 'complete' | 'partial' | 'failed' | 'empty'
+
+/**
+ * The {@link IngestOutcome} of a summary.
+ * @param summary - the totals of an ingest run
+ */
+export function ingestOutcome(summary: IngestSummary): IngestOutcome {
+  const stored =
+    summary.added +
+    summary.updated +
+    summary.unchanged +
+    summary.stale +
+    summary.deleted +
+    summary.deletedUnknown +
+    summary.fullTexts +
+    summary.mesh
+  const usable = stored > 0 || summary.resumed > 0
+  if (summary.errors === 0) {
+    return usable ? 'complete' : 'empty'
+  }
+  return usable ? 'partial' : 'failed'
+}
+
 /** Options of {@link ingestFiles}. */
 export interface IngestFilesOptions {
   /** How to read each format. */
@@ -155,6 +185,13 @@ export async function ingestFiles(
       })
       emit({ type: 'source-progress', key, bytesRead: file.size, records })
       addCounts(summary, entry.counts)
+      if (records === 0) {
+        // well-formed, but no record in it (an empty <PubmedArticleSet>): recorded as done, so
+        // that a re-run skips it, and counted with the files that hold no articles
+        summary.skipped++
+        emit({ type: 'source-skipped', key, reason: 'the file holds no records' })
+        continue
+      }
       summary.sources++
       emit({ type: 'source-done', key, entry })
     } catch (error) {
@@ -167,9 +204,33 @@ export async function ingestFiles(
       summary.failedSources++
       summary.errors++
       emit({ type: 'source-failed', key, error: failure })
+      await keepFailure(store, key, file.path, failure, options.force === true)
     }
   }
   return summary
+}
+
+/**
+ * Keeps a file that could not be read at all in the corpus's error list, like a bad record: as
+ * a source holding one error, marked with the file's fingerprint so that running the same ingest
+ * again reports it again but does not store it twice. A file that cannot even be read for its
+ * fingerprint is only reported.
+ */
+async function keepFailure(store: CorpusStore, key: string, path: string, failure: PubmatchError, force: boolean): Promise<void> {
+  let fingerprint: string
+  try {
+    fingerprint = `failed:${await fingerprintFile(path)}`
+  } catch {
+    return
+  }
+  if (!force && store.completedSource(key, fingerprint)) {
+    return
+  }
+  const error =
+    failure.details.file === undefined
+      ? new PubmatchError(failure.code, failure.message, { cause: failure, details: { ...failure.details, file: path } })
+      : failure
+  await store.writeSource({ key, fingerprint }, [{ kind: 'error', error }])
 }
 
 /**

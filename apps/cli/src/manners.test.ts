@@ -1,0 +1,153 @@
+import { execFile, spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+// How the built CLI behaves as a Unix tool: exit statuses, closed output, encodings, JSON.
+const run = promisify(execFile)
+const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url))
+const sample = fileURLToPath(new URL('../sample-corpus/pubmed/pmid_9500320.xml', import.meta.url))
+
+async function pubmatch(...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [bin, ...args], { maxBuffer: 64 * 1024 * 1024 })
+    return { stdout, stderr, code: 0 }
+  } catch (error) {
+    const e = error as { stdout: string; stderr: string; code: number }
+    return { stdout: e.stdout, stderr: e.stderr, code: e.code }
+  }
+}
+
+/** A billion-laughs PubMed file: ten levels of ten-fold entity expansion. */
+function entityBomb(): string {
+  const entities = ['<!ENTITY lol "lol">']
+  for (let k = 1; k <= 10; k++) {
+    entities.push(`<!ENTITY lol${k} "${`&lol${k === 1 ? '' : k - 1};`.repeat(10)}">`)
+  }
+  return `<?xml version="1.0"?>\n<!DOCTYPE PubmedArticleSet [${entities.join('')}]>\n<PubmedArticleSet><PubmedArticle><MedlineCitation><PMID Version="1">1</PMID><Article><ArticleTitle>&lol10;</ArticleTitle></Article></MedlineCitation></PubmedArticle></PubmedArticleSet>\n`
+}
+
+describe.runIf(existsSync(bin))('pubmatch as a Unix tool (built CLI)', () => {
+  let dir: string
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'pubmatch-manners-'))
+  })
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true })
+  })
+
+  it('stops quietly with status 141 when its output is closed (pubmatch eval … | head)', async () => {
+    const qrels = join(dir, 'big.qrel')
+    const runFile = join(dir, 'big.run')
+    const queries = Array.from({ length: 3000 }, (_, q) => `q${q}`)
+    await writeFile(qrels, queries.map((q) => `${q} 0 d1 1\n`).join(''))
+    await writeFile(runFile, queries.map((q) => `${q} Q0 d1 1 1.0 t\n${q} Q0 d2 2 0.5 t\n`).join(''))
+    const child = spawn(process.execPath, [bin, 'eval', '--trec-eval', '-q', runFile, qrels], { stdio: ['ignore', 'pipe', 'pipe'] })
+    let stderr = ''
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString()
+    })
+    // read one chunk, then close the pipe as `head` does
+    child.stdout.once('data', () => child.stdout.destroy())
+    const code = await new Promise<number | null>((resolve) => child.on('close', (status) => resolve(status)))
+    expect(stderr).toBe('')
+    expect(code).toBe(141)
+  })
+
+  it('reports how an ingest went in its exit status: 0 all read, 1 partly, 2 nothing usable', async () => {
+    const bomb = join(dir, 'bomb.xml')
+    await writeFile(bomb, entityBomb())
+    const empty = join(dir, 'empty.xml')
+    await writeFile(empty, '')
+    const mixed = join(dir, 'mixed')
+    await mkdir(mixed)
+    await writeFile(join(mixed, 'a.xml'), await readFile(sample))
+    await writeFile(join(mixed, 'b.xml'), entityBomb())
+
+    const good = await pubmatch('ingest', sample, '-c', join(dir, 'c0'), '-q')
+    expect([good.code, good.stderr]).toEqual([0, ''])
+
+    const partly = await pubmatch('ingest', mixed, '-c', join(dir, 'c1'), '-q', '--show-errors', '0')
+    expect(partly.code).toBe(1)
+    expect(partly.stdout).toMatch(/articles added\s+1\n/)
+    expect(partly.stdout).toMatch(/files that failed\s+1\n/)
+    expect(partly.stderr).toContain('ingest: partly done: 1 file failed, 1 error in all (exit status 1)')
+    // the failure is kept with the rest
+    const errors = await pubmatch('corpus', 'errors', '-c', join(dir, 'c1'), '--json')
+    expect(JSON.parse(errors.stdout.trim())).toMatchObject({ code: 'ENTITY_EXPANSION_LIMIT' })
+
+    for (const file of [bomb, empty]) {
+      const failed = await pubmatch('ingest', file, '-c', join(dir, 'c2'), '-q', '--json')
+      expect(failed.code).toBe(2)
+      expect(JSON.parse(failed.stdout)).toMatchObject({ outcome: 'failed', failedSources: 1, added: 0 })
+    }
+    const binary = join(dir, 'binary.xml')
+    await writeFile(binary, Buffer.from([0, 1, 2, 3, 255, 254, 0, 7, 8, 9]))
+    const refused = await pubmatch('ingest', binary, '-c', join(dir, 'c2'), '-q')
+    expect(refused.code).toBe(2)
+    expect(refused.stdout).toMatch(/files that failed\s+1\n/)
+  })
+
+  it('reads XML in UTF-16 with a byte-order mark and encoding="UTF-16" like the same file in UTF-8', async () => {
+    const utf8 = await readFile(sample, 'utf8')
+    const declared = utf8.replace('<?xml version="1.0" ?>', '<?xml version="1.0" encoding="UTF-16"?>')
+    expect(declared).not.toBe(utf8)
+    const le = join(dir, 'utf16le.xml')
+    await writeFile(le, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(declared, 'utf16le')]))
+    const be = join(dir, 'utf16be.xml')
+    const beBytes = Buffer.from(declared, 'utf16le')
+    beBytes.swap16()
+    await writeFile(be, Buffer.concat([Buffer.from([0xfe, 0xff]), beBytes]))
+    for (const [name, file] of [['le', le], ['be', be]] as const) {
+      const corpus = join(dir, `u16${name}`)
+      const result = await pubmatch('ingest', file, '-c', corpus, '-q', '--json')
+      expect([name, result.code]).toEqual([name, 0])
+      expect(JSON.parse(result.stdout)).toMatchObject({ added: 1, errors: 0 })
+      const shown = JSON.parse((await pubmatch('corpus', 'show', '9500320', '-c', corpus)).stdout) as { title: string }
+      const reference = await pubmatch('ingest', sample, '-c', join(dir, `u8${name}`), '-q')
+      expect(reference.code).toBe(0)
+      const expected = JSON.parse((await pubmatch('corpus', 'show', '9500320', '-c', join(dir, `u8${name}`))).stdout) as { title: string }
+      expect(shown.title).toBe(expected.title)
+    }
+  })
+
+  it('counts an efetch answer with an empty <PubmedArticleSet> as a file with no articles', async () => {
+    const none = join(dir, 'none.xml')
+    await writeFile(none, '<?xml version="1.0" ?>\n<!DOCTYPE PubmedArticleSet PUBLIC "-//NLM//DTD PubMedArticle, 1st January 2025//EN" "https://dtd.nlm.nih.gov/ncbi/pubmed/out/pubmed_250101.dtd">\n<PubmedArticleSet></PubmedArticleSet>\n')
+    const result = await pubmatch('ingest', none, '-c', join(dir, 'c3'))
+    expect(result.stdout).toMatch(/files skipped \(no articles\)\s+1\n/)
+    expect(result.stdout).toMatch(/sources read\s+0\n/)
+    expect(result.code).toBe(2)
+    expect(result.stderr).toContain('nothing to ingest: 1 file held no articles (exit status 2)')
+  })
+
+  it('names a missing file as NOT_FOUND with status 2, without a stack trace', async () => {
+    const result = await pubmatch('eval', join(dir, 'no.run'), join(dir, 'no.qrel'))
+    expect(result.code).toBe(2)
+    expect(result.stderr).toMatch(/^pubmatch: NOT_FOUND: .*no\.qrel/)
+    expect(result.stderr.split('\n').filter(Boolean)).toHaveLength(1)
+  })
+
+  it('prints JSON for scripts: index, run and eval', async () => {
+    const corpus = join(dir, 'c0')
+    const index = join(dir, 'i0')
+    const indexed = await pubmatch('index', '-c', corpus, '-i', index, '-q', '--json')
+    expect(JSON.parse(indexed.stdout)).toMatchObject({ index, docCount: 1, added: 1, deleted: 0, errors: 0 })
+    const queries = join(dir, 'q.tsv')
+    await writeFile(queries, '1\tcolitis in children\n2\tasthma\n')
+    const runFile = join(dir, 'q.run')
+    const ran = await pubmatch('run', '-i', index, '--queries', queries, '-o', runFile, '-q', '--json')
+    expect(JSON.parse(ran.stdout)).toEqual({ out: runFile, queries: 2, warnings: 0, reranked: false })
+    const qrels = join(dir, 'q.qrel')
+    await writeFile(qrels, '1 0 9500320 1\n2 0 9500320 0\n')
+    const evaluated = await pubmatch('eval', runFile, qrels, '--json', '-m', 'P.10')
+    const parsed = JSON.parse(evaluated.stdout) as { runs: Array<{ name: string; mean: Record<string, number> }> }
+    expect(parsed.runs.map((r) => r.name)).toEqual(['q.run'])
+    // query 1 finds the one relevant document (P@10 0.1), query 2 nothing (0): trec_eval -c mean 0.05
+    expect(parsed.runs[0]!.mean['P_10']).toBeCloseTo(0.05, 10)
+  })
+})

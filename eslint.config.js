@@ -18,6 +18,7 @@ const layers = {
   fulltext: ['core', 'analysis', 'index', 'bm25f'],
   feedback: ['core', 'analysis', 'index', 'bm25f', 'ingest'],
   eval: ['core'],
+  engine: ['core', 'ingest', 'analysis', 'index', 'bm25f', 'lightgbm-wasm', 'ltr', 'eval', 'fulltext', 'feedback'],
 }
 const all = Object.keys(layers)
 

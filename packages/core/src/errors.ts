@@ -49,6 +49,10 @@ export type PubmatchErrorCode =
   | 'NOT_FOUND'
   /** An operation was aborted by its caller. */
   | 'ABORTED'
+  /** An operation ran past its deadline and was stopped. */
+  | 'TIMEOUT'
+  /** A caller lacks the credentials an operation needs. */
+  | 'UNAUTHORIZED'
   /** A bug: an invariant pubmatch relies on does not hold. */
   | 'INTERNAL'
 

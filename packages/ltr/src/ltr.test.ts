@@ -103,10 +103,23 @@ describe('training, models and reranking (LightGBM in WebAssembly)', () => {
     format: MODEL_FORMAT,
     createdAt: '2026-11-22T00:00:00.000Z',
     schema: { version: TOY_SCHEMA.version, features: TOY_SCHEMA.features.map((f) => f.id) },
-    training: { queries: train.stats.queries },
+    training: {
+      queries: 'toy',
+      qrels: 'toy',
+      validation: 'toy',
+      usageLog: null,
+      depth: 30,
+      trainQueries: train.stats.queries,
+      trainRows: train.features.numRows,
+      validQueries: valid.stats.queries,
+      testQueries: 0,
+      seconds: 0,
+      seed: 1,
+      memory: null,
+    },
     lightgbm: { params: {}, iterations },
     metrics: {},
-    firstStage: { ranker: 'toy' },
+    firstStage: { ranker: 'toy', params: {}, analyzer: 'toy', fieldSet: 'toy', fields: ['title'], match: 'any', syntax: 'plain', depth: 30 },
   })
 
   const scratch: string[] = [dir]

@@ -10,12 +10,62 @@ import { parseLightGbmModel, type LightGbmModel, type LightGbmParams, type Model
 import { writeFileAtomic } from '@pubmatch/core/node'
 import type { FeatureSchema, LabelledQuery } from './types.ts'
 
-/** The manifest's format tag. */
-export const MODEL_FORMAT = 'pubmatch-ltr-model/1'
+/**
+ * The manifest's format tag. Version 2 has typed `firstStage` and `training` records (version 1's
+ * were free-form; such models are refused with a request to retrain).
+ */
+export const MODEL_FORMAT = 'pubmatch-ltr-model/2'
 export const MODEL_FILE = 'model.txt'
 export const MANIFEST_FILE = 'manifest.json'
 /** The query memory of a model that uses one (`withQueryMemory`): JSON lines `{id, text, judgements}`. */
 export const MEMORY_FILE = 'memory.jsonl'
+
+/** The first stage a model reranks: its candidates' features depend on every part of it. */
+export interface FirstStageRecord {
+  /** The scoring function (`bm25f`, `bm25`, …). */
+  readonly ranker: string
+  /** Its parameters as given (`k1`, `b`, `fieldWeights`, …); `{}` for its defaults. */
+  readonly params: Readonly<Record<string, unknown>>
+  /** The analyzer of the index's text fields (`biomedical`). */
+  readonly analyzer: string
+  /** The index's field set (`pubmed`, `test-collection`). */
+  readonly fieldSet: string
+  /** The index's text fields, in schema order. */
+  readonly fields: readonly string[]
+  /** `all` (PubMed's Boolean semantics) or `any` (ranked retrieval). */
+  readonly match: 'all' | 'any'
+  /** `pubmed` (PubMed query syntax) or `plain` (natural-language text). */
+  readonly syntax: 'pubmed' | 'plain'
+  /** Candidates per query the model was trained on (reranking may use another depth). */
+  readonly depth: number
+}
+
+/** How a model's training data was made. */
+export interface TrainingRecord {
+  /** The training queries (a file, or a description). */
+  readonly queries: string
+  /** Their judgements (a file, or a description). */
+  readonly qrels: string
+  /** The validation queries: a file, or `split 65/15/20 (seed N)`. */
+  readonly validation: string
+  /** The search log that gave past usage (F2–F3), or `null`. */
+  readonly usageLog: string | null
+  /** First-stage candidates per query. */
+  readonly depth: number
+  readonly trainQueries: number
+  readonly trainRows: number
+  readonly validQueries: number
+  /** Queries held out and evaluated into `metrics.test_*` (0 with given validation queries). */
+  readonly testQueries: number
+  /** Training time (LightGBM only), in seconds. */
+  readonly seconds: number
+  readonly seed: number
+  /** The query memory (M1–M3): how many queries it remembers and how many it consults; `null` without. */
+  readonly memory: { readonly queries: number; readonly k: number } | null
+}
+
+/** The smallest and largest value of a feature among the training rows. */
+export type QueryRange = readonly [number, number]
 
 /** What `manifest.json` holds. */
 export interface ModelManifest {
@@ -24,14 +74,19 @@ export interface ModelManifest {
   readonly createdAt: string
   /** The feature schema: its version and the feature ids in column order. */
   readonly schema: { readonly version: string; readonly features: readonly string[] }
-  /** How the training data was made (free-form, e.g. queries file, qrels file, depth, labels). */
-  readonly training: Readonly<Record<string, string | number | boolean>>
+  /** The first stage the model reranks; opening it over another is an error. */
+  readonly firstStage: FirstStageRecord
+  /** How the training data was made. */
+  readonly training: TrainingRecord
   /** LightGBM parameters and the trees kept. */
   readonly lightgbm: { readonly params: LightGbmParams; readonly iterations: number }
-  /** Metrics measured at training time (validation NDCG, cross-validation, …). */
+  /** Metrics measured at training time (validation NDCG, cross-validation, held-out test). */
   readonly metrics: Readonly<Record<string, number>>
-  /** The first stage the model reranks (its candidates' features depend on it). */
-  readonly firstStage: Readonly<Record<string, string | number>>
+  /**
+   * Per query-level feature id: its range over the training queries. A query outside it is left
+   * in first-stage order (`BestMatchReranker.rerank`). Absent: no such check.
+   */
+  readonly queryRanges?: Readonly<Record<string, QueryRange>>
 }
 
 /** A loaded model. */
@@ -87,7 +142,18 @@ export async function loadModel(dir: string, schema?: FeatureSchema): Promise<Ra
   } catch {
     throw new PubmatchError('UNSUPPORTED_FORMAT', `ltr: ${join(dir, MANIFEST_FILE)} is not JSON: "${truncateForMessage(manifestText)}"`)
   }
-  if (manifest.format !== MODEL_FORMAT || !Array.isArray(manifest.schema?.features)) {
+  if ((manifest.format as string) === 'pubmatch-ltr-model/1') {
+    throw new PubmatchError(
+      'UNSUPPORTED_FORMAT',
+      `ltr: ${join(dir, MANIFEST_FILE)} is a pubmatch-ltr-model/1 manifest, which does not record its first stage exactly; retrain the model with \`pubmatch train\``,
+    )
+  }
+  if (
+    manifest.format !== MODEL_FORMAT ||
+    !Array.isArray(manifest.schema?.features) ||
+    typeof manifest.firstStage?.ranker !== 'string' ||
+    typeof manifest.training?.depth !== 'number'
+  ) {
     throw new PubmatchError('UNSUPPORTED_FORMAT', `ltr: ${join(dir, MANIFEST_FILE)} is not a ${MODEL_FORMAT} manifest (format "${String(manifest.format)}")`)
   }
   let model: LightGbmModel

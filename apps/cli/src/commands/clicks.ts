@@ -11,7 +11,7 @@ import {
   type ClickModel,
   type LabelledQuery,
 } from '@pubmatch/ltr'
-import { addRankingOptions, openSearcher, type RankingOptions } from './search.ts'
+import { addRankingOptions, openEngine, type RankingFlags } from './search.ts'
 import { parsePositiveInt } from './ingest.ts'
 
 function probabilities(text: string, what: string): number[] {
@@ -59,7 +59,7 @@ Example (NFCorpus train, then labels and a model from the log):
   pubmatch clicks labels --log nf/clicks --queries-out nf/clicks.queries --qrels-out nf/clicks.qrel
   pubmatch train -i nf/index --queries nf/clicks.queries --qrels nf/clicks.qrel -o nf/model-clicks`,
     )
-    .action(async (options: RankingOptions & { queries: string; qrels: string; log: string; model: string; eta: string; click: string; fulltext: string; sessions: number; page: number; seed: number; json: boolean }) => {
+    .action(async (options: RankingFlags & { queries: string; qrels: string; log: string; model: string; eta: string; click: string; fulltext: string; sessions: number; page: number; seed: number; json: boolean }) => {
       let model: ClickModel
       if (options.model === 'pbm') {
         model = { kind: 'pbm', eta: Number(options.eta) }
@@ -68,7 +68,7 @@ Example (NFCorpus train, then labels and a model from the log):
       } else {
         throw new PubmatchError('INVALID_ARGUMENT', `clicks: --model is pbm or cascade, got "${options.model}"`)
       }
-      const { searcher } = await openSearcher(options)
+      const { searcher } = await openEngine(options)
       const store = createLogStore(options.log)
       const stats = await simulateClicks({
         queries: await readQueries(options.queries),

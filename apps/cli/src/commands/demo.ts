@@ -4,7 +4,8 @@ import { createProgress, formatBytes } from '../progress.ts'
 import { DEFAULT_CORPUS, DEFAULT_INDEX, SAMPLE_CORPUS_DIR } from '../paths.ts'
 import { runIndex } from './index.ts'
 import { runIngest } from './ingest.ts'
-import { formatHits, openSearcher } from './search.ts'
+import { openSearch } from '@pubmatch/engine'
+import { formatHits } from './search.ts'
 
 /** Queries the demo runs on the bundled sample: plain words, MeSH with explosion, filters. */
 const DEMO_QUERIES = [
@@ -51,20 +52,12 @@ export function registerDemoCommand(program: Command): void {
       })
       out(`   ${indexed.docCount} documents (${indexed.added} added, ${indexed.deleted} deleted) in ${indexed.seconds.toFixed(1)} s\n\n`)
       out('3. Searching it (BM25F, PubMed query syntax, MeSH explosion from the sample vocabulary)\n')
-      const { reader, searcher } = await openSearcher({
-        index: options.index,
-        ranker: 'bm25f',
-        weight: [],
-        pt: [],
-        la: [],
-        recover: false,
-        mesh: true,
-      })
+      const engine = await openSearch({ index: options.index })
       for (const { query, explain } of DEMO_QUERIES) {
-        const result = searcher.search(query, { explain })
+        const result = engine.search(query, { explain, limit: explain ? 1 : 3 })
         out(`\n$ pubmatch search ${JSON.stringify(query)}${explain ? ' --explain' : ''}\n`)
         out(`${result.total} matching documents\n`)
-        out(formatHits(reader, result.hits.slice(0, explain ? 1 : 3), explain))
+        out(formatHits(result.hits, explain))
       }
       out(
         `\nNext: \`pnpm pubmatch search "your query" --explain\`, \`pnpm pubmatch corpus show <PMID>\`, \`pnpm pubmatch --help\`\n`,

@@ -211,6 +211,18 @@ export function parsePositiveInt(value: string): number {
 }
 
 /**
+ * Parses a non-negative integer option.
+ * @param value - the option text
+ */
+export function parseNonNegativeInt(value: string): number {
+  const n = Number(value)
+  if (!Number.isInteger(n) || n < 0 || value.trim() === '') {
+    throw new PubmatchError('INVALID_ARGUMENT', `expected a non-negative integer, got "${value}"`)
+  }
+  return n
+}
+
+/**
  * Parses a positive number option.
  * @param value - the option text
  */

@@ -1,41 +1,16 @@
-import { existsSync } from 'node:fs'
 import { rename } from 'node:fs/promises'
 import { Option, type Command } from 'commander'
 import { PubmatchError, type Query } from '@pubmatch/core'
-import { createMeshVocabulary, openCorpus, readQueries } from '@pubmatch/ingest'
-import { openIndex, type IndexReader } from '@pubmatch/index'
-import {
-  SCORER_NAMES,
-  createSearcher,
-  formatExplanation,
-  type Candidate,
-  type FirstStageRanker,
-  type MatchMode,
-  type QuerySyntax,
-  type ScorerConfig,
-  type ScorerName,
-  type SearchMeshLookup,
-  type SearchOptions,
-} from '@pubmatch/bm25f'
+import { readQueries } from '@pubmatch/ingest'
+import { SCORER_NAMES, formatExplanation, type MatchMode, type QuerySyntax, type ScorerName, type SearchFilters } from '@pubmatch/bm25f'
 import { writeRun } from '@pubmatch/eval'
-import {
-  MEMORY_SCHEMA_SUFFIX,
-  createQueryMemory,
-  createReranker,
-  loadModel,
-  loadModelMemory,
-  withQueryMemory,
-  type Reranker,
-  type RerankedHit,
-} from '@pubmatch/ltr'
-import { featureExtractor, openForwardIndex, readUsage } from '../ltr-support.ts'
+import { openSearch, type EngineHit, type RankingOptions, type SearchEngine } from '@pubmatch/engine'
 import { createProgress } from '../progress.ts'
 import { DEFAULT_INDEX } from '../paths.ts'
-import { readIndexSettings, type IndexSettings } from './index.ts'
-import { parsePositiveInt } from './ingest.ts'
+import { parseNonNegativeInt, parsePositiveInt } from './ingest.ts'
 
-/** Ranking options shared by `search` and `run`. */
-export interface RankingOptions {
+/** The first-stage flags shared by `search`, `run`, `train`, `features` and `clicks simulate`. */
+export interface RankingFlags {
   index: string
   ranker: ScorerName
   k1?: string
@@ -53,7 +28,7 @@ export interface RankingOptions {
 const collect = (value: string, previous: string[]): string[] => [...previous, value]
 
 /**
- * Adds the first-stage ranking options shared by `search`, `run`, `train` and `features`.
+ * Adds the first-stage ranking flags.
  * @param command - the command
  */
 export function addRankingOptions(command: Command): Command {
@@ -78,28 +53,10 @@ export function addRankingOptions(command: Command): Command {
 }
 
 /**
- * The searcher of an index with the CLI's defaults for its field set: PubMed semantics for PubMed
- * indexes, ranked retrieval over plain text for test collections.
- * @param options - index directory and ranking options
+ * The engine's ranking options from the flags.
+ * @param flags - the parsed flags
  */
-export async function openSearcher(
-  options: RankingOptions,
-): Promise<{ reader: IndexReader; searcher: FirstStageRanker; settings: IndexSettings; defaults: SearchOptions }> {
-  const settings = await readIndexSettings(options.index)
-  const reader = await openIndex(options.index)
-  const testCollection = settings.fieldSet === 'test-collection'
-  const defaults: SearchOptions = {
-    ranker: rankerConfig(options),
-    match: options.match ?? (testCollection ? 'any' : 'all'),
-    syntax: options.syntax ?? (testCollection ? 'plain' : 'pubmed'),
-    filters: filters(options),
-    parse: options.recover ? { recover: true } : {},
-    mesh: options.mesh && !testCollection ? await meshLookup(settings) : undefined,
-  }
-  return { reader, searcher: createSearcher(reader, defaults), settings, defaults }
-}
-
-function rankerConfig(options: RankingOptions): ScorerConfig {
+export function rankingOf(flags: RankingFlags): RankingOptions {
   const params: Record<string, unknown> = {}
   const number = (text: string, what: string): number => {
     const value = Number(text)
@@ -108,15 +65,15 @@ function rankerConfig(options: RankingOptions): ScorerConfig {
     }
     return value
   }
-  if (options.k1 !== undefined) {
-    params['k1'] = number(options.k1, '--k1')
+  if (flags.k1 !== undefined) {
+    params['k1'] = number(flags.k1, '--k1')
   }
-  if (options.b !== undefined) {
-    params['b'] = number(options.b, '--b')
+  if (flags.b !== undefined) {
+    params['b'] = number(flags.b, '--b')
   }
-  if (options.weight.length > 0) {
+  if (flags.weight.length > 0) {
     params['fieldWeights'] = Object.fromEntries(
-      options.weight.map((pair) => {
+      flags.weight.map((pair) => {
         const [field, value] = pair.split('=')
         if (!field || value === undefined) {
           throw new PubmatchError('INVALID_ARGUMENT', `search: --weight takes field=weight, got "${pair}"`)
@@ -125,57 +82,63 @@ function rankerConfig(options: RankingOptions): ScorerConfig {
       }),
     )
   }
-  return { name: options.ranker, params }
+  return {
+    ranker: flags.ranker,
+    params,
+    ...(flags.match === undefined ? {} : { match: flags.match }),
+    ...(flags.syntax === undefined ? {} : { syntax: flags.syntax }),
+    recover: flags.recover,
+    mesh: flags.mesh,
+  }
 }
 
-function filters(options: RankingOptions): SearchOptions['filters'] {
+/**
+ * The filters from the flags.
+ * @param flags - the parsed flags
+ */
+export function filtersOf(flags: Pick<RankingFlags, 'year' | 'pt' | 'la'>): SearchFilters | undefined {
   let years: [number, number] | undefined
-  if (options.year !== undefined) {
-    const match = /^(\d{4})(?::(\d{4}))?$/.exec(options.year)
+  if (flags.year !== undefined) {
+    const match = /^(\d{4})(?::(\d{4}))?$/.exec(flags.year)
     if (!match) {
-      throw new PubmatchError('INVALID_ARGUMENT', `search: --year takes YYYY or YYYY:YYYY, got "${options.year}"`)
+      throw new PubmatchError('INVALID_ARGUMENT', `search: --year takes YYYY or YYYY:YYYY, got "${flags.year}"`)
     }
     years = [Number(match[1]), Number(match[2] ?? match[1])]
   }
-  return {
+  const filters: SearchFilters = {
     ...(years ? { years } : {}),
-    ...(options.pt.length > 0 ? { publicationTypes: options.pt } : {}),
-    ...(options.la.length > 0 ? { languages: options.la } : {}),
+    ...(flags.pt.length > 0 ? { publicationTypes: flags.pt } : {}),
+    ...(flags.la.length > 0 ? { languages: flags.la } : {}),
   }
+  return Object.keys(filters).length === 0 ? undefined : filters
 }
 
-/** A MeSH lookup from the MeSH records of the index's corpus, when it has any. */
-async function meshLookup(settings: IndexSettings): Promise<SearchMeshLookup | undefined> {
-  if (!existsSync(settings.corpus)) {
-    return undefined
+/**
+ * Opens the engine of the flags (and a model).
+ * @param flags - ranking flags, model and usage log
+ * @param model - a model directory
+ * @param usageLog - a click log for F2–F3
+ */
+export async function openEngine(flags: RankingFlags, model?: string, usageLog?: string, depth?: number): Promise<SearchEngine> {
+  if (usageLog !== undefined && model === undefined) {
+    throw new PubmatchError('INVALID_ARGUMENT', 'search: --usage-log only matters with --rerank')
   }
-  const store = await openCorpus(settings.corpus, { readOnly: true })
-  const descriptors = []
-  for await (const entry of store.mesh()) {
-    if (entry.type === 'descriptor') {
-      descriptors.push(entry.record)
-    }
-  }
-  if (descriptors.length === 0) {
-    return undefined
-  }
-  const vocabulary = createMeshVocabulary(descriptors)
-  return {
-    descriptorsForTerm: (term) => vocabulary.lookupTerm(term),
-    explode: (ui) => vocabulary.explode(ui),
-    descriptorName: (ui) => vocabulary.descriptor(ui)?.name,
-  }
+  return openSearch({
+    index: flags.index,
+    ranking: rankingOf(flags),
+    ...(model === undefined ? {} : { model }),
+    ...(usageLog === undefined ? {} : { usageLog }),
+    ...(depth === undefined ? {} : { depth }),
+  })
 }
 
-interface SearchCliOptions extends RankingOptions, RerankCliOptions {
+interface SearchFlags extends RankingFlags {
   limit: number
-  depth: number
+  offset: number
+  depth?: number
+  sort: 'relevance' | 'date'
   explain: boolean
   json: boolean
-}
-
-/** The second-stage options of `search` and `run`. */
-interface RerankCliOptions {
   rerank?: string
   usageLog?: string
 }
@@ -184,38 +147,7 @@ function addRerankOptions(command: Command): Command {
   return command
     .option('--rerank <model>', 'rerank the first-stage candidates with a LambdaMART model (`pubmatch train`)')
     .option('--usage-log <dir>', 'with --rerank: a click log for past usage (F2–F3)')
-}
-
-/**
- * The reranker of a model directory over an open index, or `undefined` without `--rerank`.
- * @param options - the CLI options
- * @param opened - the open index
- */
-async function openReranker(
-  options: RankingOptions & RerankCliOptions,
-  opened: { reader: IndexReader; settings: IndexSettings; defaults: SearchOptions },
-): Promise<Reranker | undefined> {
-  if (options.rerank === undefined) {
-    if (options.usageLog !== undefined) {
-      throw new PubmatchError('INVALID_ARGUMENT', 'search: --usage-log only matters with --rerank')
-    }
-    return undefined
-  }
-  const model = await loadModel(options.rerank)
-  const forward = await openForwardIndex(options.index, opened.reader, opened.settings)
-  const usage = options.usageLog === undefined ? undefined : (await readUsage(options.usageLog)).total
-  let extractor = featureExtractor(opened.reader, forward, opened.defaults.syntax, usage)
-  if (model.manifest.schema.version.endsWith(MEMORY_SCHEMA_SUFFIX)) {
-    const k = Number(model.manifest.training['memoryK'] ?? 20)
-    const memory = createQueryMemory({ queries: await loadModelMemory(options.rerank), analyzer: opened.reader.analyzer('title'), k })
-    extractor = withQueryMemory(extractor, memory)
-  }
-  // checks that the model was trained on exactly these features
-  return createReranker(extractor, model)
-}
-
-function rerankedAsCandidates(hits: readonly RerankedHit[]): Candidate[] {
-  return hits.map((hit) => ({ id: hit.id, docNumber: hit.docNumber, score: hit.score, rank: hit.rank }))
+    .option('--depth <n>', 'with --rerank: first-stage candidates reranked (default: the model’s training depth)', parsePositiveInt)
 }
 
 /** Adds `pubmatch search` and `pubmatch run`. */
@@ -223,12 +155,13 @@ export function registerSearchCommands(program: Command): void {
   const searchCommand = addRankingOptions(
     program
       .command('search')
-      .description('search an index: PubMed query syntax, BM25F top-k (the first stage of Best Match)')
+      .description('search an index: PubMed query syntax, BM25F top-k (the first stage of Best Match), LambdaMART with --rerank')
       .argument('<query...>', 'the query, e.g. "asthma[mh] AND (child* OR adolescent) AND 2010:2015[dp]"'),
   )
     .option('-n, --limit <n>', 'results to print', parsePositiveInt, 20)
-    .option('--depth <n>', 'candidates retrieved (Best Match reranks 500)', parsePositiveInt, 500)
-    .option('--explain', 'print the score explanation of each result', false)
+    .option('--offset <n>', 'results to skip (paging)', parseNonNegativeInt, 0)
+    .addOption(new Option('--sort <order>', 'relevance, or date (newest first)').choices(['relevance', 'date']).default('relevance'))
+    .option('--explain', 'print the score explanation of each result (both stages with --rerank)', false)
     .option('--json', 'print JSON', false)
   addRerankOptions(searchCommand)
     .addHelpText(
@@ -239,53 +172,33 @@ Examples:
   pubmatch search "\\"flame retardants\\"[tiab] NOT review[pt]" --explain -n 5
   pubmatch search "statin" --ranker bestmatch-s1 --year 2010:2016`,
     )
-    .action(async (words: string[], options: SearchCliOptions) => {
+    .action(async (words: string[], flags: SearchFlags) => {
       const text = words.join(' ')
-      const opened = await openSearcher(options)
-      const { reader, searcher } = opened
-      const reranker = await openReranker(options, opened)
-      const started = performance.now()
-      const result = searcher.search(text, { limit: Math.max(options.depth, options.limit), explain: options.explain && !reranker })
-      const reranked = reranker?.rerank(text, result, { explain: options.explain })
-      const took = performance.now() - started
-      const hits = (reranked === undefined ? result.hits : rerankedAsCandidates(reranked)).slice(0, options.limit)
-      if (options.json) {
-        process.stdout.write(
-          `${JSON.stringify(
-            {
-              query: text,
-              total: result.total,
-              totalRelation: result.totalRelation,
-              tookMs: took,
-              warnings: result.warnings,
-              reranked: reranked !== undefined,
-              hits:
-                reranked === undefined
-                  ? hits.map((hit) => ({ ...hit, document: reader.stored(hit.docNumber) }))
-                  : reranked.slice(0, options.limit).map((hit) => ({ ...hit, document: reader.stored(hit.docNumber) })),
-            },
-            null,
-            2,
-          )}\n`,
-        )
+      const engine = await openEngine(flags, flags.rerank, flags.usageLog, flags.depth)
+      const filters = filtersOf(flags)
+      const result = engine.search(text, {
+        offset: flags.offset,
+        limit: flags.limit,
+        sort: flags.sort,
+        explain: flags.explain,
+        ...(filters === undefined ? {} : { filters }),
+      })
+      if (flags.json) {
+        process.stdout.write(`${JSON.stringify(result, null, 2)}\n`)
         return
       }
       for (const warning of result.warnings) {
         process.stderr.write(`warning: ${warning.code}: ${warning.message}\n`)
       }
-      process.stdout.write(
-        `${result.totalRelation === 'eq' ? '' : '≥ '}${result.total} matching documents; top ${hits.length} of ${result.hits.length} candidates` +
-          `${reranked === undefined ? '' : ', reranked by LambdaMART'} (${took.toFixed(1)} ms)\n\n`,
-      )
-      process.stdout.write(formatHits(reader, hits, options.explain))
-      if (reranked !== undefined && options.explain) {
-        for (const hit of reranked.slice(0, options.limit)) {
-          const parts = hit.explain!.contributions.slice(0, 6).map((c) => `${c.feature}=${round(c.value)} ${c.contribution >= 0 ? '+' : ''}${c.contribution.toFixed(3)}`)
-          process.stdout.write(
-            `${String(hit.rank).padStart(3)}. ${hit.id}  ${hit.score.toFixed(4)} = bias ${hit.explain!.bias.toFixed(3)} + ${parts.join(', ')}${hit.explain!.contributions.length > 6 ? ', …' : ''}  (first stage #${hit.firstStageRank}, ${hit.firstStageScore.toFixed(3)})\n`,
-          )
-        }
+      if (result.fallback !== undefined) {
+        const f = result.fallback
+        process.stderr.write(`note: the model left this query in first-stage order: ${f.feature} = ${f.value} is outside its training range [${f.range[0]}, ${f.range[1]}]\n`)
       }
+      process.stdout.write(
+        `${result.totalRelation === 'eq' ? '' : '≥ '}${result.total} matching documents; ${result.hits.length} shown from ${result.offset + 1}` +
+          `${result.reranked ? ', reranked by LambdaMART' : ''}${flags.sort === 'date' ? ', newest first' : ''} (${result.tookMs.toFixed(1)} ms)\n\n`,
+      )
+      process.stdout.write(formatHits(result.hits, flags.explain))
     })
 
   const runCommand = addRankingOptions(
@@ -300,96 +213,81 @@ Examples:
     .option('--plain', 'plain progress lines even on a terminal', false)
     .option('-q, --quiet', 'no progress output', false)
     .option('--json', 'print the summary as JSON', false)
-    .option('--depth <n>', 'with --rerank: first-stage candidates reranked (the rest follow in first-stage order)', parsePositiveInt, 500)
   addRerankOptions(runCommand)
     .addHelpText(
       'after',
       `
 Ties are written in trec_eval's order (score, then document id descending), so the file is
-evaluated exactly as ranked. Example (NFCorpus):
+evaluated exactly as ranked. With --rerank, the top candidates are reordered by the model and
+the rest follow in first-stage order. Example (NFCorpus):
   pubmatch ingest ../shared/data/nfcorpus/corpus.docs -c nf/corpus
   pubmatch index -c nf/corpus -i nf/index
   pubmatch run -i nf/index --queries ../shared/data/nfcorpus/dev/q-titles.queries -o dev.run
   pubmatch eval dev.run ../shared/data/nfcorpus/dev/s-3.qrel`,
     )
-    .action(async (options: RankingOptions & RerankCliOptions & { queries: string; out: string; limit: number; depth: number; tag: string; plain: boolean; quiet: boolean; json: boolean }) => {
-      const queries: Query[] = await readQueries(options.queries)
-      const opened = await openSearcher(options)
-      const { searcher } = opened
-      const reranker = await openReranker(options, opened)
-      const run = { tag: options.tag, queries: new Map<string, Array<{ docId: string; score: number; rank: number }>>() }
-      const progress = createProgress({ plain: options.plain, quiet: options.quiet })
+    .action(async (flags: RankingFlags & { queries: string; out: string; limit: number; depth?: number; tag: string; plain: boolean; quiet: boolean; json: boolean; rerank?: string; usageLog?: string }) => {
+      const queries: Query[] = await readQueries(flags.queries)
+      const engine = await openEngine(flags, flags.rerank, flags.usageLog, flags.depth)
+      const run = { tag: flags.tag, queries: new Map<string, Array<{ docId: string; score: number; rank: number }>>() }
+      const progress = createProgress({ plain: flags.plain, quiet: flags.quiet })
       progress.start(queries.length, 'run')
+      let fallbacks = 0
       let warnings = 0
       for (const [i, query] of queries.entries()) {
-        const result = searcher.search(query.text, { limit: options.limit, tieBreak: 'idDescending' })
-        warnings += result.warnings.length
-        run.queries.set(
-          query.id,
-          reranker === undefined
-            ? result.hits.map((hit) => ({ docId: hit.id, score: hit.score, rank: hit.rank }))
-            : rerankedRun(reranker, query.text, result, options.depth),
-        )
+        const ranking = engine.run(query.text, flags.limit)
+        warnings += ranking.warnings.length
+        run.queries.set(query.id, ranking.hits.map((hit) => ({ docId: hit.id, score: hit.score, rank: hit.rank })))
+        if (ranking.fallback !== undefined) {
+          fallbacks++
+        }
         progress.update(i + 1)
       }
       progress.stop()
       // crash-safe: the run appears complete or not at all
-      const tmp = `${options.out}.tmp-${process.pid}`
+      const tmp = `${flags.out}.tmp-${process.pid}`
       await writeRun(run, tmp)
-      await rename(tmp, options.out)
+      await rename(tmp, flags.out)
+      const summary = { out: flags.out, queries: queries.length, warnings, reranked: engine.model !== undefined, ...(engine.model === undefined ? {} : { firstStageOrder: fallbacks }) }
       process.stdout.write(
-        options.json
-          ? `${JSON.stringify({ out: options.out, queries: queries.length, warnings, reranked: reranker !== undefined }, null, 2)}\n`
-          : `wrote ${options.out}: ${queries.length} queries, ${warnings} warnings\n`,
+        flags.json
+          ? `${JSON.stringify(summary, null, 2)}\n`
+          : `wrote ${flags.out}: ${queries.length} queries, ${warnings} warnings` +
+              (engine.model === undefined ? '' : `, ${fallbacks} left in first-stage order (outside the model's training range)`) +
+              '\n',
       )
     })
 }
 
 /**
- * A reranked run: the top `depth` candidates in model order, then the rest in first-stage order,
- * with scores that keep that order (each later score below every reranked one).
+ * Formats hits for people: rank, id, score, title, then authors, journal, year, types, and with
+ * `explain` the first stage's tree and the model's largest feature contributions.
+ * @param hits - the hits
+ * @param explain - print each hit's explanations
  */
-function rerankedRun(
-  reranker: Reranker,
-  text: string,
-  result: ReturnType<FirstStageRanker['search']>,
-  depth: number,
-): Array<{ docId: string; score: number; rank: number }> {
-  const head = reranker.rerank(text, { ...result, hits: result.hits.slice(0, depth) })
-  const out = head.map((hit) => ({ docId: hit.id, score: hit.score, rank: hit.rank }))
-  const floor = head.length > 0 ? head[head.length - 1]!.score : 0
-  for (const hit of result.hits.slice(depth)) {
-    // strictly decreasing below the reranked block, in first-stage order
-    out.push({ docId: hit.id, score: floor - 1 - (hit.rank - depth) / (result.hits.length + 1), rank: hit.rank })
+export function formatHits(hits: readonly EngineHit[], explain: boolean): string {
+  let out = ''
+  for (const hit of hits) {
+    const doc = hit.document
+    const more = doc.authorCount > doc.authors.length ? ', et al' : ''
+    const authors = doc.authors.length > 0 ? `${doc.authors.join(', ')}${more}. ` : ''
+    const types = doc.pubTypes.length > 0 ? ` [${doc.pubTypes.slice(0, 2).join('; ')}]` : ''
+    out += `${String(hit.rank).padStart(3)}. ${hit.id}  ${hit.score.toFixed(4)}  ${doc.title}\n`
+    out += `     ${authors}${doc.journal ?? ''}${doc.year ? ` ${doc.year}` : ''}${types}\n`
+    if (explain && hit.secondStage?.explain !== undefined) {
+      const e = hit.secondStage.explain
+      const parts = e.contributions.slice(0, 6).map((c) => `${c.feature}=${round(c.value)} ${c.contribution >= 0 ? '+' : ''}${c.contribution.toFixed(3)}`)
+      out += `      model ${hit.secondStage.score.toFixed(4)} = bias ${e.bias.toFixed(3)} + ${parts.join(', ')}${e.contributions.length > 6 ? ', …' : ''}\n`
+      out += `      first stage #${hit.firstStage.rank}, ${hit.firstStage.score.toFixed(3)}\n`
+    }
+    if (explain && hit.firstStage.explain !== undefined) {
+      out += `${indent(formatExplanation(hit.firstStage.explain), 6)}\n`
+    }
   }
   return out
 }
 
 function round(value: number): string {
   return Number.isInteger(value) ? String(value) : value.toPrecision(3)
-}
-
-/**
- * Formats hits for people: rank, id, score, title, then authors, journal, year, types, and
- * the explanation tree when asked.
- * @param reader - the index the hits come from
- * @param hits - the hits
- * @param explain - print each hit's explanation
- */
-export function formatHits(reader: IndexReader, hits: readonly Candidate[], explain: boolean): string {
-  let out = ''
-  for (const hit of hits) {
-    const doc = reader.stored(hit.docNumber)
-    const more = doc.authorCount > doc.authors.length ? ', et al' : ''
-    const authors = doc.authors.length > 0 ? `${doc.authors.join(', ')}${more}. ` : ''
-    const types = doc.pubTypes.length > 0 ? ` [${doc.pubTypes.slice(0, 2).join('; ')}]` : ''
-    out += `${String(hit.rank).padStart(3)}. ${hit.id}  ${hit.score.toFixed(4)}  ${doc.title}\n`
-    out += `     ${authors}${doc.journal ?? ''}${doc.year ? ` ${doc.year}` : ''}${types}\n`
-    if (explain && hit.explain) {
-      out += `${indent(formatExplanation(hit.explain), 6)}\n`
-    }
-  }
-  return out
 }
 
 function indent(text: string, spaces: number): string {

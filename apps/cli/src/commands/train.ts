@@ -3,33 +3,25 @@ import { dirname, join, resolve } from 'node:path'
 import type { Command } from 'commander'
 import { PubmatchError } from '@pubmatch/core'
 import { writeFileAtomic } from '@pubmatch/core/node'
-import { evaluate, shuffle } from '@pubmatch/eval'
-import type { Qrels, Run } from '@pubmatch/core'
-import { loadLightGbm, parseLightGbmModel, type LightGbmParams } from '@pubmatch/lightgbm-wasm'
+import { readLabelledQueries } from '@pubmatch/engine'
+import { loadLightGbm, type LightGbmParams } from '@pubmatch/lightgbm-wasm'
 import {
+  bestMatchExtractor,
   buildTrainingSet,
-  createReranker,
   formatLetor,
   formatLightGbmText,
-  gridSearch,
-  createQueryMemory,
   loadModel,
-  MODEL_FORMAT,
-  saveModel,
-  saveModelMemory,
-  withQueryMemory,
+  readUsage,
+  saveBestMatchModel,
   toSolrLtr,
-  trainRanker,
+  trainBestMatch,
   type LabelledQuery,
-  type ModelManifest,
-  type TrainingSet,
 } from '@pubmatch/ltr'
-import { createProgress, type Progress } from '../progress.ts'
-import { featureExtractor, openForwardIndex, readLabelledQueries, readUsage, type UsageCounts } from '../ltr-support.ts'
-import { addRankingOptions, openSearcher, type RankingOptions } from './search.ts'
+import { createProgress } from '../progress.ts'
+import { addRankingOptions, openEngine, type RankingFlags } from './search.ts'
 import { parsePositiveInt } from './ingest.ts'
 
-interface TrainCliOptions extends RankingOptions {
+interface TrainCliOptions extends RankingFlags {
   queries: string
   qrels: string
   validQueries?: string
@@ -67,46 +59,6 @@ function parseParams(pairs: readonly string[]): LightGbmParams {
     params[pair.slice(0, eq)] = value !== '' && Number.isFinite(Number(value)) ? Number(value) : value
   }
   return params
-}
-
-/**
- * Splits queries 65/15/20 (train/valid/test) in a seeded order, as NCBI split theirs.
- * @param queries - the queries
- * @param seed - the shuffle seed
- */
-export function splitQueries(queries: readonly LabelledQuery[], seed: number): { train: LabelledQuery[]; valid: LabelledQuery[]; test: LabelledQuery[] } {
-  const order = shuffle(queries, seed)
-  const a = Math.round(order.length * 0.65)
-  const b = Math.round(order.length * 0.8)
-  return { train: order.slice(0, a), valid: order.slice(a, b), test: order.slice(b) }
-}
-
-function build(
-  what: string,
-  queries: readonly LabelledQuery[],
-  searcher: Parameters<typeof buildTrainingSet>[0]['searcher'],
-  extractorFor: Parameters<typeof buildTrainingSet>[0]['extractor'],
-  depth: number,
-  progress: Progress,
-): TrainingSet {
-  progress.start(queries.length, `features (${what})`)
-  const set = buildTrainingSet({
-    searcher,
-    extractor: extractorFor,
-    queries,
-    depth,
-    onProgress: (done) => progress.update(done),
-  })
-  progress.stop()
-  const reasons = new Map<string, number>()
-  for (const skip of set.stats.skipped) {
-    reasons.set(skip.reason, (reasons.get(skip.reason) ?? 0) + 1)
-  }
-  progress.log(
-    `${what}: ${set.stats.queries} queries, ${set.features.numRows} rows` +
-      (reasons.size > 0 ? `; left out: ${[...reasons].map(([r, n]) => `${n} ${r}`).join(', ')}` : ''),
-  )
-  return set
 }
 
 /** Adds `pubmatch train`, `pubmatch features` and `pubmatch model`. */
@@ -150,165 +102,84 @@ training data, parameters, metrics). Example (NFCorpus):
   pubmatch run -i nf/index --queries ../shared/data/nfcorpus/dev/q-titles.queries --rerank nf/model -o dev.ltr.run`,
     )
     .action(async (options: TrainCliOptions) => {
-      const progress = createProgress({ plain: options.plain, quiet: options.quiet })
-      const { reader, searcher, settings, defaults } = await openSearcher(options)
-      const forward = await openForwardIndex(options.index, reader, settings, progress)
-      const usage: UsageCounts | undefined = options.usageLog === undefined ? undefined : await readUsage(options.usageLog)
-      const all = await readLabelledQueries(options.queries, options.qrels)
-      let trainQueries = all
-      let validQueries: LabelledQuery[]
-      let testQueries: LabelledQuery[] = []
-      if (options.validQueries !== undefined) {
-        validQueries = await readLabelledQueries(options.validQueries, options.validQrels ?? options.qrels)
-      } else {
-        const split = splitQueries(all, options.seed)
-        trainQueries = split.train
-        validQueries = split.valid
-        testQueries = split.test
-        progress.log(`split ${all.length} queries 65/15/20: ${trainQueries.length} train, ${validQueries.length} valid, ${testQueries.length} test`)
-      }
       if (options.memoryQueries.length !== options.memoryQrels.length || (!options.memory && options.memoryQueries.length > 0)) {
         throw new PubmatchError('INVALID_ARGUMENT', 'train: --memory-queries and --memory-qrels come in pairs, with --memory')
       }
-      let remembered: LabelledQuery[] | undefined
-      if (options.memory) {
-        remembered = [...trainQueries]
-        for (const [i, file] of options.memoryQueries.entries()) {
-          const extra = await readLabelledQueries(file, options.memoryQrels[i])
-          remembered.push(...extra.map((q) => ({ ...q, id: `${q.id}#${i + 1}` })))
-        }
-        progress.log(`query memory: ${remembered.length} queries, k = ${options.memoryK}`)
+      const progress = createProgress({ plain: options.plain, quiet: options.quiet })
+      const engine = await openEngine(options)
+      const forward = await engine.forwardStore()
+      const usage = options.usageLog === undefined ? undefined : await readUsage(options.usageLog)
+      const queries = await readLabelledQueries(options.queries, options.qrels)
+      const valid = options.validQueries === undefined ? undefined : await readLabelledQueries(options.validQueries, options.validQrels ?? options.qrels)
+      const variants: LabelledQuery[][] = []
+      for (const [i, file] of options.memoryQueries.entries()) {
+        variants.push(await readLabelledQueries(file, options.memoryQrels[i]))
       }
-      const memory = remembered === undefined ? undefined : createQueryMemory({ queries: remembered, analyzer: reader.analyzer('title'), k: options.memoryK })
-      // a training query sees neither its own clicks nor its own judgements
-      const extractorFor = (query: LabelledQuery) => {
-        const base = featureExtractor(reader, forward, defaults.syntax, usage?.without(query.text))
-        return memory === undefined ? base : withQueryMemory(base, memory, query.id)
-      }
-      const train = build('train', trainQueries, searcher, extractorFor, options.depth, progress)
-      // validation and test queries see all clicks and the whole memory, as unseen queries will at search time
-      const validBase = featureExtractor(reader, forward, defaults.syntax, usage?.total)
-      const validExtractor = memory === undefined ? validBase : withQueryMemory(validBase, memory)
-      const valid = build('valid', validQueries, searcher, validExtractor, options.depth, progress)
+      const lightgbm = await loadLightGbm({ threads: options.threads })
+      let phase = ''
+      const trained = trainBestMatch({
+        lightgbm,
+        reader: engine.reader,
+        forward,
+        syntax: engine.firstStage.syntax,
+        searcher: engine.searcher,
+        firstStage: engine.firstStage,
+        queries,
+        ...(valid === undefined ? {} : { valid }),
+        seed: options.seed,
+        ...(usage === undefined ? {} : { usage }),
+        ...(options.memory ? { memory: { k: options.memoryK, variants } } : {}),
+        depth: options.depth,
+        trees: options.trees,
+        earlyStopping: options.earlyStopping,
+        params: { num_threads: options.threads, ...parseParams(options.param) },
+        ...(options.grid ? { grid: { folds: options.folds } } : {}),
+        sources: {
+          queries: resolve(options.queries),
+          qrels: resolve(options.qrels),
+          ...(options.validQueries === undefined ? {} : { valid: resolve(options.validQueries) }),
+          ...(options.usageLog === undefined ? {} : { usageLog: resolve(options.usageLog) }),
+        },
+        onProgress: (event) => {
+          if (event.type === 'features') {
+            if (phase !== event.set) {
+              progress.stop()
+              progress.start(event.total, `features (${event.set})`)
+              phase = event.set
+            }
+            progress.update(event.done)
+          } else if (event.type === 'tree') {
+            if (event.iteration % 10 === 0) {
+              progress.log(`  tree ${event.iteration}: ${Object.entries(event.metrics).map(([k, v]) => `${k} ${v.toFixed(4)}`).join(', ')}`)
+            }
+          } else {
+            progress.stop()
+            progress.log(event.text)
+          }
+        },
+      })
+      await lightgbm.terminate()
+      progress.stop()
       if (options.letor !== undefined) {
-        await writeFileAtomic(options.letor, formatLetor(train))
-        const text = formatLightGbmText(train)
+        await writeFileAtomic(options.letor, formatLetor(trained.train))
+        const text = formatLightGbmText(trained.train)
         await writeFileAtomic(`${options.letor}.lightgbm`, text.data)
         await writeFileAtomic(`${options.letor}.lightgbm.query`, text.query)
         progress.log(`wrote ${options.letor} (LETOR) and ${options.letor}.lightgbm(.query) (LightGBM text)`)
       }
-      const lightgbm = await loadLightGbm({ threads: options.threads })
-      const schema = validExtractor.schema
-      const featureNames = schema.features.map((f) => f.id)
-      let params: LightGbmParams = { num_threads: options.threads, ...parseParams(options.param) }
-      const metrics: Record<string, number> = {}
-      if (options.grid) {
-        progress.log(`grid search: ${options.folds}-fold cross-validation over the training queries`)
-        const points = gridSearch({
-          lightgbm,
-          train,
-          params,
-          folds: options.folds,
-          seed: options.seed,
-          numBoostRound: options.trees,
-          earlyStoppingRounds: options.earlyStopping,
-          featureNames,
-          onPoint: (point, done, total) =>
-            progress.log(`  ${done}/${total} ${JSON.stringify(pick(point.params))}: cv ndcg@20 ${point.meanNdcg.toFixed(4)} (${point.meanIterations.toFixed(0)} trees)`),
-        })
-        params = { ...params, ...pick(points[0]!.params) }
-        metrics['cv_ndcg@20'] = points[0]!.meanNdcg
-        progress.log(`chosen: ${JSON.stringify(pick(points[0]!.params))}`)
-      }
-      const started = performance.now()
-      const trained = trainRanker({
-        lightgbm,
-        train,
-        valid,
-        params,
-        numBoostRound: options.trees,
-        earlyStoppingRounds: options.earlyStopping,
-        featureNames,
-        onIteration: (iteration, evals) => {
-          if (iteration % 10 === 0) {
-            progress.log(`  tree ${iteration}: ${evals.map((e) => `${e.metric} ${e.value.toFixed(4)}`).join(', ')}`)
-          }
-        },
-      })
-      const seconds = (performance.now() - started) / 1000
-      Object.assign(metrics, Object.fromEntries(Object.entries(trained.validMetrics).map(([k, v]) => [`valid_${k}`, v])))
-      const manifest: ModelManifest = {
-        format: MODEL_FORMAT,
-        createdAt: new Date().toISOString(),
-        schema: { version: schema.version, features: featureNames },
-        training: {
-          queries: resolve(options.queries),
-          qrels: resolve(options.qrels),
-          validQueries: options.validQueries === undefined ? 'split 65/15/20' : resolve(options.validQueries),
-          usageLog: options.usageLog === undefined ? 'none' : resolve(options.usageLog),
-          depth: options.depth,
-          trainQueryCount: train.stats.queries,
-          trainRows: train.features.numRows,
-          validQueryCount: valid.stats.queries,
-          seconds: Math.round(seconds),
-          seed: options.seed,
-          memoryQueries: remembered?.length ?? 0,
-          memoryK: options.memoryK,
-        },
-        lightgbm: { params: trained.params, iterations: trained.iterations },
-        metrics,
-        firstStage: {
-          ranker: typeof defaults.ranker === 'string' ? defaults.ranker : (defaults.ranker?.name ?? 'bm25f'),
-          match: defaults.match ?? 'all',
-          syntax: defaults.syntax ?? 'pubmed',
-          depth: options.depth,
-        },
-      }
-      if (testQueries.length > 0) {
-        // the held-out 20 %: first stage vs reranked, trec_eval semantics
-        const reranker = createReranker(validExtractor, { manifest, text: trained.modelText, model: parseLightGbmModel(trained.modelText) })
-        const qrels: Qrels = new Map(testQueries.map((q) => [q.id, new Map(q.judgements)]))
-        const first: Run = { tag: 'first', queries: new Map() }
-        const second: Run = { tag: 'reranked', queries: new Map() }
-        for (const query of testQueries) {
-          const result = searcher.search(query.text, { limit: options.depth, tieBreak: 'idDescending' })
-          first.queries.set(query.id, result.hits.map((hit) => ({ docId: hit.id, score: hit.score })))
-          second.queries.set(query.id, reranker.rerank(query.text, result).map((hit) => ({ docId: hit.id, score: hit.score })))
-        }
-        const measures = ['ndcg_cut.10,20']
-        const before = evaluate(first, qrels, { measures }).mean
-        const after = evaluate(second, qrels, { measures }).mean
-        for (const key of ['ndcg_cut_10', 'ndcg_cut_20']) {
-          metrics[`test_first_stage_${key}`] = before[key]!
-          metrics[`test_reranked_${key}`] = after[key]!
-        }
-      }
-      await lightgbm.terminate()
-      await saveModel(options.out, manifest, trained.modelText)
-      if (remembered !== undefined) {
-        await saveModelMemory(options.out, remembered)
-      }
-      const top = [...trained.gainImportance.entries()].sort((a, b) => b[1] - a[1]).slice(0, 8)
+      await saveBestMatchModel(options.out, trained)
+      const { manifest } = trained
+      const top = trained.importance.slice(0, 8)
       if (options.json) {
         process.stdout.write(
-          `${JSON.stringify(
-            {
-              out: options.out,
-              trees: trained.iterations,
-              seconds,
-              metrics,
-              mostGain: top.map(([c, gain]) => ({ feature: schema.features[c]!.id, name: schema.features[c]!.name, gain })),
-            },
-            null,
-            2,
-          )}\n`,
+          `${JSON.stringify({ out: options.out, trees: manifest.lightgbm.iterations, seconds: manifest.training.seconds, metrics: manifest.metrics, mostGain: top }, null, 2)}\n`,
         )
         return
       }
       process.stdout.write(
-        `wrote ${options.out}: ${trained.iterations} trees in ${seconds.toFixed(0)} s; ` +
-          `${Object.entries(metrics).map(([k, v]) => `${k} ${v.toFixed(4)}`).join(', ')}\n` +
-          `most gain: ${top.map(([c, g]) => `${schema.features[c]!.id} ${schema.features[c]!.name} (${g.toFixed(0)})`).join(', ')}\n`,
+        `wrote ${options.out}: ${manifest.lightgbm.iterations} trees in ${manifest.training.seconds} s; ` +
+          `${Object.entries(manifest.metrics).map(([k, v]) => `${k} ${v.toFixed(4)}`).join(', ')}\n` +
+          `most gain: ${top.map((t) => `${t.feature} ${t.name} (${t.gain.toFixed(0)})`).join(', ')}\n`,
       )
     })
 
@@ -326,20 +197,20 @@ training data, parameters, metrics). Example (NFCorpus):
     .option('--plain', 'plain progress lines even on a terminal', false)
     .option('-q, --quiet', 'no progress output', false)
     .option('--json', 'print the summary as JSON', false)
-    .action(async (options: RankingOptions & { queries: string; out: string; qrels?: string; usageLog?: string; depth: number; format: string; plain: boolean; quiet: boolean; json: boolean }) => {
+    .action(async (options: RankingFlags & { queries: string; out: string; qrels?: string; usageLog?: string; depth: number; format: string; plain: boolean; quiet: boolean; json: boolean }) => {
       if (options.format !== 'letor' && options.format !== 'lightgbm') {
         throw new PubmatchError('INVALID_ARGUMENT', `features: --format is letor or lightgbm, got "${options.format}"`)
       }
       const progress = createProgress({ plain: options.plain, quiet: options.quiet })
-      const { reader, searcher, settings, defaults } = await openSearcher(options)
-      const forward = await openForwardIndex(options.index, reader, settings, progress)
+      const engine = await openEngine(options)
+      const forward = await engine.forwardStore()
       const usage = options.usageLog === undefined ? undefined : await readUsage(options.usageLog)
       const queries = await readLabelledQueries(options.queries, options.qrels)
       progress.start(queries.length, 'features')
       // unlike training, keep every query with candidates: this is logging, not learning
       const set = buildTrainingSet({
-        searcher,
-        extractor: featureExtractor(reader, forward, defaults.syntax, usage?.total),
+        searcher: engine.searcher,
+        extractor: bestMatchExtractor({ reader: engine.reader, forward, syntax: engine.firstStage.syntax }, usage?.total),
         queries,
         depth: options.depth,
         minRelevantCandidates: 0,
@@ -393,14 +264,4 @@ training data, parameters, metrics). Example (NFCorpus):
           : `wrote ${out}: ${loaded.model.trees.length} trees over ${loaded.manifest.schema.features.length} features\n`,
       )
     })
-}
-
-function pick(params: LightGbmParams): LightGbmParams {
-  const out: Record<string, unknown> = {}
-  for (const key of ['num_leaves', 'learning_rate', 'min_data_in_leaf']) {
-    if (params[key] !== undefined) {
-      out[key] = params[key]
-    }
-  }
-  return out as LightGbmParams
 }

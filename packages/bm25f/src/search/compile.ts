@@ -610,6 +610,7 @@ export function filterPlan(
     readonly years?: readonly [number, number]
     readonly publicationTypes?: readonly string[]
     readonly languages?: readonly string[]
+    readonly ids?: readonly string[]
   },
 ): MatchPlan {
   const compiler = new Compiler(ctx)
@@ -646,5 +647,9 @@ export function filterPlan(
   }
   keywordFilter('pt', filters.publicationTypes)
   keywordFilter('la', filters.languages)
+  if (filters.ids !== undefined) {
+    const docs = [...new Set(filters.ids.map((id) => ctx.reader.docNumber(id)).filter((doc): doc is number => doc !== undefined))]
+    parts.push(docs.length === 0 ? NONE : { kind: 'docs', docs: docs.sort((a, b) => a - b) })
+  }
   return parts.length === 0 ? ALL : andPlan(parts)
 }

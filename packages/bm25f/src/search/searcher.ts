@@ -18,7 +18,7 @@ import { compileQuery, filterPlan, type CompileContext } from './compile.ts'
 import { QUESTION_STOPWORDS } from './question-stopwords.ts'
 import { LengthRangeMin } from './length-bounds.ts'
 import { andPlan, planCoverage, type ClauseSpec, type MatchPlan } from './plan.ts'
-import { openClauses, planIterator, runTopK, unionDocs } from './top-k.ts'
+import { checkDeadline, openClauses, planIterator, runTopK, unionDocs } from './top-k.ts'
 import type {
   Candidate,
   FirstStageRanker,
@@ -261,6 +261,7 @@ class Searcher implements FirstStageRanker {
       pruning,
       tieBreak,
       unions,
+      ...(options.deadline === undefined ? {} : { deadline: { at: options.deadline } }),
     })
 
     let total = out.docsMatched
@@ -268,8 +269,11 @@ class Searcher implements FirstStageRanker {
     if (!out.visitedAll && (options.exactTotal ?? match === 'all')) {
       const all = planIterator(plan, reader, unions)
       total = 0
+      const deadline = options.deadline === undefined ? undefined : { at: options.deadline }
       for (let d = all.advance(0); d !== NO_MORE_DOCS; d = all.advance(d + 1)) {
-        total++
+        if ((++total & 4095) === 0) {
+          checkDeadline(deadline)
+        }
       }
       totalRelation = 'eq'
     }

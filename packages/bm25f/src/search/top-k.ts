@@ -19,6 +19,7 @@
  * relative slack (the scorers add 1e-12; comparisons keep another 1e-10 of the k-th score), so
  * rounding never prunes a document that would enter.
  */
+import { PubmatchError } from '@pubmatch/core'
 import type { IndexReader, PostingsCursor } from '@pubmatch/index'
 import { NO_MORE_DOCS } from '@pubmatch/index'
 import type { PreparedQuery } from '../scoring/term-scorer.ts'
@@ -171,6 +172,23 @@ export interface TopKInput {
   readonly pruning: boolean
   readonly tieBreak: TieBreak
   readonly unions: Map<MatchPlan, Int32Array>
+  /** Checked every 1,024 documents or windows; throws `TIMEOUT` past it. */
+  readonly deadline?: Deadline
+}
+
+/** A time limit on a search: `performance.now()` milliseconds after which it stops. */
+export interface Deadline {
+  readonly at: number
+}
+
+/**
+ * Throws `TIMEOUT` when a deadline has passed.
+ * @param deadline - the deadline, if any
+ */
+export function checkDeadline(deadline: Deadline | undefined): void {
+  if (deadline !== undefined && performance.now() > deadline.at) {
+    throw new PubmatchError('TIMEOUT', `bm25f: the search ran past its deadline`, { details: { deadline: deadline.at } })
+  }
 }
 
 /** The hits of the loop (best first) and its counters. */
@@ -485,7 +503,11 @@ export function runTopK(input: TopKInput): TopKOutput {
   const rangeMin = (slot: number, lo: number, hi: number): number => mins![slot]!.min(lo, hi)
 
   let target = 0
+  let steps = 0
   for (;;) {
+    if ((++steps & 1023) === 0) {
+      checkDeadline(input.deadline)
+    }
     if (!pruning || !prunable(0)) {
       // Match-driven: every matching document is scored.
       const doc = matcher.advance(target)

@@ -59,6 +59,8 @@ export interface SearchFilters {
   readonly publicationTypes?: readonly string[]
   /** Language codes (`eng`), as `[la]` values; a document needs one of them. Defaults to no restriction. */
   readonly languages?: readonly string[]
+  /** Document ids (PMIDs); a document needs to be one of them. Defaults to no restriction. */
+  readonly ids?: readonly string[]
 }
 
 /**
@@ -98,6 +100,11 @@ export interface SearchOptions {
   readonly filters?: SearchFilters
   /** Attach the scorer's explanation tree to each hit. Defaults to `false`. */
   readonly explain?: boolean
+  /**
+   * Stop with a `TIMEOUT` error once `performance.now()` passes this many milliseconds (checked
+   * every 1,024 documents or block windows). Defaults to no limit.
+   */
+  readonly deadline?: number
   /** The MeSH vocabulary for `[mh]` mapping and explosion. Defaults to none (names only, no explosion, with a warning). */
   readonly mesh?: SearchMeshLookup
   /**

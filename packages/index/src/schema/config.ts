@@ -64,6 +64,12 @@ export interface StoredDocument {
   readonly authorCount: number
   readonly pubTypes: readonly string[]
   readonly languages: readonly string[]
+  /** The abstract as plain text, for snippets (absent in indexes built before it was stored). */
+  readonly abstract?: string
+  /** The PubMed Central id (`PMC…`), when the article has one. */
+  readonly pmcid?: string
+  /** The DOI, when the article has one. */
+  readonly doi?: string
 }
 
 /** Everything that defines an index: fields, doc values, stored fields, codec. */

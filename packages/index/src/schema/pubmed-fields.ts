@@ -1,4 +1,4 @@
-import { abstractText, articleYear, type Article, type PartialDate } from '@pubmatch/core'
+import { abstractText, articleId, articleYear, type Article, type PartialDate } from '@pubmatch/core'
 import type {
   FieldConfig,
   NumericDocValuesConfig,
@@ -207,5 +207,12 @@ export function defaultStoredDocument(article: Article): StoredDocument {
     authorCount: article.authors.length,
     pubTypes: article.publicationTypes.map((pt) => pt.name),
     languages: [...article.languages],
+    ...optional('abstract', abstractText(article)),
+    ...optional('pmcid', articleId(article, 'pmc')),
+    ...optional('doi', articleId(article, 'doi')),
   }
+}
+
+function optional<K extends string>(key: K, value: string | undefined): Partial<Record<K, string>> {
+  return value === undefined || value === '' ? {} : ({ [key]: value } as Record<K, string>)
 }

@@ -1,0 +1,5 @@
+export { createServer } from './server.ts'
+export type { ServerOptions } from './server.ts'
+export { startServer } from './start.ts'
+export type { RunningServer, StartServerOptions } from './start.ts'
+export { MAX_PAGE_SIZE, MAX_QUERY_CHARS } from './schemas.ts'

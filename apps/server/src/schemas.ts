@@ -1,0 +1,293 @@
+/**
+ * The JSON schemas of the API: Fastify validates requests with them and serialises responses by
+ * them, and `@fastify/swagger` turns them into the OpenAPI 3 document at `/openapi.json`.
+ */
+
+/** A JSON schema (draft 7, as Fastify's ajv takes it). */
+export type Schema = Readonly<Record<string, unknown>>
+
+/** Longest query accepted, in characters (PubMed's own limit is about 4,000; test collections' long queries reach 10,000). */
+export const MAX_QUERY_CHARS = 12_000
+
+/** Largest page. */
+export const MAX_PAGE_SIZE = 100
+
+export const errorSchema: Schema = {
+  $id: 'Error',
+  type: 'object',
+  description: 'Every error answer: a code (as in pubmatch errors) and a message for people.',
+  required: ['code', 'message'],
+  additionalProperties: false,
+  properties: {
+    code: { type: 'string', examples: ['QUERY_SYNTAX'] },
+    message: { type: 'string' },
+  },
+} as const
+
+export const documentSchema: Schema = {
+  $id: 'Document',
+  type: 'object',
+  description: 'The stored record of an article.',
+  required: ['id', 'title', 'authors', 'authorCount', 'pubTypes', 'languages'],
+  additionalProperties: false,
+  properties: {
+    id: { type: 'string', description: 'PMID (or the collection id)' },
+    title: { type: 'string' },
+    year: { type: 'integer' },
+    journal: { type: 'string' },
+    authors: { type: 'array', items: { type: 'string' }, description: 'The first three authors' },
+    authorCount: { type: 'integer' },
+    pubTypes: { type: 'array', items: { type: 'string' } },
+    languages: { type: 'array', items: { type: 'string' } },
+    abstract: { type: 'string' },
+    pmcid: { type: 'string' },
+    doi: { type: 'string' },
+  },
+} as const
+
+export const highlightedSchema: Schema = {
+  $id: 'Highlighted',
+  type: 'object',
+  description: 'Text with the query words it contains: [start, end) UTF-16 offsets.',
+  required: ['text', 'matches'],
+  additionalProperties: false,
+  properties: {
+    text: { type: 'string' },
+    matches: { type: 'array', items: { type: 'array', items: { type: 'integer' }, minItems: 2, maxItems: 2 } },
+  },
+} as const
+
+export const explanationSchema: Schema = {
+  $id: 'Explanation',
+  type: 'object',
+  description: "A first-stage scorer's explanation tree: `value`, computed from `details` as `formula` says.",
+  required: ['label', 'value', 'details'],
+  additionalProperties: false,
+  properties: {
+    label: { type: 'string', description: 'idf, tf, a field, a query term, …' },
+    value: { type: 'number' },
+    formula: { type: 'string' },
+    details: { type: 'array', items: { $ref: 'Explanation#' } },
+  },
+} as const
+
+export const contributionSchema: Schema = {
+  $id: 'Contribution',
+  type: 'object',
+  required: ['feature', 'value', 'contribution'],
+  additionalProperties: false,
+  properties: {
+    feature: { type: 'string', description: 'Feature id (F1–F179, M1–M3)' },
+    name: { type: 'string' },
+    value: { type: 'number' },
+    contribution: { type: 'number', description: "What the splits on it added to the model's score" },
+  },
+} as const
+
+export const fallbackSchema: Schema = {
+  $id: 'Fallback',
+  type: 'object',
+  description: 'The model left the query in first-stage order: a query-level feature is outside its training range.',
+  required: ['feature', 'value', 'range'],
+  additionalProperties: false,
+  properties: {
+    feature: { type: 'string' },
+    value: { type: 'number' },
+    range: { type: 'array', items: { type: 'number' }, minItems: 2, maxItems: 2 },
+  },
+} as const
+
+export const hitSchema: Schema = {
+  $id: 'Hit',
+  type: 'object',
+  required: ['pmid', 'rank', 'score', 'title', 'authors', 'authorCount', 'pubTypes', 'snippet', 'firstStage'],
+  additionalProperties: false,
+  properties: {
+    pmid: { type: 'string' },
+    rank: { type: 'integer', minimum: 1 },
+    score: { type: 'number' },
+    title: { $ref: 'Highlighted#' },
+    snippet: { $ref: 'Highlighted#' },
+    journal: { type: 'string' },
+    year: { type: 'integer' },
+    authors: { type: 'array', items: { type: 'string' } },
+    authorCount: { type: 'integer' },
+    pubTypes: { type: 'array', items: { type: 'string' } },
+    pmcid: { type: 'string' },
+    doi: { type: 'string' },
+    firstStage: {
+      type: 'object',
+      required: ['score', 'rank'],
+      additionalProperties: false,
+      properties: { score: { type: 'number' }, rank: { type: 'integer' }, explain: { $ref: 'Explanation#' } },
+    },
+    secondStage: {
+      type: 'object',
+      required: ['score'],
+      additionalProperties: false,
+      properties: {
+        score: { type: 'number' },
+        bias: { type: 'number' },
+        contributions: { type: 'array', items: { $ref: 'Contribution#' } },
+      },
+    },
+  },
+} as const
+
+export const searchQuerySchema: Schema = {
+  type: 'object',
+  required: ['q'],
+  additionalProperties: false,
+  properties: {
+    q: { type: 'string', minLength: 1, maxLength: MAX_QUERY_CHARS, description: 'PubMed query syntax (plain text for test collections)' },
+    page: { type: 'integer', minimum: 1, default: 1 },
+    size: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: 20 },
+    sort: { type: 'string', enum: ['relevance', 'date'], default: 'relevance' },
+    year: { type: 'string', pattern: '^\\d{4}(:\\d{4})?$', description: 'YYYY or YYYY:YYYY' },
+    pt: { type: 'array', items: { type: 'string', maxLength: 100 }, maxItems: 20, description: 'Publication types (any of them)' },
+    lang: { type: 'array', items: { type: 'string', maxLength: 20 }, maxItems: 20, description: 'Language codes (any of them)' },
+    rerank: { type: 'boolean', default: true, description: 'Use the loaded model (LambdaMART) for relevance' },
+    explain: { type: 'boolean', default: false, description: "Attach both stages' explanations" },
+    session: { type: 'string', pattern: '^[A-Za-z0-9_-]{8,64}$', description: 'A client session id: the page shown is logged as a search event' },
+  },
+} as const
+
+export const searchResponseSchema: Schema = {
+  $id: 'SearchResponse',
+  type: 'object',
+  required: ['query', 'total', 'totalRelation', 'page', 'size', 'sort', 'reranked', 'results', 'warnings', 'tookMs', 'generation'],
+  additionalProperties: false,
+  properties: {
+    query: { type: 'string' },
+    total: { type: 'integer' },
+    totalRelation: { type: 'string', enum: ['eq', 'gte'] },
+    page: { type: 'integer' },
+    size: { type: 'integer' },
+    sort: { type: 'string', enum: ['relevance', 'date'] },
+    reranked: { type: 'boolean', description: 'The model reordered the top candidates' },
+    fallback: { $ref: 'Fallback#' },
+    model: { type: 'string', description: 'The loaded model id' },
+    generation: { type: 'integer', description: 'The index generation searched' },
+    searchId: { type: 'string', description: 'With a session: the logged search, for click events' },
+    results: { type: 'array', items: { $ref: 'Hit#' } },
+    warnings: {
+      type: 'array',
+      items: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'string' }, message: { type: 'string' } } },
+    },
+    tookMs: { type: 'number' },
+  },
+} as const
+
+export const explainResponseSchema: Schema = {
+  $id: 'ExplainResponse',
+  type: 'object',
+  required: ['pmid', 'query', 'matches', 'document'],
+  additionalProperties: false,
+  properties: {
+    pmid: { type: 'string' },
+    query: { type: 'string' },
+    matches: { type: 'boolean' },
+    firstStage: {
+      type: 'object',
+      required: ['score'],
+      additionalProperties: false,
+      properties: { rank: { type: 'integer' }, score: { type: 'number' }, explain: { $ref: 'Explanation#' } },
+    },
+    secondStage: {
+      type: 'object',
+      required: ['rank', 'score', 'bias', 'contributions'],
+      additionalProperties: false,
+      properties: {
+        rank: { type: 'integer' },
+        score: { type: 'number' },
+        bias: { type: 'number' },
+        contributions: { type: 'array', items: { $ref: 'Contribution#' } },
+      },
+    },
+    fallback: { $ref: 'Fallback#' },
+    document: { $ref: 'Document#' },
+  },
+} as const
+
+export const eventSchema: Schema = {
+  $id: 'Event',
+  description:
+    'A search shown to a user, or what the user did with one of its results. Events carry a client session id, never an address.',
+  oneOf: [
+    {
+      type: 'object',
+      required: ['type', 'session', 'search', 'pmid', 'position'],
+      additionalProperties: false,
+      properties: {
+        type: { type: 'string', enum: ['click', 'fulltext'] },
+        session: { type: 'string', pattern: '^[A-Za-z0-9_-]{8,64}$' },
+        search: { type: 'string', minLength: 1, maxLength: 100, description: 'The searchId of the search the result was shown in' },
+        pmid: { type: 'string', minLength: 1, maxLength: 40 },
+        position: { type: 'integer', minimum: 1 },
+      },
+    },
+    {
+      type: 'object',
+      required: ['type', 'session', 'search', 'query', 'total', 'results'],
+      additionalProperties: false,
+      properties: {
+        type: { type: 'string', enum: ['search'] },
+        session: { type: 'string', pattern: '^[A-Za-z0-9_-]{8,64}$' },
+        search: { type: 'string', minLength: 1, maxLength: 100 },
+        query: { type: 'string', minLength: 1, maxLength: MAX_QUERY_CHARS },
+        filters: { type: 'array', items: { type: 'string', maxLength: 100 }, maxItems: 20 },
+        total: { type: 'integer', minimum: 0 },
+        results: {
+          type: 'array',
+          maxItems: MAX_PAGE_SIZE,
+          items: {
+            type: 'object',
+            required: ['position', 'pmid'],
+            additionalProperties: false,
+            properties: { position: { type: 'integer', minimum: 1 }, pmid: { type: 'string', minLength: 1, maxLength: 40 } },
+          },
+        },
+      },
+    },
+  ],
+} as const
+
+export const healthSchema: Schema = {
+  $id: 'Health',
+  type: 'object',
+  required: ['status', 'generation', 'documents', 'firstStage'],
+  additionalProperties: false,
+  properties: {
+    status: { type: 'string', enum: ['ok'] },
+    generation: { type: 'integer' },
+    documents: { type: 'integer' },
+    index: { type: 'string' },
+    firstStage: { type: 'string', description: 'ranker, analyzer and field set' },
+    model: { type: 'string' },
+    modelDir: { type: 'string' },
+  },
+} as const
+
+export const reloadBodySchema: Schema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    index: { type: 'string', minLength: 1, description: 'An index directory (default: the current one, reopened at its newest generation)' },
+    model: { type: ['string', 'null'], description: 'A model directory; null serves the first stage only (default: the current model)' },
+  },
+} as const
+
+/** Every shared schema, for `addSchema`. */
+export const SHARED_SCHEMAS: readonly Schema[] = [
+  errorSchema,
+  documentSchema,
+  highlightedSchema,
+  explanationSchema,
+  contributionSchema,
+  fallbackSchema,
+  hitSchema,
+  searchResponseSchema,
+  explainResponseSchema,
+  eventSchema,
+  healthSchema,
+] as const

@@ -1,0 +1,513 @@
+/* eslint-disable @typescript-eslint/require-await -- Fastify sends what an async handler or hook returns */
+/**
+ * The pubmatch HTTP app: `createServer(options)` builds a Fastify instance over a search engine
+ * (tests call it through `inject`, without listening). Routes are thin: they validate, call the
+ * engine or the search-log store, and shape JSON; the ranking is the engine's.
+ */
+import { randomUUID, timingSafeEqual } from 'node:crypto'
+import { existsSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import fastifyRateLimit from '@fastify/rate-limit'
+import fastifyStatic from '@fastify/static'
+import fastifySwagger from '@fastify/swagger'
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
+import { isPubmatchError, PubmatchError } from '@pubmatch/core'
+import { openSearch, type EngineHit, type SearchEngine } from '@pubmatch/engine'
+import { BEST_MATCH_SCHEMA, createLogStore, MEMORY_FEATURES, type LogEvent, type LogSink } from '@pubmatch/ltr'
+import type { SearchFilters } from '@pubmatch/bm25f'
+import { createMetrics, type ServerMetrics } from './metrics.ts'
+import { MAX_QUERY_CHARS, reloadBodySchema, searchQuerySchema, SHARED_SCHEMAS } from './schemas.ts'
+import { SERVER_VERSION } from './version.ts'
+
+/** Options of {@link createServer}. */
+export interface ServerOptions {
+  /** The engine to serve first. */
+  readonly engine: SearchEngine
+  /**
+   * Opens the engine an admin reload asks for. Defaults to `openSearch` with the current engine's
+   * index (reopened at its newest generation) and model unless the request names others.
+   */
+  readonly openEngine?: (request: { readonly index?: string; readonly model?: string | null }, current: SearchEngine) => Promise<SearchEngine>
+  /** Where search and click events are appended (`pubmatch clicks labels --log` reads it). Defaults to none: `POST /events` answers 404. */
+  readonly logDir?: string
+  /** Where events go instead of a log directory (tests). */
+  readonly logSink?: LogSink
+  /** The admin token (`Authorization: Bearer …`). Defaults to none: the admin routes are off. */
+  readonly adminToken?: string
+  /** Requests per client address per minute; `false` for no limit. Defaults to `600`. */
+  readonly rateLimit?: number | false
+  /** A request still working after this many milliseconds is stopped with 503. Defaults to `5000`. */
+  readonly timeoutMs?: number
+  /** Log requests (pino, JSON on stdout). Defaults to `false`. */
+  readonly logger?: boolean
+  /** The web page's files. Defaults to the package's `public/`. */
+  readonly publicDir?: string
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** `performance.now()` milliseconds after which the request's work stops. */
+    deadline: number
+  }
+}
+
+/** The current engine, swapped atomically; a request keeps the engine it started with. */
+interface EngineHolder {
+  current: SearchEngine
+}
+
+const PUBLIC_DIR = fileURLToPath(new URL('../public/', import.meta.url))
+
+/**
+ * Builds the app.
+ * @param options - see {@link ServerOptions}
+ */
+export async function createServer(options: ServerOptions): Promise<FastifyInstance> {
+  const holder: EngineHolder = { current: options.engine }
+  const timeoutMs = options.timeoutMs ?? 5000
+  const app = Fastify({
+    logger: options.logger === true,
+    bodyLimit: 64 * 1024,
+    // slow clients are cut off too
+    connectionTimeout: timeoutMs * 4,
+    requestTimeout: timeoutMs * 2,
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
+  })
+  const metrics = createMetrics()
+  metrics.engine(holder.current)
+  const sink = options.logSink ?? (options.logDir === undefined ? undefined : createLogStore(options.logDir))
+
+  for (const schema of SHARED_SCHEMAS) {
+    app.addSchema(schema)
+  }
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: {
+        title: 'pubmatch',
+        version: SERVER_VERSION,
+        description:
+          'PubMed-style Best Match relevance search: a BM25F first stage and a LambdaMART second stage over the 179 Best Match features. Errors are `{ code, message }`.',
+      },
+      tags: [
+        { name: 'search', description: 'Searching and explaining' },
+        { name: 'events', description: 'Search logs for learning to rank' },
+        { name: 'operations', description: 'Health, metrics, administration' },
+      ],
+      components: {
+        securitySchemes: { adminToken: { type: 'http', scheme: 'bearer', description: 'PUBMATCH_ADMIN_TOKEN' } },
+      },
+    },
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
+  })
+  if (options.rateLimit !== false) {
+    await app.register(fastifyRateLimit, {
+      max: options.rateLimit ?? 600,
+      timeWindow: 60_000,
+      errorResponseBuilder: (_request, context) => ({
+        statusCode: 429,
+        code: 'RATE_LIMITED',
+        message: `pubmatch: more than ${context.max} requests a minute from this client; retry in ${Math.ceil(context.ttl / 1000)} s`,
+      }),
+    })
+  }
+
+  app.addHook('onRequest', async (request) => {
+    request.deadline = performance.now() + timeoutMs
+  })
+  app.addHook('onResponse', async (request, reply) => {
+    metrics.observe(request.routeOptions.url ?? 'unmatched', request.method, reply.statusCode, reply.elapsedTime / 1000)
+  })
+  app.setErrorHandler((error: FastifyError, _request, reply) => sendError(reply, error))
+  app.setNotFoundHandler((request, reply) => {
+    void reply.code(404).send({ code: 'NOT_FOUND', message: `pubmatch: no route ${request.method} ${request.url.split('?')[0]}` })
+  })
+
+  const errorResponses = {
+    400: { $ref: 'Error#' },
+    404: { $ref: 'Error#' },
+    429: { $ref: 'Error#' },
+    503: { $ref: 'Error#' },
+  }
+
+  app.get(
+    '/search',
+    {
+      schema: {
+        tags: ['search'],
+        summary: 'Search: PubMed query syntax; relevance is the first stage then LambdaMART when a model is loaded',
+        querystring: searchQuerySchema,
+        response: { 200: { $ref: 'SearchResponse#' }, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const engine = holder.current
+      const q = request.query as SearchQuery
+      const filters = filtersOf(q)
+      const result = engine.search(q.q, {
+        offset: (q.page - 1) * q.size,
+        limit: q.size,
+        sort: q.sort,
+        rerank: q.rerank,
+        explain: q.explain,
+        deadline: request.deadline,
+        ...(filters === undefined ? {} : { filters }),
+      })
+      let searchId: string | undefined
+      if (q.session !== undefined && sink !== undefined) {
+        searchId = randomUUID()
+        await sink.append([
+          {
+            type: 'search',
+            id: searchId,
+            time: new Date().toISOString(),
+            session: q.session,
+            query: q.q,
+            filters: filterLabels(q),
+            total: result.total,
+            results: result.hits.map((hit) => ({ position: hit.rank, id: hit.id })),
+          },
+        ])
+      }
+      return {
+        query: result.query,
+        total: result.total,
+        totalRelation: result.totalRelation,
+        page: q.page,
+        size: q.size,
+        sort: q.sort,
+        reranked: result.reranked,
+        ...(result.fallback === undefined ? {} : { fallback: result.fallback }),
+        ...(engine.model === undefined ? {} : { model: engine.model.id }),
+        generation: engine.generation,
+        ...(searchId === undefined ? {} : { searchId }),
+        results: result.hits.map((hit) => hitJson(engine, hit, q.q, q.explain)),
+        warnings: result.warnings.map((w) => ({ code: w.code, message: w.message })),
+        tookMs: result.tookMs,
+      }
+    },
+  )
+
+  app.get(
+    '/articles/:pmid',
+    {
+      schema: {
+        tags: ['search'],
+        summary: "An article's stored record",
+        params: { type: 'object', required: ['pmid'], properties: { pmid: { type: 'string', minLength: 1, maxLength: 40 } } },
+        response: { 200: { $ref: 'Document#' }, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { pmid } = request.params as { pmid: string }
+      const document = holder.current.document(pmid)
+      if (document === undefined) {
+        throw new PubmatchError('NOT_FOUND', `pubmatch: no article ${pmid} in the index`)
+      }
+      return document
+    },
+  )
+
+  app.get(
+    '/articles/:pmid/explain',
+    {
+      schema: {
+        tags: ['search'],
+        summary: "Why an article ranks where it does for a query: the BM25F explain tree and the model's per-feature contributions",
+        params: { type: 'object', required: ['pmid'], properties: { pmid: { type: 'string', minLength: 1, maxLength: 40 } } },
+        querystring: {
+          type: 'object',
+          required: ['q'],
+          additionalProperties: false,
+          properties: { q: { type: 'string', minLength: 1, maxLength: MAX_QUERY_CHARS } },
+        },
+        response: { 200: { $ref: 'ExplainResponse#' }, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const engine = holder.current
+      const { pmid } = request.params as { pmid: string }
+      const { q } = request.query as { q: string }
+      const explained = engine.explain(pmid, q)
+      const names = featureNames(engine)
+      const { id, firstStage, secondStage, ...rest } = explained
+      return {
+        ...rest,
+        pmid: id,
+        ...(firstStage === undefined
+          ? {}
+          : { firstStage: { score: firstStage.score, ...(Number.isFinite(firstStage.rank) ? { rank: firstStage.rank } : {}), ...(firstStage.explain === undefined ? {} : { explain: firstStage.explain }) } }),
+        ...(secondStage === undefined
+          ? {}
+          : { secondStage: { ...secondStage, contributions: secondStage.contributions.map((c) => ({ ...c, ...(names.has(c.feature) ? { name: names.get(c.feature) } : {}) })) } }),
+      }
+    },
+  )
+
+  app.post(
+    '/events',
+    {
+      schema: {
+        tags: ['events'],
+        summary: 'Log a search shown to a user, or a click or full-text request on one of its results (JSON lines, fsync)',
+        body: { $ref: 'Event#' },
+        response: {
+          202: {
+            type: 'object',
+            required: ['logged'],
+            additionalProperties: false,
+            properties: { logged: { type: 'integer' } },
+          },
+          ...errorResponses,
+          413: { $ref: 'Error#' },
+        },
+      },
+    },
+    async (request, reply) => {
+      if (sink === undefined) {
+        throw new PubmatchError('NOT_FOUND', 'pubmatch: this server keeps no search log (start it with a log directory)')
+      }
+      const body = request.body as EventBody
+      const time = new Date().toISOString()
+      const event: LogEvent =
+        body.type === 'search'
+          ? {
+              type: 'search',
+              id: body.search,
+              time,
+              session: body.session,
+              query: body.query,
+              filters: body.filters ?? [],
+              total: body.total,
+              results: body.results.map((r) => ({ position: r.position, id: r.pmid })),
+            }
+          : {
+              type: 'action',
+              time,
+              session: body.session,
+              search: body.search,
+              id: body.pmid,
+              position: body.position,
+              kind: body.type === 'click' ? 'abstract_click' : 'fulltext_request',
+            }
+      await sink.append([event])
+      return reply.code(202).send({ logged: 1 })
+    },
+  )
+
+  app.get(
+    '/health',
+    { schema: { tags: ['operations'], summary: 'What is being served', response: { 200: { $ref: 'Health#' } } } },
+    async () => {
+      const engine = holder.current
+      return {
+        status: 'ok',
+        generation: engine.generation,
+        documents: engine.docCount,
+        index: engine.indexDir,
+        firstStage: `${engine.firstStage.ranker} over ${engine.firstStage.fieldSet} fields, ${engine.firstStage.analyzer} analyzer`,
+        ...(engine.model === undefined ? {} : { model: engine.model.id, modelDir: engine.model.dir }),
+      }
+    },
+  )
+
+  app.get(
+    '/metrics',
+    {
+      schema: {
+        tags: ['operations'],
+        summary: 'Prometheus text: requests and latency by route, index generation, model',
+        response: { 200: { type: 'string' } },
+      },
+    },
+    async (_request, reply) => {
+      return reply.type(metrics.contentType).send(await metrics.text())
+    },
+  )
+
+  if (options.adminToken !== undefined && options.adminToken !== '') {
+    const token = Buffer.from(options.adminToken)
+    const openEngine = options.openEngine ?? defaultOpenEngine
+    let reloading: Promise<unknown> = Promise.resolve()
+    app.post(
+      '/admin/reload',
+      {
+        schema: {
+          tags: ['operations'],
+          summary: 'Load an index generation and/or a model and swap them in atomically; requests in flight finish on the old ones',
+          security: [{ adminToken: [] }],
+          body: reloadBodySchema,
+          response: {
+            200: { $ref: 'Health#' },
+            401: { $ref: 'Error#' },
+            409: { $ref: 'Error#' },
+            ...errorResponses,
+          },
+        },
+        preHandler: async (request) => {
+          const given = Buffer.from(/^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1] ?? '')
+          if (given.length !== token.length || !timingSafeEqual(given, token)) {
+            throw new PubmatchError('UNAUTHORIZED', 'pubmatch: the admin routes need `Authorization: Bearer <PUBMATCH_ADMIN_TOKEN>`')
+          }
+        },
+      },
+      async (request) => {
+        const body = (request.body ?? {}) as { index?: string; model?: string | null }
+        // one reload at a time; searches go on meanwhile on the current engine
+        const next = reloading.then(() => openEngine(body, holder.current))
+        reloading = next.catch(() => undefined)
+        const engine = await next
+        holder.current = engine
+        metrics.engine(engine)
+        metrics.swapped()
+        return {
+          status: 'ok',
+          generation: engine.generation,
+          documents: engine.docCount,
+          index: engine.indexDir,
+          firstStage: `${engine.firstStage.ranker} over ${engine.firstStage.fieldSet} fields, ${engine.firstStage.analyzer} analyzer`,
+          ...(engine.model === undefined ? {} : { model: engine.model.id, modelDir: engine.model.dir }),
+        }
+      },
+    )
+  }
+
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
+
+  const publicDir = options.publicDir ?? PUBLIC_DIR
+  if (existsSync(publicDir)) {
+    await app.register(fastifyStatic, { root: publicDir, index: ['index.html'], maxAge: 0 })
+  }
+  return app
+}
+
+interface SearchQuery {
+  q: string
+  page: number
+  size: number
+  sort: 'relevance' | 'date'
+  year?: string
+  pt?: string[]
+  lang?: string[]
+  rerank: boolean
+  explain: boolean
+  session?: string
+}
+
+type EventBody =
+  | { type: 'click' | 'fulltext'; session: string; search: string; pmid: string; position: number }
+  | { type: 'search'; session: string; search: string; query: string; filters?: string[]; total: number; results: Array<{ position: number; pmid: string }> }
+
+function filtersOf(q: SearchQuery): SearchFilters | undefined {
+  const filters: SearchFilters = {
+    ...(q.year === undefined ? {} : { years: years(q.year) }),
+    ...(q.pt === undefined || q.pt.length === 0 ? {} : { publicationTypes: q.pt }),
+    ...(q.lang === undefined || q.lang.length === 0 ? {} : { languages: q.lang }),
+  }
+  return Object.keys(filters).length === 0 ? undefined : filters
+}
+
+function years(text: string): [number, number] {
+  const [from, to] = text.split(':')
+  return [Number(from), Number(to ?? from)]
+}
+
+function filterLabels(q: SearchQuery): string[] {
+  return [
+    ...(q.year === undefined ? [] : [`year:${q.year}`]),
+    ...(q.pt ?? []).map((pt) => `pt:${pt}`),
+    ...(q.lang ?? []).map((lang) => `lang:${lang}`),
+    ...(q.sort === 'date' ? ['sort:date'] : []),
+  ]
+}
+
+function hitJson(engine: SearchEngine, hit: EngineHit, query: string, explain: boolean): Record<string, unknown> {
+  const doc = hit.document
+  const marked = engine.highlights(doc, query)
+  return {
+    pmid: hit.id,
+    rank: hit.rank,
+    score: hit.score,
+    title: marked.title,
+    snippet: marked.snippet,
+    ...(doc.journal === undefined ? {} : { journal: doc.journal }),
+    ...(doc.year === undefined ? {} : { year: doc.year }),
+    authors: doc.authors,
+    authorCount: doc.authorCount,
+    pubTypes: doc.pubTypes,
+    ...(doc.pmcid === undefined ? {} : { pmcid: doc.pmcid }),
+    ...(doc.doi === undefined ? {} : { doi: doc.doi }),
+    firstStage: {
+      score: hit.firstStage.score,
+      rank: hit.firstStage.rank,
+      ...(explain && hit.firstStage.explain !== undefined ? { explain: hit.firstStage.explain } : {}),
+    },
+    ...(hit.secondStage === undefined
+      ? {}
+      : {
+          secondStage: {
+            score: hit.secondStage.score,
+            ...(explain && hit.secondStage.explain !== undefined
+              ? { bias: hit.secondStage.explain.bias, contributions: hit.secondStage.explain.contributions.slice(0, 20) }
+              : {}),
+          },
+        }),
+  }
+}
+
+const FEATURE_NAMES: ReadonlyMap<string, string> = new Map(
+  [...BEST_MATCH_SCHEMA.features, ...MEMORY_FEATURES].map((feature) => [feature.id, feature.name]),
+)
+
+function featureNames(_engine: SearchEngine): ReadonlyMap<string, string> {
+  return FEATURE_NAMES
+}
+
+async function defaultOpenEngine(request: { index?: string; model?: string | null }, current: SearchEngine): Promise<SearchEngine> {
+  const model = request.model === null ? undefined : (request.model ?? current.model?.dir)
+  return openSearch({
+    index: request.index ?? current.indexDir,
+    ranking: { ranker: current.firstStage.ranker as never, params: current.firstStage.params, match: current.firstStage.match, syntax: current.firstStage.syntax },
+    ...(model === undefined ? {} : { model }),
+  })
+}
+
+/** Maps an error to `{ code, message }` and its status; never a stack trace. */
+function sendError(reply: FastifyReply, error: FastifyError | Error): FastifyReply {
+  if (isPubmatchError(error)) {
+    const status =
+      error.code === 'NOT_FOUND'
+        ? 404
+        : error.code === 'TIMEOUT'
+          ? 503
+          : error.code === 'UNAUTHORIZED'
+            ? 401
+            : error.code === 'SCHEMA_MISMATCH'
+              ? 409
+              : ['INVALID_ARGUMENT', 'QUERY_SYNTAX', 'UNKNOWN_FIELD'].includes(error.code)
+                ? 400
+                : 500
+    if (status === 503) {
+      void reply.header('retry-after', '1')
+    }
+    return reply.code(status).send({ code: error.code, message: status === 500 ? `pubmatch: internal error (${error.code})` : error.message })
+  }
+  const fastifyError = error as FastifyError
+  if (fastifyError.validation !== undefined) {
+    return reply.code(400).send({ code: 'INVALID_ARGUMENT', message: `pubmatch: ${fastifyError.message}` })
+  }
+  if (fastifyError.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+    return reply.code(413).send({ code: 'PAYLOAD_TOO_LARGE', message: 'pubmatch: the request body is larger than 64 KiB' })
+  }
+  if (fastifyError.statusCode === 429) {
+    return reply.code(429).send({ code: 'RATE_LIMITED', message: fastifyError.message })
+  }
+  if (fastifyError.statusCode !== undefined && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {
+    return reply.code(fastifyError.statusCode).send({ code: 'INVALID_ARGUMENT', message: `pubmatch: ${fastifyError.message}` })
+  }
+  reply.log.error(error)
+  return reply.code(500).send({ code: 'INTERNAL', message: 'pubmatch: internal error' })
+}
+
+export type { ServerMetrics }
+export { type FastifyInstance, type FastifyRequest }

@@ -1,0 +1,36 @@
+import { emptyArticle, isPubmatchError } from '@pubmatch/core'
+import { defaultPubmedFields, type IndexReader } from '@pubmatch/index'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { suiteIndex } from '../../test/helpers.ts'
+import { createSearcher } from './searcher.ts'
+
+let reader: IndexReader
+
+beforeAll(async () => {
+  // 5,000 documents that all hold "cell": the top-k loop visits every one of them
+  const articles = Array.from({ length: 5000 }, (_, i) => ({ ...emptyArticle(String(i + 1), 'pubmed'), title: `cell ${i % 7 === 0 ? 'cell' : 'line'} study ${i}` }))
+  reader = await suiteIndex(articles, { fields: defaultPubmedFields({ analyzer: 'biomedical' }) })
+})
+
+describe('search deadlines', () => {
+  it('stops a search that runs past its deadline with TIMEOUT', () => {
+    const searcher = createSearcher(reader)
+    let error: unknown
+    try {
+      searcher.search('cell', { deadline: performance.now() - 1, pruning: false })
+    } catch (caught) {
+      error = caught
+    }
+    expect(isPubmatchError(error, 'TIMEOUT')).toBe(true)
+    expect((error as Error).message).toBe('bm25f: the search ran past its deadline')
+  })
+
+  it('stops while counting the exact total too, and finishes when there is time', () => {
+    const searcher = createSearcher(reader)
+    expect(() => searcher.search('cell', { deadline: performance.now() - 1, limit: 10 })).toThrowError(
+      expect.objectContaining({ code: 'TIMEOUT' }),
+    )
+    const result = searcher.search('cell', { deadline: performance.now() + 60_000, limit: 10 })
+    expect(result.total).toBe(5000)
+  })
+})

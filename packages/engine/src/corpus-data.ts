@@ -1,0 +1,110 @@
+/**
+ * What an index needs from its corpus at search time: the forward store of document token
+ * streams (for the 179 features), rebuilt when the index has moved on, and the MeSH vocabulary
+ * (for `[mh]` mapping and explosion).
+ */
+import { existsSync } from 'node:fs'
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { abstractText, PubmatchError } from '@pubmatch/core'
+import { writeFileAtomic } from '@pubmatch/core/node'
+import type { SearchMeshLookup } from '@pubmatch/bm25f'
+import { createMeshVocabulary, openCorpus } from '@pubmatch/ingest'
+import type { IndexReader } from '@pubmatch/index'
+import { createForwardIndexBuilder, loadForwardIndex, type ForwardIndex } from '@pubmatch/ltr'
+import type { IndexSettings } from './settings.ts'
+
+/** The forward store's files in an index directory. */
+export const FORWARD_FILE = 'forward.pmf'
+export const FORWARD_META_FILE = 'forward.json'
+
+interface ForwardMeta {
+  readonly generation: number
+  readonly docCount: number
+  readonly analyzer: string
+}
+
+/**
+ * The forward store (token streams of title, abstract and MeSH) of an index: loaded when it was
+ * built for this index generation, document count and analyzer; otherwise rebuilt from the
+ * index's corpus and saved beside the index (`forward.pmf` + `forward.json`, both crash-safe).
+ * @param indexDir - the index directory
+ * @param reader - the open index
+ * @param settings - its settings (for the corpus path)
+ * @param onProgress - progress of a rebuild (documents done of total)
+ * @throws PubmatchError `NOT_FOUND` when a rebuild is needed and the corpus is gone
+ */
+export async function openForwardStore(
+  indexDir: string,
+  reader: IndexReader,
+  settings: IndexSettings,
+  onProgress?: (done: number, total: number) => void,
+): Promise<ForwardIndex> {
+  const file = join(indexDir, FORWARD_FILE)
+  const metaFile = join(indexDir, FORWARD_META_FILE)
+  const analyzer = reader.analyzer(reader.hasField('title') ? 'title' : reader.schema.fields[0]!.name).name
+  if (existsSync(file) && existsSync(metaFile)) {
+    const meta = JSON.parse(await readFile(metaFile, 'utf8')) as ForwardMeta
+    if (meta.generation === reader.generation && meta.docCount === reader.docCount && meta.analyzer === analyzer) {
+      return loadForwardIndex(file)
+    }
+  }
+  if (!existsSync(settings.corpus)) {
+    throw new PubmatchError(
+      'NOT_FOUND',
+      `engine: the index's corpus ${settings.corpus} is gone; the forward store (document text for the features) is built from it`,
+    )
+  }
+  const store = await openCorpus(settings.corpus, { readOnly: true })
+  const builder = createForwardIndexBuilder({ analyzer: reader.analyzer(reader.hasField('title') ? 'title' : reader.schema.fields[0]!.name) })
+  let done = 0
+  onProgress?.(0, reader.docCount)
+  for await (const article of store.articles()) {
+    if (reader.docNumber(article.id) === undefined) {
+      continue
+    }
+    builder.add({
+      id: article.id,
+      title: article.title,
+      abstract: abstractText(article),
+      mesh: article.mesh.map((heading) => heading.descriptorName),
+    })
+    done += 1
+    if (done % 1000 === 0) {
+      onProgress?.(done, reader.docCount)
+    }
+  }
+  onProgress?.(done, reader.docCount)
+  const forward = builder.finish()
+  await forward.save(file)
+  const meta: ForwardMeta = { generation: reader.generation, docCount: reader.docCount, analyzer }
+  await writeFileAtomic(metaFile, `${JSON.stringify(meta, null, 2)}\n`)
+  return forward
+}
+
+/**
+ * A MeSH lookup from the MeSH records of an index's corpus, or `undefined` when the corpus is
+ * gone or holds none (then `[mh]` maps by name only, without explosion, and the search warns).
+ * @param settings - the index settings (for the corpus path)
+ */
+export async function corpusMeshLookup(settings: IndexSettings): Promise<SearchMeshLookup | undefined> {
+  if (!existsSync(settings.corpus)) {
+    return undefined
+  }
+  const store = await openCorpus(settings.corpus, { readOnly: true })
+  const descriptors = []
+  for await (const entry of store.mesh()) {
+    if (entry.type === 'descriptor') {
+      descriptors.push(entry.record)
+    }
+  }
+  if (descriptors.length === 0) {
+    return undefined
+  }
+  const vocabulary = createMeshVocabulary(descriptors)
+  return {
+    descriptorsForTerm: (term) => vocabulary.lookupTerm(term),
+    explode: (ui) => vocabulary.explode(ui),
+    descriptorName: (ui) => vocabulary.descriptor(ui)?.name,
+  }
+}

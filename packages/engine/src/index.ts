@@ -1,0 +1,18 @@
+export { openSearch, RESULT_WINDOW } from './search-engine.ts'
+export type {
+  DocumentExplanation,
+  EngineHit,
+  EngineResult,
+  EngineSearchOptions,
+  OpenSearchOptions,
+  RankingOptions,
+  SearchEngine,
+} from './search-engine.ts'
+export { updateIndex } from './update-index.ts'
+export type { UpdateIndexOptions, UpdateIndexResult } from './update-index.ts'
+export { FIELD_SETS, SETTINGS_FILE, indexConfigFor, readIndexSettings, writeIndexSettings } from './settings.ts'
+export type { FieldSet, IndexSettings } from './settings.ts'
+export { FORWARD_FILE, FORWARD_META_FILE, corpusMeshLookup, openForwardStore } from './corpus-data.ts'
+export { createHighlighter } from './highlight.ts'
+export type { Highlighted, Highlighter, HighlighterOptions, QueryTerms } from './highlight.ts'
+export { readLabelledQueries } from './labelled-queries.ts'

@@ -1,0 +1,145 @@
+import { existsSync } from 'node:fs'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { defaultReaders, ingestFiles, openCorpus } from '@pubmatch/ingest'
+import { loadLightGbm } from '@pubmatch/lightgbm-wasm'
+import { saveBestMatchModel, trainBestMatch } from '@pubmatch/ltr'
+import { readLabelledQueries } from './labelled-queries.ts'
+import { openSearch, RESULT_WINDOW, type SearchEngine } from './search-engine.ts'
+import { updateIndex } from './update-index.ts'
+
+const shared = fileURLToPath(new URL('../../../../shared/data/', import.meta.url))
+
+async function ingest(corpus: string, paths: string[]): Promise<void> {
+  const store = await openCorpus(corpus, { create: true })
+  try {
+    await ingestFiles(store, paths, { readers: defaultReaders() })
+  } finally {
+    await store.close()
+  }
+}
+
+describe.runIf(existsSync(shared))('openSearch over PubMed XML (NLM MEDLINE sample, MeSH)', () => {
+  let dir: string
+  let engine: SearchEngine
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'engine-pubmed-'))
+    await ingest(join(dir, 'corpus'), [join(shared, 'pubmed-xml/medsamp2006.xml'), join(shared, 'mesh/desc-samples.xml')])
+    const built = await updateIndex({ corpus: join(dir, 'corpus'), index: join(dir, 'index') })
+    expect(built).toMatchObject({ docCount: 88, added: 88, errors: 0, built: true })
+    engine = await openSearch({ index: join(dir, 'index') })
+  }, 120_000)
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true })
+  })
+
+  it('pages through one ranking: page 2 continues page 1', () => {
+    const all = engine.search('cell OR patients', { limit: 30 })
+    const first = engine.search('cell OR patients', { limit: 10 })
+    const second = engine.search('cell OR patients', { offset: 10, limit: 10 })
+    expect(all.total).toBeGreaterThan(20)
+    expect([...first.hits, ...second.hits].map((h) => h.id)).toEqual(all.hits.slice(0, 20).map((h) => h.id))
+    expect(second.hits.map((h) => h.rank)).toEqual(Array.from({ length: 10 }, (_, i) => 11 + i))
+    expect(second.reranked).toBe(false)
+  })
+
+  it('sorts by publication date, newest first', () => {
+    const result = engine.search('cell OR patients', { sort: 'date', limit: 50 })
+    const dates = result.hits.map((hit) => engine.reader.numericValue('pubdate', hit.docNumber) ?? -Infinity)
+    expect(dates).toEqual([...dates].sort((a, b) => b - a))
+    expect(result.hits).toHaveLength(Math.min(50, result.total))
+  })
+
+  it('explains a document: its first-stage tree adds up to its score', () => {
+    const top = engine.search('cell', { limit: 1, explain: true }).hits[0]!
+    const explained = engine.explain(top.id, 'cell')
+    expect(explained.matches).toBe(true)
+    expect(explained.firstStage?.rank).toBe(1)
+    expect(explained.firstStage?.explain?.value).toBeCloseTo(top.score, 12)
+    expect(explained.secondStage).toBeUndefined()
+    const none = engine.explain(top.id, 'zzzyzzy')
+    expect(none.matches).toBe(false)
+    expect(() => engine.explain('1', 'cell')).toThrowError(expect.objectContaining({ code: 'NOT_FOUND' }))
+  })
+
+  it('stores abstracts and ids for result lists, and highlights the query in them', () => {
+    const hit = engine.search('cell', { limit: 1 }).hits[0]!
+    expect(hit.document.abstract?.length).toBeGreaterThan(100)
+    const marked = engine.highlights(hit.document, 'cell')
+    expect(marked.snippet.matches.length).toBeGreaterThan(0)
+    for (const [a, b] of marked.snippet.matches) {
+      expect(marked.snippet.text.slice(a, b).toLowerCase()).toMatch(/^cell/)
+    }
+  })
+
+  it('refuses a page beyond the result window', () => {
+    expect(() => engine.search('cell', { offset: RESULT_WINDOW, limit: 10 })).toThrowError(/beyond the result window of 10000/)
+  })
+})
+
+describe.runIf(existsSync(shared))('openSearch with a Best Match model (NFCorpus)', () => {
+  let dir: string
+  let engine: SearchEngine
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'engine-nf-'))
+    await ingest(join(dir, 'corpus'), [join(shared, 'nfcorpus/corpus.docs')])
+    await updateIndex({ corpus: join(dir, 'corpus'), index: join(dir, 'index') })
+    const base = await openSearch({ index: join(dir, 'index') })
+    const queries = (await readLabelledQueries(join(shared, 'nfcorpus/train/q-titles.queries'), join(shared, 'nfcorpus/train/s-3.qrel'))).slice(0, 150)
+    const lightgbm = await loadLightGbm()
+    const trained = trainBestMatch({
+      lightgbm,
+      reader: base.reader,
+      forward: await base.forwardStore(),
+      syntax: base.firstStage.syntax,
+      searcher: base.searcher,
+      firstStage: base.firstStage,
+      queries,
+      depth: 30,
+      trees: 15,
+      earlyStopping: 10,
+    })
+    await lightgbm.terminate()
+    await saveBestMatchModel(join(dir, 'model'), trained)
+    engine = await openSearch({ index: join(dir, 'index'), model: join(dir, 'model') })
+  }, 300_000)
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true })
+  })
+
+  it('reranks the top candidates and continues in first-stage order past them', () => {
+    expect(engine.model?.depth).toBe(30)
+    const query = 'vitamin d and breast cancer'
+    const page = engine.search(query, { offset: 25, limit: 10 })
+    expect(page.reranked).toBe(true)
+    expect(page.hits.map((h) => h.rank)).toEqual([26, 27, 28, 29, 30, 31, 32, 33, 34, 35])
+    // ranks 26–30 are reranked candidates (model scores); 31– are the first stage's 31st onwards
+    expect(page.hits.slice(0, 5).every((h) => h.secondStage !== undefined)).toBe(true)
+    expect(page.hits.slice(5).map((h) => h.firstStage.rank)).toEqual([31, 32, 33, 34, 35])
+    const head = engine.search(query, { limit: 30 })
+    expect(new Set(head.hits.map((h) => h.firstStage.rank))).toEqual(new Set(Array.from({ length: 30 }, (_, i) => i + 1)))
+    // a TREC run orders the same way
+    const run = engine.run(query, 40)
+    expect(run.hits.slice(0, 30).map((h) => h.id)).toEqual(head.hits.map((h) => h.id))
+  })
+
+  it("explains the model's score as its bias plus each feature's contribution", () => {
+    const hit = engine.search('vitamin d and breast cancer', { limit: 1, explain: true }).hits[0]!
+    const explained = engine.explain(hit.id, 'vitamin d and breast cancer')
+    const second = explained.secondStage!
+    expect(second.rank).toBe(1)
+    const sum = second.bias + second.contributions.reduce((total, c) => total + c.contribution, 0)
+    expect(sum).toBeCloseTo(second.score, 9)
+    expect(second.score).toBeCloseTo(hit.score, 12)
+    expect(hit.secondStage?.explain?.bias).toBeCloseTo(second.bias, 12)
+  })
+
+  it('refuses a model trained on another first stage', async () => {
+    const opening = openSearch({ index: join(dir, 'index'), model: join(dir, 'model'), ranking: { params: { k1: 0.9 } } })
+    await expect(opening).rejects.toMatchObject({ code: 'SCHEMA_MISMATCH' })
+    await expect(opening).rejects.toThrowError(/trained on a first stage with params \{\}, but this index searches with params \{"k1":0\.9\}/)
+  })
+})

@@ -1,0 +1,422 @@
+/**
+ * The search engine every app opens: an index (with its settings, forward store and MeSH
+ * vocabulary), its first stage, and optionally a Best Match model. It answers PubMed-syntax
+ * searches with both stages' scores and explanations, pages through a ranking whose top
+ * candidates the model reorders, sorts by date, explains one document, and writes TREC runs.
+ * An engine is immutable: a new index generation or model is a new engine (see `swap` in apps).
+ */
+import {
+  createSearcher,
+  type Candidate,
+  type Explanation,
+  type FirstStageRanker,
+  type MatchMode,
+  type QuerySyntax,
+  type ScorerConfig,
+  type ScorerName,
+  type SearchFilters,
+  type SearchOptions,
+  type SearchResult,
+  type SearchWarning,
+} from '@pubmatch/bm25f'
+import { PubmatchError } from '@pubmatch/core'
+import { openIndex, type IndexReader, type StoredDocument } from '@pubmatch/index'
+import {
+  openReranker,
+  readUsage,
+  type BestMatchReranker,
+  type CurrentFirstStage,
+  type FeatureContribution,
+  type ForwardIndex,
+  type RerankFallback,
+} from '@pubmatch/ltr'
+import { corpusMeshLookup, openForwardStore } from './corpus-data.ts'
+import { createHighlighter, type Highlighted, type Highlighter } from './highlight.ts'
+import { readIndexSettings, type IndexSettings } from './settings.ts'
+
+/** How the first stage ranks. */
+export interface RankingOptions {
+  /** The scoring function. Defaults to `bm25f`. */
+  readonly ranker?: ScorerName
+  /** Its parameters (`k1`, `b`, `fieldWeights`, …). Defaults to the scorer's. */
+  readonly params?: Readonly<Record<string, unknown>>
+  /** Defaults to `all` (PubMed) for PubMed indexes, `any` for test collections. */
+  readonly match?: MatchMode
+  /** Defaults to `pubmed` for PubMed indexes, `plain` for test collections. */
+  readonly syntax?: QuerySyntax
+  /** Work around query syntax errors with warnings instead of failing. Defaults to `false`. */
+  readonly recover?: boolean
+  /** Map `[mh]` terms through the corpus's MeSH vocabulary (PubMed indexes). Defaults to `true`. */
+  readonly mesh?: boolean
+}
+
+/** Options of {@link openSearch}. */
+export interface OpenSearchOptions {
+  /** The index directory (`pubmatch index -i`). */
+  readonly index: string
+  /** A model directory (`pubmatch train -o`) for the second stage. Defaults to none. */
+  readonly model?: string
+  readonly ranking?: RankingOptions
+  /** A click log whose past usage feeds the model's F2–F3. Defaults to none. */
+  readonly usageLog?: string
+  /** Candidates the model reorders. Defaults to the model's training depth (500 for Best Match). */
+  readonly depth?: number
+  /** Progress of a forward-store rebuild (after the index changed). */
+  readonly onProgress?: (done: number, total: number) => void
+}
+
+/** A document of a result list. */
+export interface EngineHit {
+  readonly id: string
+  readonly docNumber: number
+  /** 1-based rank in the whole ranking. */
+  readonly rank: number
+  /** The score the ranking is ordered by (the model's for reranked hits, else the first stage's). */
+  readonly score: number
+  readonly firstStage: { readonly score: number; readonly rank: number; readonly explain?: Explanation }
+  /** The model's score of a reranked hit. */
+  readonly secondStage?: { readonly score: number; readonly explain?: { readonly bias: number; readonly contributions: readonly FeatureContribution[] } }
+  /** The stored record: title, authors, journal, year, types, abstract, ids. */
+  readonly document: StoredDocument
+}
+
+/** Options of {@link SearchEngine.search}. */
+export interface EngineSearchOptions {
+  /** 0-based offset into the ranking. Defaults to `0`. */
+  readonly offset?: number
+  /** Hits returned. Defaults to `20`. */
+  readonly limit?: number
+  /** `relevance` (both stages) or `date` (newest first, ties by relevance). Defaults to `relevance`. */
+  readonly sort?: 'relevance' | 'date'
+  readonly filters?: SearchFilters
+  /** Use the model when one is loaded. Defaults to `true`. */
+  readonly rerank?: boolean
+  /** Attach both stages' explanations. Defaults to `false`. */
+  readonly explain?: boolean
+  /** Stop with `TIMEOUT` once `performance.now()` passes this (milliseconds). */
+  readonly deadline?: number
+}
+
+/** A result page. */
+export interface EngineResult {
+  readonly query: string
+  /** Matching documents. */
+  readonly total: number
+  readonly totalRelation: 'eq' | 'gte'
+  readonly offset: number
+  readonly hits: readonly EngineHit[]
+  /** Whether the model reordered the top candidates. */
+  readonly reranked: boolean
+  /** Set when a model is loaded but left this query in first-stage order, and why. */
+  readonly fallback?: RerankFallback
+  readonly warnings: readonly SearchWarning[]
+  readonly tookMs: number
+}
+
+/** Why a document is where it is for a query. */
+export interface DocumentExplanation {
+  readonly id: string
+  readonly query: string
+  /** Whether the document matches the query at all. */
+  readonly matches: boolean
+  /** Its first-stage rank and score and the scorer's explanation tree. */
+  readonly firstStage?: { readonly rank: number; readonly score: number; readonly explain?: Explanation }
+  /**
+   * The model's score and each feature's value and contribution (Saabas attribution), when a model
+   * is loaded and the document is among the candidates it reorders.
+   */
+  readonly secondStage?: {
+    readonly rank: number
+    readonly score: number
+    readonly bias: number
+    readonly contributions: readonly FeatureContribution[]
+  }
+  /** Set when the model left the query in first-stage order. */
+  readonly fallback?: RerankFallback
+  readonly document: StoredDocument
+}
+
+/** The opened engine. */
+export interface SearchEngine {
+  readonly indexDir: string
+  readonly settings: IndexSettings
+  /** The index generation this engine searches. */
+  readonly generation: number
+  readonly docCount: number
+  /** The first stage, as a model records it. */
+  readonly firstStage: CurrentFirstStage
+  /** The loaded model. */
+  readonly model?: { readonly dir: string; readonly id: string; readonly depth: number; readonly reranker: BestMatchReranker }
+  readonly reader: IndexReader
+  /** The first-stage searcher with this engine's defaults. */
+  readonly searcher: FirstStageRanker
+  /** The forward store (loaded with a model, else on first use by `forwardStore()`). */
+  forwardStore(): Promise<ForwardIndex>
+  /** Marks query words in titles and abstracts. */
+  readonly highlighter: Highlighter
+  /**
+   * A page of results.
+   * @param query - PubMed syntax (or plain text for test collections)
+   * @param options - paging, sort, filters, explanations, deadline
+   * @throws PubmatchError `QUERY_SYNTAX`, `UNKNOWN_FIELD`, `INVALID_ARGUMENT` (a page beyond the
+   *   result window), `TIMEOUT`
+   */
+  search(query: string, options?: EngineSearchOptions): EngineResult
+  /**
+   * A whole ranking for a TREC run: trec_eval's tie order, the top candidates reranked.
+   * @param query - the query
+   * @param limit - documents. Defaults to `1000`.
+   */
+  run(
+    query: string,
+    limit?: number,
+  ): { hits: Array<{ id: string; score: number; rank: number }>; fallback?: RerankFallback; warnings: readonly SearchWarning[] }
+  /**
+   * Why a document ranks where it does for a query.
+   * @param id - the document id (PMID)
+   * @param query - the query
+   * @throws PubmatchError `NOT_FOUND` for an id the index does not hold
+   */
+  explain(id: string, query: string): DocumentExplanation
+  /** A document's stored record, or `undefined`. */
+  document(id: string): StoredDocument | undefined
+  /**
+   * Title and abstract snippet of a hit with the query's words marked.
+   * @param document - a stored record
+   * @param query - the query
+   */
+  highlights(document: StoredDocument, query: string): { readonly title: Highlighted; readonly snippet: Highlighted }
+}
+
+/** How far into a ranking a page may start, as PubMed (its last page ends at 10,000). */
+export const RESULT_WINDOW = 10_000
+
+/**
+ * Opens an index (and a model) for searching.
+ * @param options - see {@link OpenSearchOptions}
+ * @throws PubmatchError `NOT_FOUND` (no index or model), `SCHEMA_MISMATCH` (a model trained on
+ *   other features or another first stage)
+ */
+export async function openSearch(options: OpenSearchOptions): Promise<SearchEngine> {
+  const settings = await readIndexSettings(options.index)
+  const reader = await openIndex(options.index)
+  const ranking = options.ranking ?? {}
+  const testCollection = settings.fieldSet === 'test-collection'
+  const ranker = { name: ranking.ranker ?? 'bm25f', params: { ...ranking.params } } as ScorerConfig
+  const defaults: SearchOptions = {
+    ranker,
+    match: ranking.match ?? (testCollection ? 'any' : 'all'),
+    syntax: ranking.syntax ?? (testCollection ? 'plain' : 'pubmed'),
+    parse: ranking.recover === true ? { recover: true } : {},
+    mesh: ranking.mesh !== false && !testCollection ? await corpusMeshLookup(settings) : undefined,
+  }
+  const searcher = createSearcher(reader, defaults)
+  const textField = reader.hasField('title') ? 'title' : reader.schema.fields[0]!.name
+  const firstStage: CurrentFirstStage = {
+    ranker: ranker.name,
+    params: { ...ranking.params },
+    analyzer: reader.analyzer(textField).name,
+    fieldSet: settings.fieldSet,
+    fields: reader.schema.fields.filter((field) => !field.keyword).map((field) => field.name),
+    match: defaults.match ?? 'all',
+    syntax: defaults.syntax ?? 'pubmed',
+  }
+  let forward: Promise<ForwardIndex> | undefined
+  const forwardStore = (): Promise<ForwardIndex> => {
+    forward ??= openForwardStore(options.index, reader, settings, options.onProgress)
+    return forward
+  }
+  let model: SearchEngine['model']
+  if (options.model !== undefined) {
+    const usage = options.usageLog === undefined ? undefined : (await readUsage(options.usageLog)).total
+    const reranker = await openReranker(options.model, {
+      reader,
+      forward: await forwardStore(),
+      syntax: firstStage.syntax,
+      firstStage,
+      ...(usage === undefined ? {} : { usage }),
+    })
+    model = { dir: options.model, id: reranker.id, depth: options.depth ?? reranker.manifest.firstStage.depth, reranker }
+  } else if (options.usageLog !== undefined) {
+    throw new PubmatchError('INVALID_ARGUMENT', 'engine: a usage log only matters with a model')
+  }
+  const highlighter = createHighlighter({ analyzer: reader.analyzer(textField) })
+  const depth = model?.depth ?? 0
+
+  const toHit = (candidate: Candidate, rank: number, score: number, second?: EngineHit['secondStage']): EngineHit => ({
+    id: candidate.id,
+    docNumber: candidate.docNumber,
+    rank,
+    score,
+    firstStage: { score: candidate.score, rank: candidate.rank, ...(candidate.explain === undefined ? {} : { explain: candidate.explain }) },
+    ...(second === undefined ? {} : { secondStage: second }),
+    document: reader.stored(candidate.docNumber),
+  })
+
+  const engine: SearchEngine = {
+    indexDir: options.index,
+    settings,
+    generation: reader.generation,
+    docCount: reader.docCount,
+    firstStage,
+    ...(model === undefined ? {} : { model }),
+    reader,
+    searcher,
+    forwardStore,
+    highlighter,
+
+    search(query, searchOptions = {}) {
+      const started = performance.now()
+      const offset = searchOptions.offset ?? 0
+      const limit = searchOptions.limit ?? 20
+      if (!Number.isInteger(offset) || offset < 0 || !Number.isInteger(limit) || limit < 0) {
+        throw new PubmatchError('INVALID_ARGUMENT', `engine: offset and limit must be non-negative integers, got ${offset} and ${limit}`)
+      }
+      if (offset + limit > RESULT_WINDOW) {
+        throw new PubmatchError(
+          'INVALID_ARGUMENT',
+          `engine: results ${offset + 1}–${offset + limit} are beyond the result window of ${RESULT_WINDOW}; narrow the query`,
+          { details: { offset, limit, window: RESULT_WINDOW } },
+        )
+      }
+      const explain = searchOptions.explain === true
+      const base: SearchOptions = {
+        ...(searchOptions.filters === undefined ? {} : { filters: searchOptions.filters }),
+        ...(searchOptions.deadline === undefined ? {} : { deadline: searchOptions.deadline }),
+        explain,
+      }
+      if (searchOptions.sort === 'date') {
+        // newest first over the matches (the best RESULT_WINDOW by relevance when there are more)
+        const result = searcher.search(query, { ...base, limit: RESULT_WINDOW })
+        const dates = reader.numericValues('pubdate')
+        const ordered = [...result.hits].sort((a, b) => (dateOf(dates, b) - dateOf(dates, a)) || a.rank - b.rank)
+        const hits = ordered.slice(offset, offset + limit).map((hit, i) => toHit(hit, offset + i + 1, hit.score))
+        return finish(query, result, offset, hits, false, undefined, started)
+      }
+      const useModel = model !== undefined && searchOptions.rerank !== false
+      const result = searcher.search(query, { ...base, limit: Math.max(offset + limit, useModel ? depth : 0) })
+      if (!useModel || result.hits.length === 0) {
+        const hits = result.hits.slice(offset, offset + limit).map((hit) => toHit(hit, hit.rank, hit.score))
+        return finish(query, result, offset, hits, false, undefined, started)
+      }
+      checkTime(searchOptions.deadline)
+      const head = result.hits.slice(0, depth)
+      const reranked = model!.reranker.rerank(query, { ...result, hits: head }, { explain })
+      checkTime(searchOptions.deadline)
+      const byDoc = new Map(head.map((hit) => [hit.docNumber, hit]))
+      const ranking: EngineHit[] = []
+      for (let i = offset; i < Math.min(offset + limit, result.hits.length); i++) {
+        if (i < reranked.hits.length) {
+          const hit = reranked.hits[i]!
+          const candidate = byDoc.get(hit.docNumber)!
+          ranking.push(
+            reranked.fallback === undefined
+              ? toHit(candidate, i + 1, hit.score, { score: hit.score, ...(hit.explain === undefined ? {} : { explain: hit.explain }) })
+              : toHit(candidate, i + 1, hit.score),
+          )
+        } else {
+          const candidate = result.hits[i]!
+          ranking.push(toHit(candidate, i + 1, candidate.score))
+        }
+      }
+      return finish(query, result, offset, ranking, reranked.fallback === undefined, reranked.fallback, started)
+    },
+
+    run(query, limit = 1000) {
+      const result = searcher.search(query, { limit: Math.max(limit, depth), tieBreak: 'idDescending' })
+      if (model === undefined) {
+        return { hits: result.hits.slice(0, limit).map((hit) => ({ id: hit.id, score: hit.score, rank: hit.rank })), warnings: result.warnings }
+      }
+      const ranked = model.reranker.rerankRun(query, result, depth)
+      return { ...ranked, hits: ranked.hits.slice(0, limit), warnings: result.warnings }
+    },
+
+    explain(id, query) {
+      const docNumber = reader.docNumber(id)
+      if (docNumber === undefined) {
+        throw new PubmatchError('NOT_FOUND', `engine: no document ${id} in the index`, { details: { record: id } })
+      }
+      const document = reader.stored(docNumber)
+      const window = Math.max(depth, 1)
+      const result = searcher.search(query, { limit: window, explain: true })
+      const position = result.hits.findIndex((hit) => hit.docNumber === docNumber)
+      if (position < 0) {
+        // beyond the candidates: its own first-stage score, from a search restricted to it
+        const own = searcher.search(query, { limit: 1, explain: true, filters: { ids: [id] } })
+        const hit = own.hits[0]
+        return {
+          id,
+          query,
+          matches: hit !== undefined,
+          ...(hit === undefined ? {} : { firstStage: { rank: Number.NaN, score: hit.score, ...(hit.explain === undefined ? {} : { explain: hit.explain }) } }),
+          document,
+        }
+      }
+      const candidate = result.hits[position]!
+      const firstStageInfo = { rank: candidate.rank, score: candidate.score, ...(candidate.explain === undefined ? {} : { explain: candidate.explain }) }
+      if (model === undefined) {
+        return { id, query, matches: true, firstStage: firstStageInfo, document }
+      }
+      const reranked = model.reranker.rerank(query, result, { explain: true, outOfRange: 'rerank' })
+      const fallback = model.reranker.rerank(query, { ...result, hits: result.hits.slice(0, 1) }).fallback
+      const at = reranked.hits.findIndex((hit) => hit.docNumber === docNumber)
+      const hit = reranked.hits[at]!
+      return {
+        id,
+        query,
+        matches: true,
+        firstStage: firstStageInfo,
+        secondStage: { rank: at + 1, score: hit.score, bias: hit.explain!.bias, contributions: hit.explain!.contributions },
+        ...(fallback === undefined ? {} : { fallback }),
+        document,
+      }
+    },
+
+    document(id) {
+      const docNumber = reader.docNumber(id)
+      return docNumber === undefined ? undefined : reader.stored(docNumber)
+    },
+
+    highlights(document, query) {
+      const terms = highlighter.terms(query)
+      return {
+        title: highlighter.highlight(document.title, terms),
+        snippet: highlighter.snippet(document.abstract ?? '', terms),
+      }
+    },
+  }
+  return engine
+}
+
+function dateOf(dates: Float64Array, hit: Candidate): number {
+  const value = dates[hit.docNumber]
+  return value === undefined || Number.isNaN(value) ? -Infinity : value
+}
+
+function checkTime(deadline: number | undefined): void {
+  if (deadline !== undefined && performance.now() > deadline) {
+    throw new PubmatchError('TIMEOUT', 'engine: the search ran past its deadline')
+  }
+}
+
+function finish(
+  query: string,
+  result: SearchResult,
+  offset: number,
+  hits: EngineHit[],
+  reranked: boolean,
+  fallback: RerankFallback | undefined,
+  started: number,
+): EngineResult {
+  return {
+    query,
+    total: result.total,
+    totalRelation: result.totalRelation,
+    offset,
+    hits,
+    reranked,
+    ...(fallback === undefined ? {} : { fallback }),
+    warnings: result.warnings,
+    tookMs: performance.now() - started,
+  }
+}

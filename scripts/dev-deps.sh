@@ -2,13 +2,15 @@
 # Debian packages that some development tasks need, and users never do (root or sudo):
 #   emscripten   compile LightGBM to WebAssembly (packages/lightgbm-wasm; only when its inputs change)
 #   xapian       Xapian's Python bindings, for tools/bench-search's comparison and parity test
+#   chromium     Debian's Chromium, for the web page's end-to-end tests (apps/server, playwright-core)
 # Usage: bash scripts/dev-deps.sh emscripten xapian
 set -euo pipefail
 
-declare -A package=([emscripten]=emscripten [xapian]=python3-xapian)
+declare -A package=([emscripten]=emscripten [xapian]=python3-xapian [chromium]=chromium)
 declare -A present=(
   [emscripten]='command -v emcc'
   [xapian]="/usr/bin/python3 -c 'import xapian' || python3 -c 'import xapian'"
+  [chromium]='test -x /usr/bin/chromium'
 )
 missing=()
 for want in "$@"; do

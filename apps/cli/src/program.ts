@@ -8,6 +8,7 @@ import { registerIngestCommand } from './commands/ingest.ts'
 import { registerSearchCommands } from './commands/search.ts'
 import { registerTrainCommands } from './commands/train.ts'
 import { registerClicksCommands } from './commands/clicks.ts'
+import { registerServeCommand } from './commands/serve.ts'
 import { CLI_VERSION } from './version.ts'
 
 /**
@@ -25,6 +26,7 @@ export function createProgram(): Command {
   registerCorpusCommand(program)
   registerIndexCommand(program)
   registerSearchCommands(program)
+  registerServeCommand(program)
   registerTrainCommands(program)
   registerClicksCommands(program)
   registerEvalCommand(program)

@@ -297,7 +297,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
 
   app.get(
     '/health',
-    { schema: { tags: ['operations'], summary: 'What is being served', response: { 200: { $ref: 'Health#' } } } },
+    { schema: { tags: ['operations'], summary: 'What is being served', response: { 200: { $ref: 'Health#' }, 429: { $ref: 'Error#' } } } },
     async () => {
       const engine = holder.current
       return {
@@ -317,7 +317,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
       schema: {
         tags: ['operations'],
         summary: 'Prometheus text: requests and latency by route, index generation, model',
-        response: { 200: { type: 'string' } },
+        response: { 200: { type: 'string' }, 429: { $ref: 'Error#' } },
       },
     },
     async (_request, reply) => {

@@ -56,7 +56,6 @@ export { xapianBm25 } from './scoring/xapian.ts'
 export type { XapianBm25Params } from './scoring/xapian.ts'
 export { rsjIdf, luceneIdf, classicIdf, smoothIdf } from './scoring/idf.ts'
 export type { Bm25Idf, TfIdfIdf } from './scoring/idf.ts'
-export { floatToByte315, byte315ToFloat, intToByte4, byte4ToInt } from './scoring/small-float.ts'
 // Search: first-stage retrieval (query evaluation, top-k with block-max pruning)
 export {
   createSearcher,
@@ -78,6 +77,4 @@ export type {
   SearchWarningCode,
   TieBreak,
 } from './search/types.ts'
-export { dateLowerBound, dateUpperBound, dateTermBounds } from './search/dates.ts'
-export type { DateBounds } from './search/dates.ts'
 export { QUESTION_STOPWORDS } from './search/question-stopwords.ts'

@@ -27,6 +27,7 @@ export type {
   PublicationType,
   SupplementaryConcept,
 } from './article.ts'
+export { compareCodePoints } from './code-point-order.ts'
 export { SECTION_TYPES } from './fulltext.ts'
 export type { FullTextDocument, Passage, PassageRole, SectionType } from './fulltext.ts'
 export type { MeshDescriptor, MeshQualifierRecord, MeshSupplementaryRecord } from './mesh.ts'

@@ -1,7 +1,6 @@
-import type { Qrels, Run, RunEntry } from '@pubmatch/core'
+import { compareCodePoints, type Qrels, type Run, type RunEntry } from '@pubmatch/core'
 import { judgeRanking } from './judged-ranking.ts'
 import { resolveMeasures } from './measures.ts'
-import { compareCodePoints } from './trec-order.ts'
 
 /** Options of {@link evaluate}; each mirrors a trec_eval flag. */
 export interface EvaluateOptions {

@@ -1,6 +1,5 @@
-import { PubmatchError } from '@pubmatch/core'
+import { PubmatchError, compareCodePoints } from '@pubmatch/core'
 import { shuffle } from './stats/prng.ts'
-import { compareCodePoints } from './trec-order.ts'
 
 /** One fold of a cross-validation split. */
 export interface Fold {

@@ -18,8 +18,7 @@ export {
 export type { NdcgGain, NdcgOptions } from './metrics.ts'
 export { ALL_TREC_MEASURES, OFFICIAL_MEASURES, resolveMeasures } from './measures.ts'
 export type { Aggregation, ResolvedMeasure } from './measures.ts'
-export { compareCodePoints, compareTrecOrder, sortTrecOrder } from './trec-order.ts'
-export { readLines } from './io/lines.ts'
+export { compareTrecOrder, sortTrecOrder } from './trec-order.ts'
 export type { ReadOptions, TextSource } from './io/lines.ts'
 export { dedupeRun, formatRun, parseRun, readRun, writeRun } from './io/run.ts'
 export type { ReadRunOptions, WriteRunOptions } from './io/run.ts'
@@ -32,17 +31,10 @@ export {
   sampledToQrels,
 } from './io/qrels.ts'
 export type { SampledJudgement, SampledQrels } from './io/qrels.ts'
-export { formatTrecEval, parseTrecEvalOutput, printfFixed } from './io/trec-eval-output.ts'
+export { formatTrecEval, parseTrecEvalOutput } from './io/trec-eval-output.ts'
 export type { FormatTrecEvalOptions, TrecEvalOutput } from './io/trec-eval-output.ts'
 export { evaluateSampled, infAP, infNDCG, sampledMeasures, summariseSample } from './sampled.ts'
 export type { SampledEvaluation, SampledMeasures, SampledOptions, TopicSample } from './sampled.ts'
-export {
-  logBeta,
-  logGamma,
-  regularizedIncompleteBeta,
-  studentTCdf,
-  studentTTwoSided,
-} from './stats/special.ts'
 export { pairedTTest, randomisationTest } from './stats/significance.ts'
 export type {
   RandomisationOptions,
@@ -52,7 +44,7 @@ export type {
 export { createRandom, shuffle } from './stats/prng.ts'
 export { kFold, mod5Folds, topicFold } from './folds.ts'
 export type { Fold, KFoldOptions } from './folds.ts'
-export { compareRuns, runEntries } from './compare.ts'
+export { compareRuns } from './compare.ts'
 export type {
   CompareOptions,
   ComparisonCell,
@@ -60,7 +52,7 @@ export type {
   RunComparison,
   SignificanceTest,
 } from './compare.ts'
-export { alignColumns, formatPValue, formatTable } from './report/text.ts'
+export { formatPValue, formatTable } from './report/text.ts'
 export type { FormatTableOptions } from './report/text.ts'
 export { renderHtmlReport } from './report/html.ts'
 export type { HtmlReportInput } from './report/html.ts'

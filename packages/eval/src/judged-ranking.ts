@@ -1,5 +1,5 @@
-import { PubmatchError, type RunEntry } from '@pubmatch/core'
-import { compareCodePoints, sortTrecOrder } from './trec-order.ts'
+import { PubmatchError, compareCodePoints, type RunEntry } from '@pubmatch/core'
+import { sortTrecOrder } from './trec-order.ts'
 
 /** Judgement value of a retrieved document that is not in the qrels (trec_eval `RELVALUE_NONPOOL`). */
 export const NOT_IN_POOL = -1

@@ -1,6 +1,6 @@
-import type { Run, RunEntry } from '@pubmatch/core'
+import { compareCodePoints, type Run, type RunEntry } from '@pubmatch/core'
 import type { SampledJudgement, SampledQrels } from './io/qrels.ts'
-import { compareCodePoints, compareTrecOrder } from './trec-order.ts'
+import { compareTrecOrder } from './trec-order.ts'
 
 /*
  * Stratified-sampling estimates of Yilmaz, Kanoulas & Aslam (SIGIR 2008), computed as NIST's

@@ -1,5 +1,5 @@
 import type { AnalyzedToken, Analyzer, AnalyzerRegistry } from '@pubmatch/analysis'
-import { PubmatchError, isPubmatchError, truncateForMessage } from '@pubmatch/core'
+import { PubmatchError, compareCodePoints, isPubmatchError, truncateForMessage } from '@pubmatch/core'
 import { readManifest, type Manifest } from './commit/manifest.ts'
 import { IndexPostings, type PostingsPart } from './postings/index-postings.ts'
 import type { PostingsCursor } from './postings/postings-cursor.ts'
@@ -7,7 +7,6 @@ import { NO_MORE_DOCS, type TermInfo } from './postings/postings-format.ts'
 import type { StoredDocument } from './schema/config.ts'
 import { normalizeKeyword } from './schema/keyword.ts'
 import { fieldAnalyzer, type FieldSchema, type IndexSchema } from './schema/schema.ts'
-import { compareUtf8 } from './io/utf8-order.ts'
 import { SegmentReader } from './segment/segment-reader.ts'
 import type { TermEntry } from './terms/term-dictionary.ts'
 
@@ -391,7 +390,7 @@ class Reader implements IndexReader {
     for (;;) {
       let term: string | undefined
       for (const head of heads) {
-        if (head !== undefined && (term === undefined || compareUtf8(head.term, term) < 0)) {
+        if (head !== undefined && (term === undefined || compareCodePoints(head.term, term) < 0)) {
           term = head.term
         }
       }

@@ -8,9 +8,8 @@ export type {
   IndexTermEntry,
   OpenIndexOptions,
 } from './index-reader.ts'
-export { buildIndex, defaultWorkerFilename } from './build/build-index.ts'
+export { buildIndex } from './build/build-index.ts'
 export type { BuildIndexOptions, BuildIndexResult, BuildInput } from './build/build-index.ts'
-export { runSegmentBuild } from './build/segment-build.ts'
 export type { SegmentBuildRunner, SegmentBuildTask } from './build/segment-build.ts'
 export type { ExtractedDocument } from './document/extract.ts'
 export type {
@@ -37,16 +36,9 @@ export type { FieldSchema, IndexSchema } from './schema/schema.ts'
 export type { CodecName } from './codec/block-codec.ts'
 export { NO_MERGES, logMergePolicy } from './merge/merge-policy.ts'
 export type { LogMergePolicyOptions, MergeCandidate, MergePolicy } from './merge/merge-policy.ts'
-export { BLOCK_SIZE, NO_MORE_DOCS } from './postings/postings-format.ts'
+export { NO_MORE_DOCS } from './postings/postings-format.ts'
 export type { PostingsCursor } from './postings/postings-cursor.ts'
-export {
-  MAX_IMPACTS_PER_BLOCK,
-  competitiveImpacts,
-  maxOverImpacts,
-  maxPseudoFrequency,
-  mergeImpacts,
-} from './postings/impacts.ts'
-export type { Impact, PseudoFrequencyParams } from './postings/impacts.ts'
+export type { Impact } from './postings/impacts.ts'
 export { MANIFEST_FILE } from './commit/manifest.ts'
 export { FORMAT_VERSION } from './io/file-format.ts'
 export type { SegmentFieldStats, SegmentMeta } from './segment/segment-meta.ts'

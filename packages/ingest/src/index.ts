@@ -7,8 +7,7 @@ export type { IngestRecord, MeshEntry } from './records.ts'
 // PubMed / MEDLINE XML (streaming) and MEDLINE text
 export { parsePubmedXmlString, readPubmedXml } from './pubmed/reader.ts'
 export type { PubmedXmlOptions } from './pubmed/reader.ts'
-export { parseMedlineDate, parseMonth, parsePartialDate } from './pubmed/dates.ts'
-export { normaliseOrcid } from './pubmed/article.ts'
+export { parseMedlineDate } from './pubmed/dates.ts'
 export { readMedlineText } from './collections/medline-text.ts'
 
 // PMC BioC full texts
@@ -25,7 +24,7 @@ export { createMeshVocabulary, normaliseMeshTerm } from './mesh/vocabulary.ts'
 export type { MeshVocabulary } from './mesh/vocabulary.ts'
 
 // Plain test collections and queries
-export { readNfcorpusDocs, splitNfcorpusText } from './collections/nfcorpus.ts'
+export { readNfcorpusDocs } from './collections/nfcorpus.ts'
 export { readJsonlArticles } from './collections/jsonl.ts'
 export { readQueries, readTrecTopics } from './collections/queries.ts'
 export type { TrecTopicOptions } from './collections/queries.ts'
@@ -85,7 +84,7 @@ export type { EInfoDbInfo, EInfoField, EInfoLink, EInfoResult } from './entrez/p
 export type { EPostResult } from './entrez/parse-epost.ts'
 
 // Corpus store
-export { openCorpus, contentHash, MANIFEST_FILE } from './store/corpus-store.ts'
+export { openCorpus, MANIFEST_FILE } from './store/corpus-store.ts'
 export type {
   CorpusChange,
   CorpusError,
@@ -99,9 +98,9 @@ export type {
 } from './store/corpus-store.ts'
 
 // Ingestion pipeline
-export { detectFormat, detectFromText, expectsArticles, INPUT_FORMATS } from './pipeline/detect-format.ts'
+export { detectFormat, detectFromText, INPUT_FORMATS } from './pipeline/detect-format.ts'
 export type { Detection, InputFormat } from './pipeline/detect-format.ts'
-export { addCounts, emptySummary, fingerprintFile, ingestFiles, ingestOutcome } from './pipeline/ingest-files.ts'
+export { ingestFiles, ingestOutcome } from './pipeline/ingest-files.ts'
 export type { FileReader, FileReaders, IngestEvent, IngestFilesOptions, IngestOutcome, IngestSummary } from './pipeline/ingest-files.ts'
 export { defaultReaders } from './pipeline/readers.ts'
 export { ingestEntrez } from './pipeline/ingest-entrez.ts'

@@ -166,13 +166,15 @@ describe('training with two threads', () => {
 describe('threaded instance lifetime', () => {
   // Plain Node loads the built dist (the sources are TypeScript): `pnpm build` first.
   const dist = fileURLToPath(new URL('../dist/index.js', import.meta.url))
+  const distTesting = fileURLToPath(new URL('../dist/testing.js', import.meta.url))
 
   it('does not keep the process alive after training', () => {
     expect(existsSync(dist), `${dist} is missing: run pnpm build`).toBe(true)
     const script = `
       const m = await import(${JSON.stringify(dist)})
+      const { createSyntheticRankingSet } = await import(${JSON.stringify(distTesting)})
       const lightgbm = await m.loadLightGbm({ threads: 2 })
-      const set = m.createSyntheticRankingSet({ numQueries: 20, docsPerQuery: 20, numFeatures: 8, seed: 1 })
+      const set = createSyntheticRankingSet({ numQueries: 20, docsPerQuery: 20, numFeatures: 8, seed: 1 })
       const { booster } = lightgbm.train({ params: { objective: 'lambdarank', verbosity: -1 }, train: set, numBoostRound: 5 })
       booster.free()
       console.log('trained on', lightgbm.stats().largestTeam, 'threads')

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, openSync, closeSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
-import { createSyntheticRankingSet, type SyntheticRankingSet } from '@pubmatch/lightgbm-wasm'
+import { createSyntheticRankingSet, type SyntheticRankingSet } from '@pubmatch/lightgbm-wasm/testing'
 import { buildDir } from './paths.ts'
 
 /** The benchmark set of issue 4: 2,000 queries × 100 documents × 179 features, 5 grades. */

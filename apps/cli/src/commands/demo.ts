@@ -60,7 +60,8 @@ export function registerDemoCommand(program: Command): void {
         out(formatHits(result.hits, explain))
       }
       out(
-        `\nNext: \`pnpm pubmatch search "your query" --explain\`, \`pnpm pubmatch corpus show <PMID>\`, \`pnpm pubmatch --help\`\n`,
+        `\nNext: \`pnpm pubmatch serve\` serves this index with a search page at http://127.0.0.1:8080/;\n` +
+          `      \`pnpm pubmatch search "your query" --explain\`, \`pnpm pubmatch corpus show <PMID>\`, \`pnpm pubmatch --help\`\n`,
       )
     })
 }

@@ -4,7 +4,7 @@
  * MeSH mapping, dates and PMIDs. See README "Search" for the rules.
  */
 import { isJoinedToken, normalizeText, type AnalyzedToken, type Analyzer } from '@pubmatch/analysis'
-import { PubmatchError, truncateForMessage } from '@pubmatch/core'
+import { PubmatchError, compareCodePoints, truncateForMessage } from '@pubmatch/core'
 import { normalizeKeyword, type IndexReader } from '@pubmatch/index'
 import type { DateRangeNode, ProximityNode, QueryNode, TermNode } from '../query/ast.ts'
 import { isDateField, type PubmedField } from '../query/fields.ts'
@@ -77,22 +77,6 @@ function unknownTag(tag: string, reader: IndexReader): PubmatchError {
     `@pubmatch/bm25f: the index has no field for [${show(tag)}] (index fields: ${show(fields)})`,
     { details: { field: tag } },
   )
-}
-
-/** Code point order = UTF-8 byte order, the order of `IndexReader.terms`. */
-function compareCodePoints(a: string, b: string): number {
-  const n = Math.min(a.length, b.length)
-  for (let i = 0; i < n; i++) {
-    const x = a.codePointAt(i)!
-    const y = b.codePointAt(i)!
-    if (x !== y) {
-      return x - y
-    }
-    if (x > 0xffff) {
-      i++
-    }
-  }
-  return a.length - b.length
 }
 
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')

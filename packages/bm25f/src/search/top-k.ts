@@ -19,7 +19,7 @@
  * relative slack (the scorers add 1e-12; comparisons keep another 1e-10 of the k-th score), so
  * rounding never prunes a document that would enter.
  */
-import { PubmatchError } from '@pubmatch/core'
+import { PubmatchError, compareCodePoints } from '@pubmatch/core'
 import type { IndexReader, PostingsCursor } from '@pubmatch/index'
 import { NO_MORE_DOCS } from '@pubmatch/index'
 import type { PreparedQuery } from '../scoring/term-scorer.ts'
@@ -390,23 +390,8 @@ export function tieBreaker(
     }
     return value
   }
-  return (a, b) => {
-    const x = id(a)
-    const y = id(b)
-    // Code point order (trec_eval's strcmp on UTF-8), descending.
-    const n = Math.min(x.length, y.length)
-    for (let i = 0; i < n; i++) {
-      const cx = x.codePointAt(i)!
-      const cy = y.codePointAt(i)!
-      if (cx !== cy) {
-        return cx > cy
-      }
-      if (cx > 0xffff) {
-        i++
-      }
-    }
-    return x.length > y.length
-  }
+  // Code point order (trec_eval's strcmp on UTF-8), descending.
+  return (a, b) => compareCodePoints(id(a), id(b)) > 0
 }
 
 /**

@@ -1,5 +1,4 @@
-import { PubmatchError, truncateForMessage, type Qrels } from '@pubmatch/core'
-import { compareCodePoints } from '../trec-order.ts'
+import { PubmatchError, compareCodePoints, truncateForMessage, type Qrels } from '@pubmatch/core'
 import {
   fields,
   parseDecimal,

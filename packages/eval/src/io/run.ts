@@ -2,8 +2,8 @@ import { createWriteStream } from 'node:fs'
 import { once } from 'node:events'
 import type { Writable } from 'node:stream'
 import { fileURLToPath } from 'node:url'
-import { PubmatchError, truncateForMessage, type Run, type RunEntry } from '@pubmatch/core'
-import { compareCodePoints, sortTrecOrder } from '../trec-order.ts'
+import { PubmatchError, compareCodePoints, truncateForMessage, type Run, type RunEntry } from '@pubmatch/core'
+import { sortTrecOrder } from '../trec-order.ts'
 import {
   fields,
   parseDecimal,

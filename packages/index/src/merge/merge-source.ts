@@ -1,4 +1,4 @@
-import { compareUtf8 } from '../io/utf8-order.ts'
+import { compareCodePoints } from '@pubmatch/core'
 import { IntBuffer } from '../io/int-buffer.ts'
 import { appendLivePostings, type PostingsAccumulator } from '../postings/segment-postings.ts'
 import type { StoredDocument } from '../schema/config.ts'
@@ -50,7 +50,7 @@ export class MergeSource implements SegmentSource {
     for (;;) {
       let term: string | undefined
       for (const head of heads) {
-        if (head !== undefined && (term === undefined || compareUtf8(head.term, term) < 0)) {
+        if (head !== undefined && (term === undefined || compareCodePoints(head.term, term) < 0)) {
           term = head.term
         }
       }

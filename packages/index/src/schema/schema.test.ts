@@ -97,8 +97,12 @@ describe('defaultPubmedFields', () => {
       authorCount: 4,
       pubTypes: ['Journal Article', 'Randomized Controlled Trial'],
       languages: ['eng', 'ger'],
+      // the abstract's sections joined as abstractText joins them, for snippets
+      abstract: 'First section. Second section.',
     })
     expect(defaultStoredDocument(emptyArticle('1'))).toEqual({ id: '1', title: '', authors: [], authorCount: 0, pubTypes: [], languages: [] })
+    const withIds = { ...emptyArticle('2'), articleIds: [{ type: 'pmc', value: 'PMC6000000' }, { type: 'doi', value: '10.1056/x' }] }
+    expect(defaultStoredDocument(withIds)).toMatchObject({ id: '2', pmcid: 'PMC6000000', doi: '10.1056/x' })
   })
 
   it('maps every required PubMed tag to fields that exist', () => {

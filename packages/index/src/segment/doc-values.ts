@@ -1,9 +1,8 @@
-import { PubmatchError } from '@pubmatch/core'
+import { PubmatchError, compareCodePoints } from '@pubmatch/core'
 import { bitpackCodec } from '../codec/bitpack.ts'
 import { BLOCK_SIZE } from '../postings/postings-format.ts'
 import { ByteReader, readU32 } from '../io/byte-reader.ts'
 import type { ByteWriter } from '../io/byte-writer.ts'
-import { compareUtf8 } from '../io/utf8-order.ts'
 
 /**
  * Writes the `.dv` body. Numeric columns: `u32 min` (as int32), then the documents'
@@ -50,7 +49,7 @@ export function writeDocValues(
     }
   }
   for (const column of sets) {
-    const distinct = [...new Set(column.flat())].sort(compareUtf8)
+    const distinct = [...new Set(column.flat())].sort(compareCodePoints)
     const ordinal = new Map(distinct.map((value, i) => [value, i]))
     out.vint(distinct.length)
     for (const value of distinct) {

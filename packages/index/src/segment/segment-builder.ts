@@ -1,7 +1,7 @@
 import type { AnalyzedToken, Analyzer } from '@pubmatch/analysis'
+import { compareCodePoints } from '@pubmatch/core'
 import type { ExtractedDocument } from '../document/extract.ts'
 import { IntBuffer } from '../io/int-buffer.ts'
-import { compareUtf8 } from '../io/utf8-order.ts'
 import type { StoredDocument } from '../schema/config.ts'
 import { normalizeKeyword } from '../schema/keyword.ts'
 import type { FieldSchema, IndexSchema } from '../schema/schema.ts'
@@ -17,7 +17,7 @@ function sortedTermOrder(terms: readonly string[]): number[] {
   const order = Array.from(terms.keys())
   const surrogates = terms.some((term) => /[\ud800-\udfff]/.test(term))
   if (surrogates) {
-    return order.sort((a, b) => compareUtf8(terms[a]!, terms[b]!))
+    return order.sort((a, b) => compareCodePoints(terms[a]!, terms[b]!))
   }
   return order.sort((a, b) => {
     const x = terms[a]!

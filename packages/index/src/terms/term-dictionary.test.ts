@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import { compareCodePoints } from '@pubmatch/core'
 import { ByteWriter } from '../io/byte-writer.ts'
-import { compareUtf8 } from '../io/utf8-order.ts'
 import { TERMS_PER_BLOCK, TermDictionary, TermDictionaryWriter } from './term-dictionary.ts'
 
 function build(terms: readonly string[], withPositions: boolean): TermDictionary {
@@ -29,7 +29,7 @@ function build(terms: readonly string[], withPositions: boolean): TermDictionary
 
 const sortedTerms = fc
   .uniqueArray(fc.string({ unit: 'grapheme', maxLength: 12 }), { maxLength: 80 })
-  .map((terms) => terms.sort(compareUtf8))
+  .map((terms) => terms.sort(compareCodePoints))
 
 describe('TermDictionary', () => {
   it('finds every term with its statistics and offsets', () => {
@@ -82,5 +82,15 @@ describe('TermDictionary', () => {
     expect(dictionary.lookup('cardiomyopathy17')?.docFreq).toBe(18)
     expect(dictionary.lookup('cardiomyopathy')).toBeNull()
     expect([...dictionary.withPrefix('cardiomyopathy1')]).toHaveLength(9) // 10 … 18
+  })
+})
+
+describe('term order (compareCodePoints of @pubmatch/core)', () => {
+  it('is the order of the UTF-8 bytes the dictionary stores', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme' }), fc.string({ unit: 'grapheme' }), (a, b) => {
+        expect(Math.sign(compareCodePoints(a, b))).toBe(Math.sign(Buffer.compare(Buffer.from(a), Buffer.from(b))))
+      }),
+    )
   })
 })

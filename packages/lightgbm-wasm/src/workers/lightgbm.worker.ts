@@ -2,9 +2,23 @@
 // instance per worker thread, created on the first task and reused for the next ones.
 // The pool's `workerData` may be `{ threads: N }` (`LightGbmWorkerData`): each worker then
 // loads the threaded build with N threads (N - 1 nested worker threads of its own).
+// The entry also exports the protocol a pool owner needs: the task and outcome types and
+// `unwrapWorkerOutcome` (importing it in the main thread loads no WebAssembly).
 import { workerData } from 'node:worker_threads'
 import { loadLightGbm, type LightGbm } from '../lightgbm.ts'
 import { lightGbmWorkerOptions, runWorkerTaskSafely, type WorkerOutcome, type WorkerTask } from '../worker-task.ts'
+
+export { unwrapWorkerOutcome } from '../worker-task.ts'
+export type {
+  LightGbmWorkerData,
+  PredictTask,
+  PredictTaskResult,
+  TrainTask,
+  TrainTaskResult,
+  WorkerOutcome,
+  WorkerTask,
+  WorkerTaskResult,
+} from '../worker-task.ts'
 
 let instance: Promise<LightGbm> | undefined
 

@@ -1,0 +1,91 @@
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Command } from 'commander'
+import { startServer } from '@pubmatch/server'
+import { createProgress, formatBytes } from '../progress.ts'
+import { DEFAULT_CORPUS, DEFAULT_HOME, DEFAULT_INDEX, SAMPLE_CORPUS_DIR } from '../paths.ts'
+import { runIndex } from './index.ts'
+import { parseNonNegativeInt, runIngest } from './ingest.ts'
+
+interface ServeOptions {
+  index?: string
+  model?: string
+  host: string
+  port: number
+  log: string
+  usageLog?: string
+  requestLog: boolean
+  plain: boolean
+}
+
+/** Adds `pubmatch serve`. */
+export function registerServeCommand(program: Command): void {
+  program
+    .command('serve')
+    .description('serve an index over HTTP: the JSON API (/openapi.json), the search page, click logging, admin swaps')
+    .option('-i, --index <dir>', `index directory (default: ${DEFAULT_INDEX}, built from the bundled sample corpus on first start)`)
+    .option('--model <dir>', 'a LambdaMART model (`pubmatch train`) for the second stage; without it, the first stage ranks alone')
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('-p, --port <n>', 'port (0: any free one)', parseNonNegativeInt, 8080)
+    .option('--log <dir>', 'where shown searches and clicks are logged (`pubmatch clicks labels --log` reads it)', join(DEFAULT_HOME, 'search-log'))
+    .option('--usage-log <dir>', 'with --model: a click log for past usage (F2–F3)')
+    .option('--request-log', 'log every request as JSON lines on stdout', false)
+    .option('--plain', 'plain progress lines even on a terminal', false)
+    .addHelpText(
+      'after',
+      `
+With no options it serves the bundled real sample corpus (MEDLINE, PMC, MeSH), ingesting and
+indexing it into ${DEFAULT_HOME}/ on the first start, with the first stage only: the sample has no
+relevance judgements to train a model on honestly. Set PUBMATCH_ADMIN_TOKEN to enable
+POST /admin/reload (swap in a new index generation or model without dropping a request).
+
+Examples:
+  pubmatch serve                                   # then open http://127.0.0.1:8080/
+  pubmatch serve -i nf/index --model nf/model --port 9000`,
+    )
+    .action(async (options: ServeOptions) => {
+      const say = (text: string): void => {
+        process.stderr.write(`${text}\n`)
+      }
+      let index = options.index
+      if (index === undefined) {
+        index = DEFAULT_INDEX
+        if (!existsSync(join(index, 'pubmatch.json'))) {
+          say(`serve: no index at ${index} yet: ingesting and indexing the bundled sample corpus (${SAMPLE_CORPUS_DIR})`)
+          await runIngest([SAMPLE_CORPUS_DIR], { corpus: DEFAULT_CORPUS, force: false }, createProgress({ plain: options.plain, format: formatBytes }))
+          await runIndex({ corpus: DEFAULT_CORPUS, index, mesh: true, rebuild: false, workers: '0', plain: options.plain, quiet: false })
+        }
+      }
+      const server = await startServer({
+        open: {
+          index,
+          ...(options.model === undefined ? {} : { model: options.model }),
+          ...(options.usageLog === undefined ? {} : { usageLog: options.usageLog }),
+          onProgress: (done, total) => say(`serve: forward store ${done}/${total}`),
+        },
+        host: options.host,
+        port: options.port,
+        logDir: options.log,
+        logger: options.requestLog,
+        ...(process.env['PUBMATCH_ADMIN_TOKEN'] ? { adminToken: process.env['PUBMATCH_ADMIN_TOKEN'] } : {}),
+      })
+      const health = (await server.app.inject({ method: 'GET', url: '/health' })).json<{ documents: number; firstStage: string; model?: string }>()
+      say(
+        `serve: ${health.documents} documents from ${index}; ranking: ${health.firstStage}` +
+          (options.model === undefined
+            ? options.index === undefined
+              ? ' alone (no model: the bundled sample has no relevance judgements to train one on honestly; give one with --model)'
+              : ' alone (no --model given)'
+            : `, then LambdaMART (${options.model})`),
+      )
+      say(`serve: search page ${server.url}/   API ${server.url}/openapi.json   search log ${options.log}`)
+      say(`serve: admin routes ${process.env['PUBMATCH_ADMIN_TOKEN'] ? 'on' : 'off (set PUBMATCH_ADMIN_TOKEN)'}; Ctrl-C stops`)
+      await new Promise<void>((resolve) => {
+        const stop = (): void => {
+          void server.close().then(resolve)
+        }
+        process.once('SIGINT', stop)
+        process.once('SIGTERM', stop)
+      })
+    })
+}

@@ -143,7 +143,7 @@ export const searchQuerySchema: Schema = {
     page: { type: 'integer', minimum: 1, default: 1 },
     size: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: 20 },
     sort: { type: 'string', enum: ['relevance', 'date'], default: 'relevance' },
-    year: { type: 'string', pattern: '^\\d{4}(:\\d{4})?$', description: 'YYYY or YYYY:YYYY' },
+    year: { type: 'string', pattern: '^(\\d{4}|\\d{4}:\\d{4}|\\d{4}:|:\\d{4})$', description: 'YYYY, YYYY:YYYY, YYYY: (from) or :YYYY (until)' },
     pt: { type: 'array', items: { type: 'string', maxLength: 100 }, maxItems: 20, description: 'Publication types (any of them)' },
     lang: { type: 'array', items: { type: 'string', maxLength: 20 }, maxItems: 20, description: 'Language codes (any of them)' },
     rerank: { type: 'boolean', default: true, description: 'Use the loaded model (LambdaMART) for relevance' },

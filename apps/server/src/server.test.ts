@@ -72,6 +72,10 @@ describe.runIf(existsSync(shared))('pubmatch server (PubMed sample with MeSH)', 
     const year = all.results[0].year as number
     const sameYear = (await call(app, 'GET', `/search?q=cell&size=100&year=${year}`, '/search')).json()
     expect(sameYear.results.every((r: { year: number }) => r.year === year)).toBe(true)
+    const from = (await call(app, 'GET', `/search?q=cell&size=100&year=${year}:`, '/search')).json()
+    expect(from.results.every((r: { year: number }) => r.year >= year)).toBe(true)
+    const until = (await call(app, 'GET', `/search?q=cell&size=100&year=:${year}`, '/search')).json()
+    expect(from.total + until.total - sameYear.total).toBe(all.results.filter((r: { year?: number }) => r.year !== undefined).length)
     const english = (await call(app, 'GET', '/search?q=cell&size=100&lang=eng', '/search')).json()
     expect(english.total).toBeLessThanOrEqual(all.total)
     const byDate = (await call(app, 'GET', '/search?q=cell&size=100&sort=date', '/search')).json()
@@ -85,6 +89,11 @@ describe.runIf(existsSync(shared))('pubmatch server (PubMed sample with MeSH)', 
     expect(explained).toMatchObject({ pmid: top.pmid, query: 'cell', matches: true, firstStage: { rank: 1 } })
     expect(explained.firstStage.explain.value).toBeCloseTo(top.score, 10)
     expect(explained.secondStage).toBeUndefined()
+    const second = (await call(app, 'GET', '/search?q=cell&size=2', '/search')).json().results[1]
+    const explainedSecond = (await call(app, 'GET', `/articles/${second.pmid}/explain?q=cell`, '/articles/{pmid}/explain')).json()
+    expect(explainedSecond.firstStage.rank).toBe(2)
+    const filtered = (await call(app, 'GET', `/articles/${second.pmid}/explain?q=cell&pt=Review`, '/articles/{pmid}/explain')).json()
+    expect(filtered.matches).toBe(second.pubTypes.includes('Review'))
     const article = (await call(app, 'GET', `/articles/${top.pmid}`, '/articles/{pmid}')).json()
     expect(article.id).toBe(top.pmid)
   })

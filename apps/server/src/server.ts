@@ -219,7 +219,12 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
           type: 'object',
           required: ['q'],
           additionalProperties: false,
-          properties: { q: { type: 'string', minLength: 1, maxLength: MAX_QUERY_CHARS } },
+          properties: {
+            q: { type: 'string', minLength: 1, maxLength: MAX_QUERY_CHARS },
+            year: (searchQuerySchema['properties'] as Record<string, unknown>)['year'],
+            pt: (searchQuerySchema['properties'] as Record<string, unknown>)['pt'],
+            lang: (searchQuerySchema['properties'] as Record<string, unknown>)['lang'],
+          },
         },
         response: { 200: { $ref: 'ExplainResponse#' }, ...errorResponses },
       },
@@ -227,8 +232,10 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     async (request) => {
       const engine = holder.current
       const { pmid } = request.params as { pmid: string }
-      const { q } = request.query as { q: string }
-      const explained = engine.explain(pmid, q)
+      const query = request.query as Pick<SearchQuery, 'q' | 'year' | 'pt' | 'lang'>
+      const q = query.q
+      const filters = filtersOf({ ...query, page: 1, size: 1, sort: 'relevance', rerank: true, explain: false })
+      const explained = engine.explain(pmid, q, filters === undefined ? {} : { filters })
       const names = featureNames(engine)
       const { id, firstStage, secondStage, ...rest } = explained
       return {
@@ -373,6 +380,11 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   }
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
+  app.addHook('onClose', async () => {
+    if (sink !== undefined && 'close' in sink && typeof sink.close === 'function') {
+      await (sink as { close(): Promise<void> }).close()
+    }
+  })
 
   const publicDir = options.publicDir ?? PUBLIC_DIR
   if (existsSync(publicDir)) {
@@ -408,8 +420,11 @@ function filtersOf(q: SearchQuery): SearchFilters | undefined {
 }
 
 function years(text: string): [number, number] {
+  if (!text.includes(':')) {
+    return [Number(text), Number(text)]
+  }
   const [from, to] = text.split(':')
-  return [Number(from), Number(to ?? from)]
+  return [from === '' ? 0 : Number(from), to === '' ? 9999 : Number(to)]
 }
 
 function filterLabels(q: SearchQuery): string[] {

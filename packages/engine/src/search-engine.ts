@@ -177,7 +177,7 @@ export interface SearchEngine {
    * @param query - the query
    * @throws PubmatchError `NOT_FOUND` for an id the index does not hold
    */
-  explain(id: string, query: string): DocumentExplanation
+  explain(id: string, query: string, options?: { readonly filters?: SearchFilters }): DocumentExplanation
   /** A document's stored record, or `undefined`. */
   document(id: string): StoredDocument | undefined
   /**
@@ -187,6 +187,9 @@ export interface SearchEngine {
    */
   highlights(document: StoredDocument, query: string): { readonly title: Highlighted; readonly snippet: Highlighted }
 }
+
+/** How deep `explain` looks for a document's first-stage rank. */
+const EXPLAIN_WINDOW = 1000
 
 /** How far into a ranking a page may start, as PubMed (its last page ends at 10,000). */
 export const RESULT_WINDOW = 10_000
@@ -331,18 +334,20 @@ export async function openSearch(options: OpenSearchOptions): Promise<SearchEngi
       return { ...ranked, hits: ranked.hits.slice(0, limit), warnings: result.warnings }
     },
 
-    explain(id, query) {
+    explain(id, query, explainOptions = {}) {
       const docNumber = reader.docNumber(id)
       if (docNumber === undefined) {
         throw new PubmatchError('NOT_FOUND', `engine: no document ${id} in the index`, { details: { record: id } })
       }
       const document = reader.stored(docNumber)
-      const window = Math.max(depth, 1)
-      const result = searcher.search(query, { limit: window, explain: true })
+      // deep enough to find the rank of anything a result page shows near the top
+      const window = Math.max(depth, EXPLAIN_WINDOW)
+      const filters = explainOptions.filters
+      const result = searcher.search(query, { limit: window, explain: true, ...(filters === undefined ? {} : { filters }) })
       const position = result.hits.findIndex((hit) => hit.docNumber === docNumber)
       if (position < 0) {
         // beyond the candidates: its own first-stage score, from a search restricted to it
-        const own = searcher.search(query, { limit: 1, explain: true, filters: { ids: [id] } })
+        const own = searcher.search(query, { limit: 1, explain: true, filters: { ...filters, ids: [id] } })
         const hit = own.hits[0]
         return {
           id,
@@ -357,7 +362,12 @@ export async function openSearch(options: OpenSearchOptions): Promise<SearchEngi
       if (model === undefined) {
         return { id, query, matches: true, firstStage: firstStageInfo, document }
       }
-      const reranked = model.reranker.rerank(query, result, { explain: true, outOfRange: 'rerank' })
+      if (position >= depth) {
+        // a candidate the model does not reorder
+        return { id, query, matches: true, firstStage: firstStageInfo, document }
+      }
+      const head = { ...result, hits: result.hits.slice(0, depth) }
+      const reranked = model.reranker.rerank(query, head, { explain: true, outOfRange: 'rerank' })
       const fallback = model.reranker.rerank(query, { ...result, hits: result.hits.slice(0, 1) }).fallback
       const at = reranked.hits.findIndex((hit) => hit.docNumber === docNumber)
       const hit = reranked.hits[at]!

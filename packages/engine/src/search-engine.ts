@@ -297,7 +297,8 @@ export async function openSearch(options: OpenSearchOptions): Promise<SearchEngi
         return finish(query, result, offset, hits, false, undefined, started)
       }
       const useModel = model !== undefined && searchOptions.rerank !== false
-      const result = searcher.search(query, { ...base, limit: Math.max(offset + limit, useModel ? depth : 0) })
+      // the model's F176 is the exact result count, as in training
+      const result = searcher.search(query, { ...base, limit: Math.max(offset + limit, useModel ? depth : 0), ...(useModel ? { exactTotal: true } : {}) })
       if (!useModel || result.hits.length === 0) {
         const hits = result.hits.slice(offset, offset + limit).map((hit) => toHit(hit, hit.rank, hit.score))
         return finish(query, result, offset, hits, false, undefined, started)
@@ -326,7 +327,7 @@ export async function openSearch(options: OpenSearchOptions): Promise<SearchEngi
     },
 
     run(query, limit = 1000) {
-      const result = searcher.search(query, { limit: Math.max(limit, depth), tieBreak: 'idDescending' })
+      const result = searcher.search(query, { limit: Math.max(limit, depth), tieBreak: 'idDescending', ...(model === undefined ? {} : { exactTotal: true }) })
       if (model === undefined) {
         return { hits: result.hits.slice(0, limit).map((hit) => ({ id: hit.id, score: hit.score, rank: hit.rank })), warnings: result.warnings }
       }
@@ -343,7 +344,7 @@ export async function openSearch(options: OpenSearchOptions): Promise<SearchEngi
       // deep enough to find the rank of anything a result page shows near the top
       const window = Math.max(depth, EXPLAIN_WINDOW)
       const filters = explainOptions.filters
-      const result = searcher.search(query, { limit: window, explain: true, ...(filters === undefined ? {} : { filters }) })
+      const result = searcher.search(query, { limit: window, explain: true, ...(model === undefined ? {} : { exactTotal: true }), ...(filters === undefined ? {} : { filters }) })
       const position = result.hits.findIndex((hit) => hit.docNumber === docNumber)
       if (position < 0) {
         // beyond the candidates: its own first-stage score, from a search restricted to it

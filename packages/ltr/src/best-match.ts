@@ -198,6 +198,8 @@ export function trainBestMatch(options: TrainBestMatchOptions): TrainedBestMatch
       extractor,
       queries,
       depth,
+      // F176 is the result count: exact, so that it does not depend on how deep a search went
+      search: { exactTotal: true },
       onProgress: (done, total) => options.onProgress?.({ type: 'features', set, done, total }),
     })
     const reasons = new Map<string, number>()
@@ -281,7 +283,7 @@ export function trainBestMatch(options: TrainBestMatchOptions): TrainedBestMatch
     const first = { tag: 'first', queries: new Map<string, Array<{ docId: string; score: number }>>() }
     const second = { tag: 'reranked', queries: new Map<string, Array<{ docId: string; score: number }>>() }
     for (const query of testQueries) {
-      const result = options.searcher.search(query.text, { limit: depth, tieBreak: 'idDescending' })
+      const result = options.searcher.search(query.text, { limit: depth, tieBreak: 'idDescending', exactTotal: true })
       first.queries.set(query.id, result.hits.map((hit) => ({ docId: hit.id, score: hit.score })))
       second.queries.set(query.id, reranker.rerank(query.text, result).map((hit) => ({ docId: hit.id, score: hit.score })))
     }

@@ -17,6 +17,18 @@ const ln2 = Math.log(2)
 const sim1 = (2 * ln2 * ln2) / (Math.sqrt(2 * ln2 * ln2 + Math.log(2.5) ** 2) * Math.sqrt(2 * ln2 * ln2))
 
 describe('createQueryMemory', () => {
+  it('leaves out a query and all its variants, whichever of them is training', () => {
+    const memory = createQueryMemory({
+      queries: [...queries, { id: 'q1#2', text: 'vitamin d cancer risk', judgements: new Map([['A', 2]]) }],
+      analyzer,
+    })
+    const ids = (exclude: string): string[] => memory.similar('vitamin d cancer', exclude).map((s) => s.id)
+    expect(ids('q1')).toEqual(['q2'])
+    // a training variant of q1 must not see q1's judgements either
+    expect(ids('q1#2')).toEqual(['q2'])
+    expect(ids('q2')).toEqual(expect.arrayContaining(['q1', 'q1#2']))
+  })
+
   it('finds similar remembered queries by TF-IDF cosine', () => {
     const memory = createQueryMemory({ queries, analyzer })
     const similar = memory.similar('vitamin d')

@@ -38,8 +38,8 @@ export interface QueryMemory {
    * The `k` most similar remembered queries, best first (ties: memory order).
    * @param text - the query text
    * @param exclude - a query id to leave out (the query itself, when training): remembered
-   *   queries with this id, or with this id followed by `#` and anything (variants of the same
-   *   query, e.g. `PLAIN-10#2`, carrying the same judgements), are skipped
+   *   queries of the same query are skipped — this id, and every variant of it (`<id>#<n>`,
+   *   e.g. `PLAIN-10#2`, carrying the same judgements); a variant id excludes its base query too
    */
   similar(text: string, exclude?: string): Array<{ readonly id: string; readonly similarity: number }>
   /**
@@ -136,6 +136,8 @@ export function createQueryMemory(options: QueryMemoryOptions): QueryMemory {
   const ids = queries.map((query) => query.id)
 
   const similar = (text: string, exclude?: string): Array<{ id: string; similarity: number }> => {
+    // a query and its variants (`<id>#<n>`) share judgements: leave all of them out
+    const base = exclude === undefined ? undefined : baseId(exclude)
     const c = terms(analyzer, text)
     const vector: Array<[string, number]> = []
     let norm = 0
@@ -157,7 +159,7 @@ export function createQueryMemory(options: QueryMemoryOptions): QueryMemory {
       }
     }
     const ranked = [...scores]
-      .filter(([q]) => exclude === undefined || (ids[q] !== exclude && !ids[q]!.startsWith(`${exclude}#`)))
+      .filter(([q]) => base === undefined || baseId(ids[q]!) !== base)
       .sort((a, b) => b[1] - a[1] || a[0] - b[0])
       .slice(0, k)
     return ranked.map(([q, similarity]) => ({ id: ids[q]!, similarity }))
@@ -190,6 +192,15 @@ export function createQueryMemory(options: QueryMemoryOptions): QueryMemory {
       return out
     },
   }
+}
+
+/**
+ * The query a remembered id belongs to: variants (`PLAIN-10#2`) carry their query's judgements.
+ * @param id - a query id
+ */
+function baseId(id: string): string {
+  const hash = id.indexOf('#')
+  return hash < 0 ? id : id.slice(0, hash)
 }
 
 /** The version suffix a memory block adds to a schema. */

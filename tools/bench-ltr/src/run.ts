@@ -13,8 +13,9 @@ import { createSearcher, QUESTION_STOPWORDS, type SearchResult } from '@pubmatch
 import { loadLightGbm, scoreRows } from '@pubmatch/lightgbm-wasm'
 import {
   buildTrainingSet,
-  createFeatureExtractor,
+  bestMatchExtractor,
   createQueryMemory,
+  memoryQueries,
   createReranker,
   loadModel,
   MODEL_FORMAT,
@@ -77,8 +78,9 @@ const searcher = createSearcher(reader, { match: 'any', syntax: 'plain' })
 const allTrain = await readLabelledQueries(join(shared, 'nfcorpus/train/q-titles.queries'), join(shared, 'nfcorpus/train/s-3.qrel'))
 const trainQueries = args['train-limit'] === undefined ? allTrain : allTrain.slice(0, Number(args['train-limit']))
 const devQueries = await readLabelledQueries(join(shared, 'nfcorpus/dev/q-titles.queries'), join(shared, 'nfcorpus/dev/s-3.qrel'))
-const base = createFeatureExtractor({ reader, forward, queryStopwords: QUESTION_STOPWORDS })
-const memory = createQueryMemory({ queries: trainQueries, analyzer: reader.analyzer('title'), k: MEMORY_K })
+// the extractor and the memory exactly as `trainBestMatch` and `openReranker` make them
+const base = bestMatchExtractor({ reader, forward, syntax: 'plain' })
+const memory = createQueryMemory({ queries: memoryQueries(trainQueries), analyzer: reader.analyzer('title'), k: MEMORY_K })
 const withMemory = withQueryMemory(base, memory)
 const schema: FeatureSchema = withMemory.schema
 

@@ -1,18 +1,18 @@
 /**
- * The benchmark's NFCorpus: `corpus.docs` read with `@pubmatch/ingest`'s NFCorpus reader, an
- * index with `testCollectionFields()` and the `biomedical` analyzer (the CLI's NFCorpus index),
- * the forward store of the same documents (as `pubmatch train` builds it from the corpus), and
- * the labelled train/dev title queries.
+ * The benchmark's NFCorpus, opened through the engine as the CLI opens it (a corpus store, an
+ * index with the test-collection fields and the `biomedical` analyzer, the forward store beside
+ * it), and the labelled train/dev title queries.
  */
 import { existsSync } from 'node:fs'
-import { mkdir, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { abstractText, PubmatchError, type Article } from '@pubmatch/core'
+import { PubmatchError } from '@pubmatch/core'
+import { FORWARD_FILE } from '@pubmatch/engine'
 import { readQrels } from '@pubmatch/eval'
-import { createIndexWriter, openIndex, testCollectionFields, type IndexReader } from '@pubmatch/index'
-import { readNfcorpusDocs, readQueries } from '@pubmatch/ingest'
-import { createForwardIndexBuilder, type ForwardIndex, type LabelledQuery } from '@pubmatch/ltr'
+import type { IndexReader } from '@pubmatch/index'
+import { readQueries } from '@pubmatch/ingest'
+import type { ForwardIndex, LabelledQuery } from '@pubmatch/ltr'
+import { openNfcorpus } from './effectiveness.ts'
 
 /**
  * The shared data folder: `PUBMATCH_SHARED`, else `../shared/data/` beside the repository root.
@@ -38,41 +38,16 @@ export interface Collection {
 }
 
 /**
- * Reads NFCorpus, builds a fresh index in `dir/index` and saves the forward store to
- * `dir/forward.pmf`.
+ * NFCorpus as `pubmatch ingest` + `pubmatch index` leave it (`openNfcorpus` of
+ * `effectiveness.ts`: a corpus store, `updateIndex`, `openSearch`), with the forward store the
+ * engine keeps beside the index.
  * @param shared - the shared data folder
- * @param dir - a work directory (its `index` is replaced)
+ * @param dir - a work directory
  */
 export async function buildCollection(shared: string, dir: string): Promise<Collection> {
-  const articles: Article[] = []
-  for await (const record of readNfcorpusDocs(join(shared, 'nfcorpus/corpus.docs'))) {
-    if (record.kind === 'article') {
-      articles.push(record.article)
-    }
-  }
-  const indexDir = join(dir, 'index')
-  await rm(indexDir, { recursive: true, force: true })
-  await mkdir(dir, { recursive: true })
-  const writer = await createIndexWriter(indexDir, { fields: testCollectionFields({ analyzer: 'biomedical' }) })
-  for (const article of articles) {
-    await writer.addArticle(article)
-  }
-  await writer.commit()
-  await writer.close()
-  const reader = await openIndex(indexDir)
-  const builder = createForwardIndexBuilder({ analyzer: reader.analyzer('title') })
-  for (const article of articles) {
-    builder.add({
-      id: article.id,
-      title: article.title,
-      abstract: abstractText(article),
-      mesh: article.mesh.map((heading) => heading.descriptorName),
-    })
-  }
-  const forward = builder.finish()
-  const forwardFile = join(dir, 'forward.pmf')
-  await forward.save(forwardFile)
-  return { indexDir, forwardFile, reader, forward, docCount: reader.docCount }
+  const { engine, indexDir } = await openNfcorpus(shared, dir)
+  const forward = await engine.forwardStore()
+  return { indexDir, forwardFile: join(indexDir, FORWARD_FILE), reader: engine.reader, forward, docCount: engine.reader.docCount }
 }
 
 /**

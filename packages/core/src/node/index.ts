@@ -3,3 +3,5 @@
  * (Node only; the main entry point stays free of Node APIs).
  */
 export { syncDirectory, temporaryPathFor, writeFileAtomic, writeNewFile } from './fs.ts'
+export { createJsonlLog } from './jsonl-log.ts'
+export type { JsonlLog, JsonlLogOptions, LogLocation, LogProblem } from './jsonl-log.ts'

@@ -136,9 +136,9 @@ describe('createLogStore', () => {
     const bad = { ...click(1), position: 0 }
     const error: unknown = await store.append([search(1), bad]).catch((e: unknown) => e)
     expect(isPubmatchError(error, 'INVALID_ARGUMENT')).toBe(true)
-    expect(String((error as Error).message)).toContain('event 1')
+    expect(String((error as Error).message)).toContain('record 1 of the batch')
     const shapeless = { type: 'search', id: 'x' } as unknown as LogEvent
-    await expect(store.append([shapeless])).rejects.toThrow(/event 0/)
+    await expect(store.append([shapeless])).rejects.toThrow(/record 0 of the batch/)
     await store.append([search(2)])
     await store.close()
     expect((await store.readAll()).events).toEqual([search(2)])

@@ -16,3 +16,5 @@ export { FORWARD_FILE, FORWARD_META_FILE, corpusMeshLookup, openForwardStore } f
 export { createHighlighter } from './highlight.ts'
 export type { Highlighted, Highlighter, HighlighterOptions, QueryTerms } from './highlight.ts'
 export { readLabelledQueries } from './labelled-queries.ts'
+export { analyzerOf, applyPrf, openFeedbackSessions } from './feedback.ts'
+export type { FeedbackSessions, FeedbackSessionsOptions, PrfOptions, PrfResult } from './feedback.ts'

@@ -31,6 +31,7 @@ import {
   type RerankFallback,
 } from '@pubmatch/ltr'
 import { corpusMeshLookup, openForwardStore } from './corpus-data.ts'
+import { applyPrf, type PrfOptions, type PrfResult } from './feedback.ts'
 import { createHighlighter, type Highlighted, type Highlighter } from './highlight.ts'
 import { readIndexSettings, type IndexSettings } from './settings.ts'
 
@@ -95,6 +96,11 @@ export interface EngineSearchOptions {
   readonly explain?: boolean
   /** Stop with `TIMEOUT` once `performance.now()` passes this (milliseconds). */
   readonly deadline?: number
+  /**
+   * Pseudo relevance feedback as part of the first stage: the first stage's top candidates
+   * (1,000 by default) re-ranked under the query expanded from their own top 10. Defaults to off.
+   */
+  readonly prf?: boolean | PrfOptions
 }
 
 /** A result page. */
@@ -111,6 +117,8 @@ export interface EngineResult {
   readonly fallback?: RerankFallback
   readonly warnings: readonly SearchWarning[]
   readonly tookMs: number
+  /** With `prf`: the expanded query's terms and weights, heaviest first. */
+  readonly prf?: { readonly terms: ReadonlyArray<readonly [string, number]> }
 }
 
 /** Why a document is where it is for a query. */
@@ -170,6 +178,7 @@ export interface SearchEngine {
   run(
     query: string,
     limit?: number,
+    options?: { readonly prf?: boolean | PrfOptions },
   ): { hits: Array<{ id: string; score: number; rank: number }>; fallback?: RerankFallback; warnings: readonly SearchWarning[] }
   /**
    * Why a document ranks where it does for a query.
@@ -297,11 +306,24 @@ export async function openSearch(options: OpenSearchOptions): Promise<SearchEngi
         return finish(query, result, offset, hits, false, undefined, started)
       }
       const useModel = model !== undefined && searchOptions.rerank !== false
+      const prf = prfOptions(searchOptions.prf)
       // the model's F176 is the exact result count, as in training
-      const result = searcher.search(query, { ...base, limit: Math.max(offset + limit, useModel ? depth : 0), ...(useModel ? { exactTotal: true } : {}) })
+      let result = searcher.search(query, {
+        ...base,
+        limit: Math.max(offset + limit, useModel ? depth : 0, prf === undefined ? 0 : (prf.candidates ?? PRF_CANDIDATES)),
+        ...(useModel ? { exactTotal: true } : {}),
+      })
+      let prfTerms: PrfResult['terms'] | undefined
+      if (prf !== undefined) {
+        checkTime(searchOptions.deadline)
+        const expanded = applyPrf(engine, query, result, prf)
+        result = expanded.result
+        prfTerms = expanded.terms
+      }
+      const withPrf = (page: EngineResult): EngineResult => (prfTerms === undefined ? page : { ...page, prf: { terms: prfTerms } })
       if (!useModel || result.hits.length === 0) {
         const hits = result.hits.slice(offset, offset + limit).map((hit) => toHit(hit, hit.rank, hit.score))
-        return finish(query, result, offset, hits, false, undefined, started)
+        return withPrf(finish(query, result, offset, hits, false, undefined, started))
       }
       checkTime(searchOptions.deadline)
       const head = result.hits.slice(0, depth)
@@ -323,11 +345,24 @@ export async function openSearch(options: OpenSearchOptions): Promise<SearchEngi
           ranking.push(toHit(candidate, i + 1, candidate.score))
         }
       }
-      return finish(query, result, offset, ranking, reranked.fallback === undefined, reranked.fallback, started)
+      return withPrf(finish(query, result, offset, ranking, reranked.fallback === undefined, reranked.fallback, started))
     },
 
-    run(query, limit = 1000) {
-      const result = searcher.search(query, { limit: Math.max(limit, depth), tieBreak: 'idDescending', ...(model === undefined ? {} : { exactTotal: true }) })
+    run(query, limit = 1000, runOptions = {}) {
+      const prf = prfOptions(runOptions.prf)
+      let result = searcher.search(query, {
+        limit: Math.max(limit, depth, prf === undefined ? 0 : (prf.candidates ?? PRF_CANDIDATES)),
+        tieBreak: 'idDescending',
+        ...(model === undefined ? {} : { exactTotal: true }),
+      })
+      if (prf !== undefined) {
+        result = applyPrf(engine, query, result, prf).result
+        if (model === undefined) {
+          // the re-ranked candidates, then the first stage's tail, with scores that keep that order
+          const n = result.hits.length
+          return { hits: result.hits.slice(0, limit).map((hit, i) => ({ id: hit.id, score: n - i, rank: i + 1 })), warnings: result.warnings }
+        }
+      }
       if (model === undefined) {
         return { hits: result.hits.slice(0, limit).map((hit) => ({ id: hit.id, score: hit.score, rank: hit.rank })), warnings: result.warnings }
       }
@@ -397,6 +432,13 @@ export async function openSearch(options: OpenSearchOptions): Promise<SearchEngi
     },
   }
   return engine
+}
+
+/** First-stage candidates re-ranked by pseudo feedback, unless told otherwise. */
+const PRF_CANDIDATES = 1000
+
+function prfOptions(prf: boolean | PrfOptions | undefined): PrfOptions | undefined {
+  return prf === undefined || prf === false ? undefined : prf === true ? {} : prf
 }
 
 function dateOf(dates: Float64Array, hit: Candidate): number {

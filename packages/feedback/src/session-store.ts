@@ -128,7 +128,7 @@ function parseEvent(line: string, where: { file: string; line: number }): Sessio
       time,
       query: text('query'),
       source: source as unknown as SessionSource,
-      settings: settings as FeedbackSettings,
+      settings: settings,
       candidates: ids('candidates'),
     }
   }

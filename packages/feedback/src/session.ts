@@ -17,7 +17,6 @@ import {
   type FeedbackExplanation,
   type IdfMode,
   type QueryVector,
-  type RerankerName,
 } from './rerank.ts'
 import {
   ERF_DEFAULTS,
@@ -240,7 +239,7 @@ function rankBy(set: CandidateSet, vector: QueryVector, ranking: Ranking, idf: I
  */
 function fusedScores(set: CandidateSet, vector: QueryVector, ranking: Ranking, idf: IdfMode, weights: FeedbackSettings['weights']): Float64Array {
   if (ranking === 'tfidf' || ranking === 'bm25') {
-    return rerankScores(ranking as RerankerName, set, vector, idf)
+    return rerankScores(ranking, set, vector, idf)
   }
   const n = set.size
   const first = Float64Array.from({ length: n }, (_, i) => (n - i) / n)

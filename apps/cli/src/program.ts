@@ -9,6 +9,7 @@ import { registerSearchCommands } from './commands/search.ts'
 import { registerTrainCommands } from './commands/train.ts'
 import { registerClicksCommands } from './commands/clicks.ts'
 import { registerServeCommand } from './commands/serve.ts'
+import { registerFeedbackCommand } from './commands/feedback.ts'
 import { CLI_VERSION } from './version.ts'
 
 /**
@@ -26,6 +27,7 @@ export function createProgram(): Command {
   registerCorpusCommand(program)
   registerIndexCommand(program)
   registerSearchCommands(program)
+  registerFeedbackCommand(program)
   registerServeCommand(program)
   registerTrainCommands(program)
   registerClicksCommands(program)

@@ -55,7 +55,7 @@ describe.runIf(hasChromium && existsSync(shared))('web page in Chromium', () => 
     }
     await updateIndex({ corpus: join(dir, 'corpus'), index: join(dir, 'index') })
     engine = await openSearch({ index: join(dir, 'index') })
-    app = await createServer({ engine, logDir, rateLimit: false })
+    app = await createServer({ engine, logDir, rateLimit: false, feedbackDir: join(dir, 'sessions') })
     await app.listen({ host: '127.0.0.1', port: 0 })
     const address = app.server.address()
     if (address === null || typeof address === 'string') {
@@ -362,6 +362,48 @@ describe.runIf(hasChromium && existsSync(shared))('web page in Chromium', () => 
     await page.getByLabel('Search articles').fill(QUERY)
     await searching(() => page.getByLabel('Search articles').press('Enter'))
     await expect(page.locator('#error').textContent()).resolves.toBe('')
+  })
+
+  it('runs a feedback session: grade buttons, the next ten re-ranked without repeats, grades logged', async () => {
+    await open(`?q=${encodeURIComponent(QUERY)}`)
+    const start = page.getByRole('button', { name: 'Refine with feedback' })
+    await start.waitFor({ state: 'visible', timeout: WAIT_MS })
+    const [started] = await Promise.all([page.waitForResponse((r) => new URL(r.url()).pathname === '/sessions'), start.click()])
+    expect(started.status()).toBe(201)
+    const items = page.locator('#feedback-list > li.result')
+    const pmids = async (): Promise<Array<string | null>> => Promise.all((await items.all()).map((item) => item.getAttribute('data-pmid')))
+    await items.first().waitFor({ timeout: WAIT_MS })
+    await expect(items.count()).resolves.toBe(10)
+    await expect(page.locator('#feedback-status').innerText()).resolves.toMatch(/^Round 1 for “cell OR patients”/)
+    expect(new URL(page.url()).searchParams.get('fb')).toMatch(/^[A-Za-z0-9_-]{16}$/)
+    const firstRound = await pmids()
+    // grade two articles with the buttons (labels are the click targets)
+    await items.nth(0).getByLabel('Highly relevant').check()
+    await items.nth(1).getByLabel('Not relevant').check()
+    await shot('08-feedback-round-1')
+    const [graded] = await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith('/grades')),
+      page.getByRole('button', { name: 'Next 10' }).click(),
+    ])
+    expect(graded.status()).toBe(200)
+    const sent = JSON.parse(graded.request().postData() ?? '{}') as { shown: string[]; grades: Record<string, string> }
+    expect(sent.shown).toEqual(firstRound)
+    expect(sent.grades).toEqual({ [firstRound[0]!]: 'highly-relevant', [firstRound[1]!]: 'non-relevant' })
+    await page.waitForFunction('document.querySelector("#feedback-status").innerText.startsWith("Round 2")')
+    const secondRound = await pmids()
+    expect(secondRound.filter((pmid) => firstRound.includes(pmid))).toEqual([])
+    await expect(page.locator('#feedback-terms').innerText()).resolves.toMatch(/^Query now weighs: /)
+    await shot('09-feedback-round-2')
+    // the graded round is in the search log
+    const action = await logged((e) => e.type === 'action' && e.id === firstRound[0] && e.kind === 'fulltext_request')
+    expect(action).toMatchObject({ position: 1 })
+    // a reload continues the session where it was
+    await Promise.all([page.waitForResponse((r) => r.url().includes('/next')), page.reload()])
+    await page.waitForFunction('document.querySelector("#feedback-status").innerText.startsWith("Round 2")')
+    await expect(pmids()).resolves.toEqual(secondRound)
+    await page.getByRole('button', { name: 'End feedback' }).click()
+    await expect(page.locator('#feedback').isHidden()).resolves.toBe(true)
+    await expect(page.locator('#results').isVisible()).resolves.toBe(true)
   })
 
   it('made no request beyond the server except the stubbed PubMed and PMC pages', () => {

@@ -277,6 +277,96 @@ export const reloadBodySchema: Schema = {
   },
 } as const
 
+export const sessionDocumentSchema: Schema = {
+  $id: 'SessionDocument',
+  type: 'object',
+  required: ['pmid', 'rank', 'title', 'snippet', 'authors', 'authorCount', 'pubTypes'],
+  additionalProperties: false,
+  properties: {
+    pmid: { type: 'string' },
+    rank: { type: 'integer', minimum: 1, description: 'Rank among the candidates not shown before' },
+    score: { type: 'number' },
+    title: { $ref: 'Highlighted#' },
+    snippet: { $ref: 'Highlighted#' },
+    journal: { type: 'string' },
+    year: { type: 'integer' },
+    authors: { type: 'array', items: { type: 'string' } },
+    authorCount: { type: 'integer' },
+    pubTypes: { type: 'array', items: { type: 'string' } },
+    pmcid: { type: 'string' },
+    doi: { type: 'string' },
+  },
+} as const
+
+export const sessionStateSchema: Schema = {
+  $id: 'SessionState',
+  type: 'object',
+  required: ['id', 'query', 'round', 'shown', 'candidates', 'next', 'terms'],
+  additionalProperties: false,
+  properties: {
+    id: { type: 'string' },
+    query: { type: 'string' },
+    mode: { type: 'string', enum: ['local', 'metasearch'] },
+    round: { type: 'integer', description: 'Rounds graded so far' },
+    shown: { type: 'integer', description: 'Documents shown so far' },
+    candidates: { type: 'integer', description: 'Documents the session re-ranks' },
+    total: { type: 'integer', description: 'Local mode: documents the first stage matched' },
+    metasearch: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        remoteQuery: { type: 'string' },
+        expandedQuery: { type: 'string' },
+        expansionWords: { type: 'array', items: { type: 'string' } },
+        matched: { type: 'integer' },
+        kept: { type: 'integer' },
+        added: { type: 'integer' },
+      },
+    },
+    next: { type: 'array', items: { $ref: 'SessionDocument#' }, description: 'The next documents to grade' },
+    terms: {
+      type: 'array',
+      description: "The query vector's heaviest terms",
+      items: {
+        type: 'object',
+        required: ['term', 'weight'],
+        additionalProperties: false,
+        properties: { term: { type: 'string' }, weight: { type: 'number' } },
+      },
+    },
+  },
+} as const
+
+export const sessionStartSchema: Schema = {
+  type: 'object',
+  required: ['q'],
+  additionalProperties: false,
+  properties: {
+    q: { type: 'string', minLength: 1, maxLength: MAX_QUERY_CHARS },
+    mode: { type: 'string', enum: ['local', 'metasearch'], default: 'local' },
+    ranking: { type: 'string', enum: ['tfidf', 'bm25', 'borda', 'maxnorm'], default: 'borda' },
+    idf: { type: 'string', enum: ['global', 'local'], default: 'global' },
+    prf: { type: 'boolean', default: true },
+    candidates: { type: 'integer', minimum: 10, maximum: 10_000, default: 3000 },
+    session: { type: 'string', pattern: '^[A-Za-z0-9_-]{8,64}$', description: 'The client session id, for the search log' },
+  },
+} as const
+
+export const gradesSchema: Schema = {
+  type: 'object',
+  required: ['shown', 'grades'],
+  additionalProperties: false,
+  properties: {
+    shown: { type: 'array', items: { type: 'string', minLength: 1, maxLength: 40 }, minItems: 1, maxItems: 100 },
+    grades: {
+      type: 'object',
+      additionalProperties: { type: 'string', enum: ['non-relevant', 'relevant', 'highly-relevant'] },
+      description: 'pmid → grade, for documents of `shown`',
+    },
+    session: { type: 'string', pattern: '^[A-Za-z0-9_-]{8,64}$', description: 'The client session id, for the search log' },
+  },
+} as const
+
 /** Every shared schema, for `addSchema`. */
 export const SHARED_SCHEMAS: readonly Schema[] = [
   errorSchema,
@@ -290,4 +380,6 @@ export const SHARED_SCHEMAS: readonly Schema[] = [
   explainResponseSchema,
   eventSchema,
   healthSchema,
+  sessionDocumentSchema,
+  sessionStateSchema,
 ] as const

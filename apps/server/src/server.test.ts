@@ -1,4 +1,4 @@
-/* eslint-disable @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-argument, @typescript-eslint/no-unsafe-call -- response bodies are JSON (any); the contract test below checks every one against its schema */
+/* eslint-disable @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-argument, @typescript-eslint/no-unsafe-call, @typescript-eslint/no-unsafe-return -- response bodies are JSON (any); the contract test below checks every one against its schema */
 import { existsSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -9,7 +9,8 @@ import addFormats from 'ajv-formats'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openSearch, readLabelledQueries, updateIndex, type SearchEngine } from '@pubmatch/engine'
-import { defaultReaders, ingestFiles, openCorpus } from '@pubmatch/ingest'
+import { createEntrezClient, defaultReaders, ingestFiles, openCorpus } from '@pubmatch/ingest'
+import { citationTextSearchResponder, createInstantClock, loadCitationStore, startReplayServer, type ReplayServer } from '@pubmatch/ingest/testing'
 import { loadLightGbm } from '@pubmatch/lightgbm-wasm'
 import { createLogStore, labelQueries, saveBestMatchModel, trainBestMatch } from '@pubmatch/ltr'
 import { createServer } from './server.ts'
@@ -295,17 +296,101 @@ describe.runIf(existsSync(shared))('pubmatch server with a Best Match model (NFC
   })
 })
 
+describe.runIf(existsSync(shared))('relevance feedback sessions', () => {
+  let dir: string
+  let engine: SearchEngine
+  let replay: ReplayServer
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'server-feedback-'))
+    await ingest(join(dir, 'corpus'), [join(shared, 'pubmed-xml/medline16n0902.xml.gz')])
+    await updateIndex({ corpus: join(dir, 'corpus'), index: join(dir, 'index') })
+    engine = await openSearch({ index: join(dir, 'index') })
+    const citations = await loadCitationStore([join(shared, 'pubmed-xml/medsamp2006.xml')])
+    replay = await startReplayServer({ citations, routes: [{ utility: 'esearch', respond: citationTextSearchResponder(citations) }] })
+  }, 120_000)
+  afterAll(async () => {
+    await replay?.close()
+    await rm(dir, { recursive: true, force: true })
+  })
+
+  it('starts a session, takes graded rounds, logs them, and continues it after a restart', async () => {
+    const options = { engine, feedbackDir: join(dir, 'sessions'), logDir: join(dir, 'log'), rateLimit: false as const }
+    const app = await createServer(options)
+    const started = await call(app, 'POST', '/sessions', '/sessions', { q: 'cancer OR tumor', candidates: 200 })
+    expect(started.statusCode).toBe(201)
+    const state = started.json()
+    expect(state).toMatchObject({ mode: 'local', round: 0, shown: 0 })
+    expect(state.next).toHaveLength(10)
+    expect(state.candidates).toBe(Math.min(200, state.total))
+    const shown = state.next.map((d: { pmid: string }) => d.pmid)
+    const grades = { [shown[0]]: 'highly-relevant', [shown[1]]: 'relevant', [shown[2]]: 'non-relevant' }
+    const after = (await call(app, 'POST', `/sessions/${state.id}/grades`, '/sessions/{id}/grades', { shown, grades, session: 'clientSession1' })).json()
+    expect(after).toMatchObject({ round: 1, shown: 10 })
+    expect(after.next.filter((d: { pmid: string }) => shown.includes(d.pmid))).toEqual([])
+    const notShown = await call(app, 'POST', `/sessions/${state.id}/grades`, '/sessions/{id}/grades', { shown: [after.next[0].pmid], grades: { [shown[0]]: 'relevant' } })
+    expect([notShown.statusCode, notShown.json().code]).toEqual([400, 'INVALID_ARGUMENT'])
+    const unknown = await call(app, 'GET', '/sessions/nosuchsession1/next', '/sessions/{id}/next')
+    expect(unknown.statusCode).toBe(404)
+    await app.close()
+    // the graded round is in the search log: a shown search and three actions (2 clicks, 1 full text)
+    const { events } = await createLogStore(join(dir, 'log')).readAll()
+    expect(events.filter((e) => e.type === 'action').map((e) => (e.type === 'action' ? [e.id, e.kind] : []))).toEqual([
+      [shown[0], 'abstract_click'],
+      [shown[0], 'fulltext_request'],
+      [shown[1], 'abstract_click'],
+    ])
+    // a new server on the same session log continues where the old one stopped
+    const again = await createServer(options)
+    const resumed = (await call(again, 'GET', `/sessions/${state.id}/next`, '/sessions/{id}/next')).json()
+    expect(resumed.round).toBe(1)
+    expect(resumed.next.map((d: { pmid: string }) => d.pmid)).toEqual(after.next.map((d: { pmid: string }) => d.pmid))
+    await again.close()
+  })
+
+  it('runs a metasearch session through Entrez (a loopback replay of real citations)', async () => {
+    const app = await createServer({
+      engine,
+      feedbackDir: join(dir, 'sessions-meta'),
+      rateLimit: false,
+      entrez: createEntrezClient({ baseUrl: replay.url, clock: createInstantClock() }),
+    })
+    const started = await call(app, 'POST', '/sessions', '/sessions', { q: 'cancer cells', mode: 'metasearch' })
+    expect(started.statusCode).toBe(201)
+    const state = started.json()
+    expect(state.mode).toBe('metasearch')
+    expect(state.metasearch.remoteQuery).toBe('cancer OR cells')
+    expect(state.next.length).toBeGreaterThan(0)
+    expect(state.next[0].title.text.length).toBeGreaterThan(0)
+    const refused = await createServer({ engine, feedbackDir: join(dir, 'sessions-none'), rateLimit: false })
+    const noEntrez = await refused.inject({ method: 'POST', url: '/sessions', payload: { q: 'cancer', mode: 'metasearch' } })
+    expect([noEntrez.statusCode, noEntrez.json().code]).toEqual([400, 'INVALID_ARGUMENT'])
+    await refused.close()
+    await app.close()
+  })
+})
+
 describe.runIf(existsSync(shared))('the OpenAPI document', () => {
   it('describes every route, and every answer the tests saw matches its schema', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'server-openapi-'))
     await ingest(join(dir, 'corpus'), [join(shared, 'pubmed-xml/pmid_9500320.xml')])
     await updateIndex({ corpus: join(dir, 'corpus'), index: join(dir, 'index') })
-    const app = await createServer({ engine: await openSearch({ index: join(dir, 'index') }), adminToken: 'x'.repeat(20), rateLimit: false })
+    const app = await createServer({ engine: await openSearch({ index: join(dir, 'index') }), adminToken: 'x'.repeat(20), rateLimit: false, feedbackDir: join(dir, 'sessions') })
     const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json()
     await app.close()
     await rm(dir, { recursive: true, force: true })
     expect(doc.openapi).toBe('3.0.3')
-    expect(Object.keys(doc.paths).sort()).toEqual(['/admin/reload', '/articles/{pmid}', '/articles/{pmid}/explain', '/events', '/health', '/metrics', '/search'])
+    expect(Object.keys(doc.paths).sort()).toEqual([
+      '/admin/reload',
+      '/articles/{pmid}',
+      '/articles/{pmid}/explain',
+      '/events',
+      '/health',
+      '/metrics',
+      '/search',
+      '/sessions',
+      '/sessions/{id}/grades',
+      '/sessions/{id}/next',
+    ])
     const ajv = new Ajv({ strict: false, allErrors: true })
     addFormats.default(ajv)
     for (const [name, schema] of Object.entries(doc.components.schemas as Record<string, object>)) {

@@ -12,11 +12,13 @@ import fastifyStatic from '@fastify/static'
 import fastifySwagger from '@fastify/swagger'
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
 import { isPubmatchError, PubmatchError } from '@pubmatch/core'
-import { openSearch, type EngineHit, type SearchEngine } from '@pubmatch/engine'
+import { openFeedbackSessions, openSearch, type EngineHit, type FeedbackSessions, type SearchEngine } from '@pubmatch/engine'
+import type { FeedbackGrade, FeedbackSession } from '@pubmatch/feedback'
+import type { EntrezClient } from '@pubmatch/ingest'
 import { BEST_MATCH_SCHEMA, createLogStore, MEMORY_FEATURES, type LogEvent, type LogSink } from '@pubmatch/ltr'
 import type { SearchFilters } from '@pubmatch/bm25f'
 import { createMetrics, type ServerMetrics } from './metrics.ts'
-import { MAX_QUERY_CHARS, reloadBodySchema, searchQuerySchema, SHARED_SCHEMAS } from './schemas.ts'
+import { gradesSchema, MAX_QUERY_CHARS, reloadBodySchema, searchQuerySchema, sessionStartSchema, SHARED_SCHEMAS } from './schemas.ts'
 import { SERVER_VERSION } from './version.ts'
 
 /** Options of {@link createServer}. */
@@ -42,6 +44,10 @@ export interface ServerOptions {
   readonly logger?: boolean
   /** The web page's files. Defaults to the package's `public/`. */
   readonly publicDir?: string
+  /** Where relevance feedback sessions are logged. Defaults to none: the session routes answer 404. */
+  readonly feedbackDir?: string
+  /** An Entrez client for metasearch sessions. Defaults to none: `mode: metasearch` is refused. */
+  readonly entrez?: EntrezClient
 }
 
 declare module 'fastify' {
@@ -92,6 +98,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
       tags: [
         { name: 'search', description: 'Searching and explaining' },
         { name: 'events', description: 'Search logs for learning to rank' },
+        { name: 'feedback', description: 'Relevance feedback sessions (Rocchio; pseudo and graded explicit feedback)' },
         { name: 'operations', description: 'Health, metrics, administration' },
       ],
       components: {
@@ -379,11 +386,158 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     )
   }
 
+  const sessions: FeedbackSessions | undefined =
+    options.feedbackDir === undefined
+      ? undefined
+      : openFeedbackSessions({ dir: options.feedbackDir, engine: () => holder.current, ...(options.entrez === undefined ? {} : { entrez: options.entrez }) })
+  const needSessions = (): FeedbackSessions => {
+    if (sessions === undefined) {
+      throw new PubmatchError('NOT_FOUND', 'pubmatch: this server keeps no feedback sessions (start it with a session directory)')
+    }
+    return sessions
+  }
+  const sessionState = (id: string, session: FeedbackSession, extra: Record<string, unknown> = {}): Record<string, unknown> => {
+    const engine = holder.current
+    const terms = engine.highlighter.terms(session.query)
+    return {
+      id,
+      query: session.query,
+      round: session.rounds.length,
+      shown: session.shown.size,
+      candidates: session.candidates.size,
+      next: session.next().map((doc) => {
+        const stored = needSessions().document(id, doc.id)
+        return {
+          pmid: doc.id,
+          rank: doc.rank,
+          score: doc.score,
+          title: engine.highlighter.highlight(stored?.title ?? '', terms),
+          snippet: engine.highlighter.snippet(stored?.abstract ?? '', terms),
+          ...(stored?.journal === undefined ? {} : { journal: stored.journal }),
+          ...(stored?.year === undefined ? {} : { year: stored.year }),
+          authors: stored?.authors ?? [],
+          authorCount: stored?.authorCount ?? 0,
+          pubTypes: stored?.pubTypes ?? [],
+          ...(stored?.pmcid === undefined ? {} : { pmcid: stored.pmcid }),
+          ...(stored?.doi === undefined ? {} : { doi: stored.doi }),
+        }
+      }),
+      terms: [...session.vector]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 12)
+        .map(([term, weight]) => ({ term, weight })),
+      ...extra,
+    }
+  }
+  const sessionParams = { type: 'object', required: ['id'], properties: { id: { type: 'string', minLength: 1, maxLength: 64 } } }
+
+  app.post(
+    '/sessions',
+    {
+      schema: {
+        tags: ['feedback'],
+        summary: 'Start a relevance feedback session: the first-stage candidates (or Entrez articles) re-ranked, with the first documents to grade',
+        body: sessionStartSchema,
+        response: { 201: { $ref: 'SessionState#' }, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const body = request.body as { q: string; mode: 'local' | 'metasearch'; ranking: 'tfidf' | 'bm25' | 'borda' | 'maxnorm'; idf: 'global' | 'local'; prf: boolean; candidates: number }
+      const settings = { ranking: body.ranking, idf: body.idf, prf: body.prf }
+      const feedback = needSessions()
+      if (body.mode === 'metasearch') {
+        const started = await feedback.startMetasearch(body.q, { settings })
+        const m = started.metasearch
+        return reply.code(201).send(
+          sessionState(started.id, await feedback.manager.get(started.id), {
+            mode: 'metasearch',
+            metasearch: {
+              remoteQuery: m.remoteQuery,
+              ...(m.expandedQuery === undefined ? {} : { expandedQuery: m.expandedQuery }),
+              expansionWords: m.expansionWords,
+              matched: m.stats.matched,
+              kept: m.stats.kept,
+              added: m.stats.added,
+            },
+          }),
+        )
+      }
+      const started = await feedback.startLocal(body.q, { candidates: body.candidates, settings })
+      return reply.code(201).send(sessionState(started.id, await feedback.manager.get(started.id), { mode: 'local', total: started.total }))
+    },
+  )
+
+  app.get(
+    '/sessions/:id/next',
+    {
+      schema: {
+        tags: ['feedback'],
+        summary: "A session's state and the next documents to grade (never one shown before)",
+        params: sessionParams,
+        response: { 200: { $ref: 'SessionState#' }, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { id } = request.params as { id: string }
+      return sessionState(id, await needSessions().manager.get(id))
+    },
+  )
+
+  app.post(
+    '/sessions/:id/grades',
+    {
+      schema: {
+        tags: ['feedback'],
+        summary: 'Grade a round (non-relevant, relevant, highly relevant): the query is updated (Rocchio) and the candidates re-ranked; graded documents are logged as search-log events',
+        params: sessionParams,
+        body: gradesSchema,
+        response: { 200: { $ref: 'SessionState#' }, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { id } = request.params as { id: string }
+      const body = request.body as { shown: string[]; grades: Record<string, FeedbackGrade>; session?: string }
+      const feedback = needSessions()
+      const session = await feedback.manager.grade(id, { shown: body.shown, grades: new Map(Object.entries(body.grades)) })
+      if (sink !== undefined) {
+        // the round as a shown search and the graded documents as actions: training labels later
+        const searchId = `feedback-${id}-${session.rounds.length}`
+        const logSession = body.session ?? `feedback-${id}`.slice(0, 64)
+        const time = new Date().toISOString()
+        const actions: LogEvent[] = []
+        body.shown.forEach((pmid, i) => {
+          const grade = body.grades[pmid]
+          if (grade === 'relevant' || grade === 'highly-relevant') {
+            actions.push({ type: 'action', time, session: logSession, search: searchId, id: pmid, position: i + 1, kind: 'abstract_click' })
+          }
+          if (grade === 'highly-relevant') {
+            actions.push({ type: 'action', time, session: logSession, search: searchId, id: pmid, position: i + 1, kind: 'fulltext_request' })
+          }
+        })
+        await sink.append([
+          {
+            type: 'search',
+            id: searchId,
+            time,
+            session: logSession,
+            query: session.query,
+            filters: ['feedback'],
+            total: session.candidates.size,
+            results: body.shown.map((pmid, i) => ({ position: i + 1, id: pmid })),
+          },
+          ...actions,
+        ])
+      }
+      return sessionState(id, session)
+    },
+  )
+
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
   app.addHook('onClose', async () => {
     if (sink !== undefined && 'close' in sink && typeof sink.close === 'function') {
       await (sink as { close(): Promise<void> }).close()
     }
+    await sessions?.close()
   })
 
   const publicDir = options.publicDir ?? PUBLIC_DIR

@@ -23,6 +23,7 @@ export interface RankingFlags {
   la: string[]
   recover: boolean
   mesh: boolean
+  prf?: boolean
 }
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value]
@@ -50,6 +51,7 @@ export function addRankingOptions(command: Command): Command {
     .option('--la <code>', 'language filter, repeatable (e.g. eng)', collect, [])
     .option('--recover', 'work around query syntax errors instead of failing (with warnings)', false)
     .option('--no-mesh', 'do not map [mh] terms through the corpus MeSH vocabulary')
+    .option('--prf', 'pseudo relevance feedback in the first stage: its top 1,000 re-ranked by the query expanded from their top 10 (Rocchio; Niesink 2017)', false)
 }
 
 /**
@@ -181,6 +183,7 @@ Examples:
         limit: flags.limit,
         sort: flags.sort,
         explain: flags.explain,
+        prf: flags.prf === true,
         ...(filters === undefined ? {} : { filters }),
       })
       if (flags.json) {
@@ -189,6 +192,9 @@ Examples:
       }
       for (const warning of result.warnings) {
         process.stderr.write(`warning: ${warning.code}: ${warning.message}\n`)
+      }
+      if (result.prf !== undefined) {
+        process.stderr.write(`note: pseudo relevance feedback: ${result.prf.terms.slice(0, 10).map(([t, w]) => `${t} ${w.toFixed(2)}`).join(', ')}\n`)
       }
       if (result.fallback !== undefined) {
         const f = result.fallback
@@ -234,7 +240,7 @@ the rest follow in first-stage order. Example (NFCorpus):
       let fallbacks = 0
       let warnings = 0
       for (const [i, query] of queries.entries()) {
-        const ranking = engine.run(query.text, flags.limit)
+        const ranking = engine.run(query.text, flags.limit, { prf: flags.prf === true })
         warnings += ranking.warnings.length
         run.queries.set(query.id, ranking.hits.map((hit) => ({ docId: hit.id, score: hit.score, rank: hit.rank })))
         if (ranking.fallback !== undefined) {

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Command } from 'commander'
+import { createEntrezClient, createResponseCache } from '@pubmatch/ingest'
 import { startServer } from '@pubmatch/server'
 import { createProgress, formatBytes } from '../progress.ts'
 import { DEFAULT_CORPUS, DEFAULT_HOME, DEFAULT_INDEX, SAMPLE_CORPUS_DIR } from '../paths.ts'
@@ -16,6 +17,10 @@ interface ServeOptions {
   usageLog?: string
   requestLog: boolean
   plain: boolean
+  sessions: string
+  metasearch: boolean
+  eutilsUrl?: string
+  cacheDir: string
 }
 
 /** Adds `pubmatch serve`. */
@@ -30,6 +35,10 @@ export function registerServeCommand(program: Command): void {
     .option('--log <dir>', 'where shown searches and clicks are logged (`pubmatch clicks labels --log` reads it)', join(DEFAULT_HOME, 'search-log'))
     .option('--usage-log <dir>', 'with --model: a click log for past usage (F2–F3)')
     .option('--request-log', 'log every request as JSON lines on stdout', false)
+    .option('--sessions <dir>', 'where relevance feedback sessions are logged (POST /sessions)', join(DEFAULT_HOME, 'feedback-sessions'))
+    .option('--metasearch', 'allow metasearch feedback sessions over Entrez (network; API key from $NCBI_API_KEY)', false)
+    .option('--eutils-url <url>', 'with --metasearch: E-utilities base URL (mirrors, tests)')
+    .option('--cache-dir <dir>', 'with --metasearch: the Entrez response cache', join(DEFAULT_HOME, 'entrez-cache'))
     .option('--plain', 'plain progress lines even on a terminal', false)
     .addHelpText(
       'after',
@@ -67,6 +76,17 @@ Examples:
         port: options.port,
         logDir: options.log,
         logger: options.requestLog,
+        feedbackDir: options.sessions,
+        ...(options.metasearch
+          ? {
+              entrez: createEntrezClient({
+                apiKey: process.env['NCBI_API_KEY'],
+                email: process.env['NCBI_EMAIL'],
+                baseUrl: options.eutilsUrl,
+                cache: createResponseCache(options.cacheDir, { ttlMs: 30 * 24 * 3_600_000 }),
+              }),
+            }
+          : {}),
         ...(process.env['PUBMATCH_ADMIN_TOKEN'] ? { adminToken: process.env['PUBMATCH_ADMIN_TOKEN'] } : {}),
       })
       const health = (await server.app.inject({ method: 'GET', url: '/health' })).json<{ documents: number; firstStage: string; model?: string }>()

@@ -64,6 +64,8 @@ export interface OpenSearchOptions {
   readonly depth?: number
   /** Progress of a forward-store rebuild (after the index changed). */
   readonly onProgress?: (done: number, total: number) => void
+  /** How far past its training range a query may go before the model leaves it alone (ltr's `DEFAULT_RANGE_MARGIN`). */
+  readonly rangeMargin?: number
 }
 
 /** A document of a result list. */
@@ -247,6 +249,7 @@ export async function openSearch(options: OpenSearchOptions): Promise<SearchEngi
       syntax: firstStage.syntax,
       firstStage,
       ...(usage === undefined ? {} : { usage }),
+      ...(options.rangeMargin === undefined ? {} : { rangeMargin: options.rangeMargin }),
     })
     model = { dir: options.model, id: reranker.id, depth: options.depth ?? reranker.manifest.firstStage.depth, reranker }
   } else if (options.usageLog !== undefined) {

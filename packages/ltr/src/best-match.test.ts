@@ -8,7 +8,7 @@ import { emptyArticle } from '@pubmatch/core'
 import { createSearcher, type FirstStageRanker } from '@pubmatch/bm25f'
 import { createIndexWriter, openIndex, testCollectionFields, type IndexReader } from '@pubmatch/index'
 import { loadLightGbm, type LightGbm } from '@pubmatch/lightgbm-wasm'
-import { checkFirstStage, memoryQueries, openReranker, saveBestMatchModel, splitQueries, trainBestMatch, type CurrentFirstStage, type TrainedBestMatch } from './best-match.ts'
+import { acceptedRange, checkFirstStage, memoryQueries, openReranker, saveBestMatchModel, splitQueries, trainBestMatch, type CurrentFirstStage, type TrainedBestMatch } from './best-match.ts'
 import { buildForwardIndex, type ForwardIndex } from './features/forward.ts'
 import type { LabelledQuery } from './types.ts'
 
@@ -35,6 +35,14 @@ function readQrels(file: string): Map<string, Map<string, number>> {
   }
   return out
 }
+
+describe('acceptedRange', () => {
+  it('is the training range by default, widened by margin × its width (at least 1) on request', () => {
+    expect(acceptedRange([1, 11])).toEqual([1, 11])
+    expect(acceptedRange([1, 11], 1)).toEqual([-9, 21])
+    expect(acceptedRange([2, 2], 3)).toEqual([-1, 5])
+  })
+})
 
 describe.runIf(existsSync(nf))('Best Match recipe on NFCorpus', () => {
   let dir: string

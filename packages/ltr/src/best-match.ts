@@ -405,20 +405,30 @@ export interface RerankFallback {
   /** The query-level feature outside the range the model accepts. */
   readonly feature: string
   readonly value: number
-  /** The range accepted: the training range widened by its width on each side (see {@link acceptedRange}). */
+  /** The range accepted (see {@link acceptedRange}). */
   readonly range: QueryRange
 }
 
 /**
- * The values of a query-level feature a model is trusted with: the range seen in training,
- * widened on each side by its width (at least 1). A tree model carries its last split's answer
- * beyond the values it saw, which is harmless a little past them and not at all harmless at ten
- * or a hundred times them (a 10,000-character query for a model of 10-word titles).
- * @param range - the training range
+ * How far past its training range a query-level feature may go, in widths of that range: `0` trusts
+ * a model exactly where it was trained. Measured on NFCorpus dev (tools/bench-ltr
+ * `RESULTS-robustness.md`): with margin 0 no model, 179-only or with the memory, trained on
+ * titles or on mixed variants, loses significantly to the first stage on any query variant; with
+ * 1 or 3 the 179-only models lose on the long `q-all` queries.
  */
-export function acceptedRange(range: QueryRange): QueryRange {
-  const margin = Math.max(range[1] - range[0], 1)
-  return [range[0] - margin, range[1] + margin]
+export const DEFAULT_RANGE_MARGIN = 0
+
+/**
+ * The values of a query-level feature a model is trusted with: the range seen in training, widened
+ * on each side by `margin` times its width (a width of at least 1). A tree model carries its last
+ * split's answer beyond the values it saw: a 10,000-character query for a model of 10-word titles
+ * gets answers learned from nothing like it.
+ * @param range - the training range
+ * @param margin - widths added on each side. Defaults to {@link DEFAULT_RANGE_MARGIN}.
+ */
+export function acceptedRange(range: QueryRange, margin: number = DEFAULT_RANGE_MARGIN): QueryRange {
+  const widen = margin * Math.max(range[1] - range[0], 1)
+  return [range[0] - widen, range[1] + widen]
 }
 
 /** What {@link BestMatchReranker.rerank} returns. */
@@ -461,6 +471,8 @@ export interface OpenRerankerOptions extends FeatureContext {
   readonly firstStage: CurrentFirstStage
   /** Past usage (F2–F3). Defaults to none. */
   readonly usage?: DocumentUsage
+  /** How far past the training range a query may go before it keeps first-stage order. Defaults to {@link DEFAULT_RANGE_MARGIN}. */
+  readonly rangeMargin?: number
 }
 
 /**
@@ -480,7 +492,7 @@ export async function openReranker(dir: string, options: OpenRerankerOptions): P
     const memory = createQueryMemory({ queries: await loadModelMemory(dir), analyzer: memoryAnalyzer(options), k })
     extractor = withQueryMemory(extractor, memory)
   }
-  return createBestMatchReranker(dir, model, extractor)
+  return createBestMatchReranker(dir, model, extractor, options.rangeMargin === undefined ? {} : { rangeMargin: options.rangeMargin })
 }
 
 /**
@@ -489,9 +501,16 @@ export async function openReranker(dir: string, options: OpenRerankerOptions): P
  * @param model - the model
  * @param extractor - computes the model's features
  */
-export function createBestMatchReranker(dir: string, model: RankerModel, extractor: FeatureExtractor): BestMatchReranker {
+export function createBestMatchReranker(
+  dir: string,
+  model: RankerModel,
+  extractor: FeatureExtractor,
+  options: { readonly rangeMargin?: number } = {},
+): BestMatchReranker {
   const reranker = createReranker(extractor, model)
-  const ranges = Object.entries(model.manifest.queryRanges ?? {}).map(([feature, range]) => [feature, acceptedRange(range)] as const)
+  const ranges = Object.entries(model.manifest.queryRanges ?? {}).map(
+    ([feature, range]) => [feature, acceptedRange(range, options.rangeMargin ?? DEFAULT_RANGE_MARGIN)] as const,
+  )
   const columns = new Map(extractor.schema.features.map((feature) => [feature.id, feature.column]))
   const outside = (query: string, result: SearchResult): RerankFallback | undefined => {
     if (ranges.length === 0 || result.hits.length === 0) {

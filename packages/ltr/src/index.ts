@@ -6,6 +6,7 @@
 export {
   acceptedRange,
   bestMatchExtractor,
+  DEFAULT_RANGE_MARGIN,
   checkFirstStage,
   createBestMatchReranker,
   memoryQueries,

@@ -4,7 +4,7 @@
  * q-vidtitles, q-viddesc, q-nontopictitles)? Trains the 179-feature and the 179 + memory models on
  * train q-titles and on mixed train variants, and evaluates each on every dev variant: first stage,
  * reranked as shipped (queries outside the accepted range of the query-level features left in
- * first-stage order), reranked without that fallback, and the fallback rule with margins of 0 and 3
+ * first-stage order), reranked without that fallback, and the fallback rule with other margins
  * training-range widths instead of 1. Writes its section of `RESULTS-robustness.md`.
  */
 import { mkdir } from 'node:fs/promises'
@@ -17,6 +17,7 @@ import { readQrels, type RunComparison } from '@pubmatch/eval'
 import { loadLightGbm } from '@pubmatch/lightgbm-wasm'
 import {
   acceptedRange,
+  DEFAULT_RANGE_MARGIN,
   BEST_MATCH_SCHEMA,
   type LabelledQuery,
   type QueryRange,
@@ -158,10 +159,10 @@ const configs: Config[] = [
 ].filter((config) => CONFIGS.has(config.key))
 
 const RUN_FIRST = 'first stage'
-const RUN_SHIPPED = 'reranked, fallback (default)'
+const RUN_SHIPPED = `reranked, fallback (default, margin ${DEFAULT_RANGE_MARGIN})`
 const RUN_NO_FALLBACK = 'reranked, no fallback'
 const marginRun = (margin: number): string =>
-  margin === 1 ? RUN_SHIPPED : margin === Infinity ? RUN_NO_FALLBACK : `fallback margin ${margin}`
+  margin === DEFAULT_RANGE_MARGIN ? RUN_SHIPPED : margin === Infinity ? RUN_NO_FALLBACK : `fallback margin ${margin}`
 
 interface VariantResult {
   readonly variant: string
@@ -172,7 +173,7 @@ interface VariantResult {
   readonly fellBack: ReadonlyMap<number, number>
   /** Shipped run: which feature made judged queries fall back. */
   readonly triggers: ReadonlyMap<string, number>
-  /** Queries (all, judged or not) where the recomputed margin-1 rule disagrees with the engine. */
+  /** Queries (all, judged or not) where the recomputed default-margin rule disagrees with the engine. */
   readonly disagreements: number
 }
 interface ConfigResult {
@@ -248,7 +249,7 @@ for (const config of configs) {
     for (const margin of MARGINS) {
       const outside = rankings.map((r) => outsideRange(r.queryValues, ranges, margin) !== undefined)
       fellBack.set(margin, rankings.filter((r, i) => outside[i] && qrels.has(r.id)).length)
-      if (margin === 1) {
+      if (margin === DEFAULT_RANGE_MARGIN) {
         disagreements = rankings.filter((r, i) => outside[i] !== (r.fallback !== undefined)).length
       } else if (margin !== Infinity) {
         runs.set(
@@ -275,7 +276,7 @@ for (const config of configs) {
     )
     if (disagreements > 0) {
       log(
-        `  WARNING: the recomputed margin-1 rule disagrees with the engine on ${disagreements} queries`,
+        `  WARNING: the recomputed default-margin rule disagrees with the engine on ${disagreements} queries`,
       )
     }
   }
@@ -337,12 +338,12 @@ Setup: ${collection.setup}. Reranking depth: ${RERANK_DEPTH === undefined ? `the
 
 Evaluation: every dev variant against \`dev/s-3.qrel\` restricted to that variant's query ids (the judged ones);
 all four measures tested against the first stage. Runs: **first stage** (\`engine.run\` without a model);
-**reranked, fallback (default)** (\`engine.run\` with the model: a query whose query-level feature lies outside
-\`acceptedRange\` = the training range widened by one width on each side is left in first-stage order);
+**${RUN_SHIPPED}** (\`engine.run\` with the model: a query whose query-level feature lies outside
+\`acceptedRange\`, the training range widened by ${DEFAULT_RANGE_MARGIN} widths on each side, is left in first-stage order);
 **reranked, no fallback** (the top ${RERANK_DEPTH ?? DEPTH} reranked with \`outOfRange: 'rerank'\` + the first-stage tail, as \`rerankRun\`
-builds it); **fallback margin 0 / 3** (computed by this program from \`manifest.queryRanges\` and each query's
-F176–F179: the query takes the no-fallback ranking when inside the range widened by 0 or 3 widths, else the
-first-stage ranking; the same computation with margin 1 reproduces the engine's decision on
+builds it); **fallback margin ${MARGINS.filter((m) => m !== DEFAULT_RANGE_MARGIN && m !== Infinity).join(' / ')}** (computed by this program from \`manifest.queryRanges\` and each query's
+F176–F179: the query takes the no-fallback ranking when inside the range widened by that many widths, else the
+first-stage ranking; the same computation with the default margin reproduces the engine's decision on
 ${results.every((r) => r.variants.every((v) => v.disagreements === 0)) ? 'every query' : 'NOT every query (see the log)'}).`)
 
 lines.push(`### Query sets
@@ -496,7 +497,7 @@ lines.push(`### Fallback margin
 
 The rule with the training range widened by 0, 1 (the library's \`acceptedRange\`) and 3 widths, and without a
 fallback (∞): nDCG@10 (▲/▼ on nDCG@10) and "n fb" = judged queries left in first-stage order; "goal" over all four measures
-and all variants. Computed by this program from the recorded ranges (margin 1 is the engine's own run).
+and all variants. Computed by this program from the recorded ranges (the default margin, ${DEFAULT_RANGE_MARGIN}, is the engine's own run).
 
 ${markdownTable(
   ['model', 'margin', ...VARIANTS.map((v) => `${v}`), 'goal'],

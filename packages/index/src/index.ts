@@ -30,6 +30,7 @@ export {
   testCollectionFields,
 } from './schema/pubmed-fields.ts'
 export type { PubmedFieldsOptions, TestCollectionFieldsOptions } from './schema/pubmed-fields.ts'
+export { passageArticle, sectionField, sectionFields } from './schema/section-fields.ts'
 export { authorDisplayName, normalizeKeyword } from './schema/keyword.ts'
 export { DEFAULT_CODEC, KEYWORD_ANALYZER } from './schema/schema.ts'
 export type { FieldSchema, IndexSchema } from './schema/schema.ts'

@@ -10,6 +10,7 @@ import { registerTrainCommands } from './commands/train.ts'
 import { registerClicksCommands } from './commands/clicks.ts'
 import { registerServeCommand } from './commands/serve.ts'
 import { registerFeedbackCommand } from './commands/feedback.ts'
+import { registerFulltextCommands } from './commands/fulltext.ts'
 import { CLI_VERSION } from './version.ts'
 
 /**
@@ -28,6 +29,7 @@ export function createProgram(): Command {
   registerIndexCommand(program)
   registerSearchCommands(program)
   registerFeedbackCommand(program)
+  registerFulltextCommands(program)
   registerServeCommand(program)
   registerTrainCommands(program)
   registerClicksCommands(program)

@@ -149,6 +149,12 @@ export const searchQuerySchema: Schema = {
     rerank: { type: 'boolean', default: true, description: 'Use the loaded model (LambdaMART) for relevance' },
     explain: { type: 'boolean', default: false, description: "Attach both stages' explanations" },
     session: { type: 'string', pattern: '^[A-Za-z0-9_-]{8,64}$', description: 'A client session id: the page shown is logged as a search event' },
+    prf: { type: 'boolean', default: false, description: 'Pseudo relevance feedback in the first stage' },
+    fulltext: {
+      type: 'string',
+      enum: ['sum-logodds', 'max-logodds', 'merged', 'abstract'],
+      description: 'Search the PMC full texts by section instead (Yeganova et al. 2021): Sum/Max LogOdds of PAV-calibrated section BM25, or BM25 on abstract+body merged or on the abstract',
+    },
   },
 } as const
 
@@ -169,6 +175,12 @@ export const searchResponseSchema: Schema = {
     model: { type: 'string', description: 'The loaded model id' },
     generation: { type: 'integer', description: 'The index generation searched' },
     searchId: { type: 'string', description: 'With a session: the logged search, for click events' },
+    fulltext: { type: 'string', description: 'The full-text strategy that ranked the results' },
+    prf: {
+      type: 'array',
+      description: 'With prf: the expanded query’s heaviest terms',
+      items: { type: 'object', required: ['term', 'weight'], additionalProperties: false, properties: { term: { type: 'string' }, weight: { type: 'number' } } },
+    },
     results: { type: 'array', items: { $ref: 'Hit#' } },
     warnings: {
       type: 'array',

@@ -12,7 +12,8 @@ import fastifyStatic from '@fastify/static'
 import fastifySwagger from '@fastify/swagger'
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
 import { isPubmatchError, PubmatchError } from '@pubmatch/core'
-import { openFeedbackSessions, openSearch, type EngineHit, type FeedbackSessions, type SearchEngine } from '@pubmatch/engine'
+import { openFeedbackSessions, openFulltext, openSearch, type EngineHit, type FeedbackSessions, type FulltextSearch, type SearchEngine } from '@pubmatch/engine'
+import type { FulltextStrategy } from '@pubmatch/fulltext'
 import type { FeedbackGrade, FeedbackSession } from '@pubmatch/feedback'
 import type { EntrezClient } from '@pubmatch/ingest'
 import { BEST_MATCH_SCHEMA, createLogStore, MEMORY_FEATURES, type LogEvent, type LogSink } from '@pubmatch/ltr'
@@ -80,6 +81,17 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
   })
   const metrics = createMetrics()
+  // each engine's full-text side, opened on first use
+  const fulltexts = new WeakMap<SearchEngine, Promise<FulltextSearch>>()
+  const fulltextOf = (engine: SearchEngine): Promise<FulltextSearch> => {
+    let opened = fulltexts.get(engine)
+    if (opened === undefined) {
+      opened = openFulltext(engine)
+      fulltexts.set(engine, opened)
+      opened.catch(() => fulltexts.delete(engine))
+    }
+    return opened
+  }
   metrics.engine(holder.current)
   const sink = options.logSink ?? (options.logDir === undefined ? undefined : createLogStore(options.logDir))
 
@@ -150,6 +162,43 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     async (request) => {
       const engine = holder.current
       const q = request.query as SearchQuery
+      if (q.fulltext !== undefined) {
+        const started = performance.now()
+        const fulltext = await fulltextOf(engine)
+        const found = fulltext.search(q.q, q.fulltext, { offset: (q.page - 1) * q.size, limit: q.size })
+        return {
+          query: q.q,
+          total: found.total,
+          totalRelation: 'eq',
+          page: q.page,
+          size: q.size,
+          sort: 'relevance',
+          reranked: false,
+          fulltext: q.fulltext,
+          generation: engine.generation,
+          results: found.hits.map((hit) => {
+            const marked = engine.highlights(hit.document, q.q)
+            const doc = hit.document
+            return {
+              pmid: hit.id,
+              rank: hit.rank,
+              score: hit.score,
+              title: marked.title,
+              snippet: marked.snippet,
+              ...(doc.journal === undefined ? {} : { journal: doc.journal }),
+              ...(doc.year === undefined ? {} : { year: doc.year }),
+              authors: doc.authors,
+              authorCount: doc.authorCount,
+              pubTypes: doc.pubTypes,
+              ...(doc.pmcid === undefined ? {} : { pmcid: doc.pmcid }),
+              ...(doc.doi === undefined ? {} : { doi: doc.doi }),
+              firstStage: { score: hit.score, rank: hit.rank },
+            }
+          }),
+          warnings: [],
+          tookMs: performance.now() - started,
+        }
+      }
       const filters = filtersOf(q)
       const result = engine.search(q.q, {
         offset: (q.page - 1) * q.size,
@@ -158,6 +207,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
         rerank: q.rerank,
         explain: q.explain,
         deadline: request.deadline,
+        prf: q.prf,
         ...(filters === undefined ? {} : { filters }),
       })
       let searchId: string | undefined
@@ -188,6 +238,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
         ...(engine.model === undefined ? {} : { model: engine.model.id }),
         generation: engine.generation,
         ...(searchId === undefined ? {} : { searchId }),
+        ...(result.prf === undefined ? {} : { prf: result.prf.terms.slice(0, 12).map(([term, weight]) => ({ term, weight })) }),
         results: result.hits.map((hit) => hitJson(engine, hit, q.q, q.explain)),
         warnings: result.warnings.map((w) => ({ code: w.code, message: w.message })),
         tookMs: result.tookMs,
@@ -241,7 +292,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
       const { pmid } = request.params as { pmid: string }
       const query = request.query as Pick<SearchQuery, 'q' | 'year' | 'pt' | 'lang'>
       const q = query.q
-      const filters = filtersOf({ ...query, page: 1, size: 1, sort: 'relevance', rerank: true, explain: false })
+      const filters = filtersOf({ ...query, page: 1, size: 1, sort: 'relevance', rerank: true, explain: false, prf: false })
       const explained = engine.explain(pmid, q, filters === undefined ? {} : { filters })
       const names = featureNames(engine)
       const { id, firstStage, secondStage, ...rest } = explained
@@ -558,6 +609,8 @@ interface SearchQuery {
   rerank: boolean
   explain: boolean
   session?: string
+  prf: boolean
+  fulltext?: FulltextStrategy
 }
 
 type EventBody =

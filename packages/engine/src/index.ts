@@ -18,3 +18,5 @@ export type { Highlighted, Highlighter, HighlighterOptions, QueryTerms } from '.
 export { readLabelledQueries } from './labelled-queries.ts'
 export { analyzerOf, applyPrf, openFeedbackSessions } from './feedback.ts'
 export type { FeedbackSessions, FeedbackSessionsOptions, PrfOptions, PrfResult } from './feedback.ts'
+export { fulltextDir, openFulltext, SECTION_FEATURES_SUFFIX, sectionFeatureBlock, sectionModelFile, updateFulltext } from './fulltext.ts'
+export type { FulltextResultHit, FulltextSearch } from './fulltext.ts'

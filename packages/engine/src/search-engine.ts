@@ -22,6 +22,7 @@ import {
 import { PubmatchError } from '@pubmatch/core'
 import { openIndex, type IndexReader, type StoredDocument } from '@pubmatch/index'
 import {
+  loadModel,
   openReranker,
   readUsage,
   type BestMatchReranker,
@@ -32,6 +33,8 @@ import {
 } from '@pubmatch/ltr'
 import { corpusMeshLookup, openForwardStore } from './corpus-data.ts'
 import { applyPrf, type PrfOptions, type PrfResult } from './feedback.ts'
+import { fulltextDir, SECTION_FEATURES_SUFFIX, sectionFeatureBlock } from './fulltext.ts'
+import { openFulltextIndex } from '@pubmatch/fulltext'
 import { createHighlighter, type Highlighted, type Highlighter } from './highlight.ts'
 import { readIndexSettings, type IndexSettings } from './settings.ts'
 
@@ -243,7 +246,11 @@ export async function openSearch(options: OpenSearchOptions): Promise<SearchEngi
   let model: SearchEngine['model']
   if (options.model !== undefined) {
     const usage = options.usageLog === undefined ? undefined : (await readUsage(options.usageLog)).total
+    // a model trained with the full-text section features gets them back from the full-text index
+    const needsSections = (await loadModel(options.model)).manifest.schema.version.includes(SECTION_FEATURES_SUFFIX)
+    const blocks = needsSections ? [sectionFeatureBlock(await openFulltextIndex(fulltextDir(options.index)))] : []
     const reranker = await openReranker(options.model, {
+      blocks,
       reader,
       forward: await forwardStore(),
       syntax: firstStage.syntax,

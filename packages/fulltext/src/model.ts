@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises'
 import { PubmatchError, SECTION_TYPES, truncateForMessage, type SectionType } from '@pubmatch/core'
 import { writeFileAtomic } from '@pubmatch/core/node'
-import { checkPavFunction, evaluatePav, type PavFunction } from './pav.ts'
+import { checkPavFunction, evaluatePav } from './pav.ts'
 import type { SectionModel } from './scoring.ts'
 
 /** The format tag of a saved section model. */

@@ -17,6 +17,12 @@ export { normaliseSectionType, SECTION_TYPE_MAP } from './bioc/section-types.ts'
 export type { PassageKind, PassageTypeMapping, SectionTypeMapping } from './bioc/section-types.ts'
 export { normalisePmcid } from './bioc/to-fulltext.ts'
 
+// PMC JATS full texts (.nxml, EFetch db=pmc), read as NCBI's BioC converter would
+export { parseJatsXml, readJatsXml } from './jats/reader.ts'
+export type { JatsXmlOptions } from './jats/reader.ts'
+export { classifySection, JATS_SEC_TYPES, JATS_TITLE_RULES, sectionTypeOfSecType, sectionTypeOfTitle } from './jats/section-rules.ts'
+export type { JatsSectionCode, JatsTitleRule } from './jats/section-rules.ts'
+
 // MeSH
 export { parseMeshXmlString, readMeshXml } from './mesh/reader.ts'
 export type { MeshXmlOptions } from './mesh/reader.ts'

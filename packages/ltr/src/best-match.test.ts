@@ -143,6 +143,25 @@ describe.runIf(existsSync(nf))('Best Match recipe on NFCorpus', () => {
     expect(manifest.training.memory).toEqual(trained.manifest.training.memory)
   })
 
+  it('appends extra feature blocks, records them in the schema, and needs them back to rerank', async () => {
+    // a toy block: the candidate id's length and whether it ends in an even digit
+    const block = {
+      suffix: '+toy-2/1',
+      features: [
+        { id: 'T1', name: 'id_length', group: 'document' as const, description: 'id length', neutral: 0 },
+        { id: 'T2', name: 'id_even', group: 'document' as const, description: 'id ends in an even digit', neutral: 0 },
+      ],
+      compute: (_query: string, ids: readonly string[]) => Float64Array.from(ids.flatMap((id) => [id.length, Number(id.at(-1)) % 2 === 0 ? 1 : 0])),
+    }
+    const withBlock = trainBestMatch({ lightgbm, reader, forward, syntax: 'plain', searcher, firstStage, queries: titles.slice(0, 60), depth: 20, trees: 5, earlyStopping: 5, blocks: [block] })
+    expect(withBlock.manifest.schema.version).toBe('bestmatch-179/1+toy-2/1')
+    expect(withBlock.manifest.schema.features.slice(-2)).toEqual(['T1', 'T2'])
+    await saveBestMatchModel(join(dir, 'model-block'), withBlock)
+    await expect(openReranker(join(dir, 'model-block'), { reader, forward, syntax: 'plain', firstStage })).rejects.toMatchObject({ code: 'SCHEMA_MISMATCH' })
+    const reranker = await openReranker(join(dir, 'model-block'), { reader, forward, syntax: 'plain', firstStage, blocks: [block] })
+    expect(reranker.rerank(titles[0]!.text, searcher.search(titles[0]!.text, { limit: 20 })).hits).toHaveLength(20)
+  })
+
   it('leaves a query far outside its training range in first-stage order, and says why', async () => {
     const reranker = await openReranker(join(dir, 'model'), { reader, forward, syntax: 'plain', firstStage })
     const long = `${titles.map((q) => q.text).join(' ')} ${titles.map((q) => q.text).join(' ')}`

@@ -12,7 +12,7 @@ import type { IndexReader } from '@pubmatch/index'
 import { parseLightGbmModel, type LightGbm, type LightGbmParams } from '@pubmatch/lightgbm-wasm'
 import { createFeatureExtractor } from './features/extract.ts'
 import type { ForwardIndex } from './features/forward.ts'
-import { createQueryMemory, MEMORY_SCHEMA_SUFFIX, withQueryMemory } from './memory.ts'
+import { createQueryMemory, MEMORY_SCHEMA_SUFFIX, withFeatureBlock, withQueryMemory, type FeatureBlock } from './memory.ts'
 import {
   loadModel,
   loadModelMemory,
@@ -135,6 +135,8 @@ export interface TrainBestMatchOptions extends FeatureContext {
   readonly earlyStopping?: number
   /** LightGBM parameters over `DEFAULT_LTR_PARAMS`. */
   readonly params?: LightGbmParams
+  /** Extra feature blocks appended after the 179 (and the memory), e.g. full-text section scores. Defaults to none. */
+  readonly blocks?: readonly FeatureBlock[]
   /** Choose num_leaves, learning_rate, min_data_in_leaf by k-fold cross-validation first. Defaults to none. */
   readonly grid?: { readonly folds?: number }
   /** Where the queries came from, for the manifest (file paths, a log). */
@@ -185,13 +187,14 @@ export function trainBestMatch(options: TrainBestMatchOptions): TrainedBestMatch
     say(`query memory: ${remembered.length} queries (training queries and their variants), k = ${memoryK}`)
   }
   // a training query sees neither its own clicks nor its own judgements
+  const withBlocks = (extractor: FeatureExtractor): FeatureExtractor => (options.blocks ?? []).reduce(withFeatureBlock, extractor)
   const trainExtractor = (query: LabelledQuery): FeatureExtractor => {
     const base = bestMatchExtractor(options, options.usage?.without(query.text))
-    return memory === undefined ? base : withQueryMemory(base, memory, query.id)
+    return withBlocks(memory === undefined ? base : withQueryMemory(base, memory, query.id))
   }
   // validation and test queries see all clicks and the whole memory, as unseen queries will
   const heldOutBase = bestMatchExtractor(options, options.usage?.total)
-  const heldOut = memory === undefined ? heldOutBase : withQueryMemory(heldOutBase, memory)
+  const heldOut = withBlocks(memory === undefined ? heldOutBase : withQueryMemory(heldOutBase, memory))
   const build = (set: 'train' | 'valid', queries: readonly LabelledQuery[], extractor: TrainingSetExtractor): TrainingSet => {
     const built = buildTrainingSet({
       searcher: options.searcher,
@@ -473,6 +476,11 @@ export interface OpenRerankerOptions extends FeatureContext {
   readonly usage?: DocumentUsage
   /** How far past the training range a query may go before it keeps first-stage order. Defaults to {@link DEFAULT_RANGE_MARGIN}. */
   readonly rangeMargin?: number
+  /**
+   * The extra feature blocks a model may need, by schema suffix; those the model's schema names are
+   * appended (in the model's order). Defaults to none.
+   */
+  readonly blocks?: readonly FeatureBlock[]
 }
 
 /**
@@ -487,11 +495,17 @@ export async function openReranker(dir: string, options: OpenRerankerOptions): P
   const model = await loadModel(dir)
   checkFirstStage(model.manifest, options.firstStage, dir)
   let extractor = bestMatchExtractor(options, options.usage)
-  if (model.manifest.schema.version.endsWith(MEMORY_SCHEMA_SUFFIX)) {
+  const version = model.manifest.schema.version
+  if (version.includes(MEMORY_SCHEMA_SUFFIX)) {
     const k = model.manifest.training.memory?.k ?? 20
     const memory = createQueryMemory({ queries: await loadModelMemory(dir), analyzer: memoryAnalyzer(options), k })
     extractor = withQueryMemory(extractor, memory)
   }
+  // the blocks the model's schema names, in its order (checkSchema below refuses any other schema)
+  const blocks = (options.blocks ?? [])
+    .filter((block) => version.includes(block.suffix))
+    .sort((a, b) => version.indexOf(a.suffix) - version.indexOf(b.suffix))
+  extractor = blocks.reduce(withFeatureBlock, extractor)
   return createBestMatchReranker(dir, model, extractor, options.rangeMargin === undefined ? {} : { rangeMargin: options.rangeMargin })
 }
 

@@ -42,8 +42,8 @@ export { buildForwardIndex, createForwardIndexBuilder, loadForwardIndex } from '
 export type { ForwardDocument, ForwardIndex, ForwardIndexBuilder, ForwardIndexOptions } from './features/forward.ts'
 export { createFeatureExtractor } from './features/extract.ts'
 export type { FeatureExtractorOptions, IdfFunction } from './features/extract.ts'
-export { MEMORY_FEATURES, MEMORY_SCHEMA_SUFFIX, createQueryMemory, withMemorySchema, withQueryMemory } from './memory.ts'
-export type { QueryMemory, QueryMemoryOptions } from './memory.ts'
+export { MEMORY_FEATURES, MEMORY_SCHEMA_SUFFIX, createQueryMemory, withFeatureBlock, withMemorySchema, withQueryMemory } from './memory.ts'
+export type { FeatureBlock, QueryMemory, QueryMemoryOptions } from './memory.ts'
 
 // training sets and training
 export { buildTrainingSet, selectFeatures, selectQueries } from './training-set.ts'

@@ -242,3 +242,50 @@ export function withQueryMemory(base: FeatureExtractor, memory: QueryMemory, exc
     },
   }
 }
+
+/**
+ * A block of extra features appended after the others (the query memory is one; the full-text
+ * section scores of `@pubmatch/engine` another): its definitions, the version suffix it adds to the
+ * schema, and how to compute its values for a query's candidates.
+ */
+export interface FeatureBlock {
+  /** Added to the schema version, e.g. `+sections-14/1`; a model records it, and needs the block back. */
+  readonly suffix: string
+  /** The block's features, in column order (columns are set when the block is appended). */
+  readonly features: ReadonlyArray<Omit<FeatureDefinition, 'column'>>
+  /**
+   * The block's values for the candidates.
+   * @param query - the query text
+   * @param ids - candidate document ids
+   * @returns `ids.length × features.length` values, row-major
+   */
+  compute(query: string, ids: readonly string[]): Float64Array
+}
+
+/**
+ * An extractor computing `base`'s features and then a block's.
+ * @param base - the base extractor
+ * @param block - the block
+ */
+export function withFeatureBlock(base: FeatureExtractor, block: FeatureBlock): FeatureExtractor {
+  const n = base.schema.features.length
+  const width = n + block.features.length
+  const schema: FeatureSchema = {
+    version: `${base.schema.version}${block.suffix}`,
+    features: [...base.schema.features, ...block.features.map((feature, i) => ({ ...feature, column: n + i }))],
+  }
+  return {
+    schema,
+    extract(query: string, result: SearchResult) {
+      const inner = base.extract(query, result)
+      const extra = block.compute(query, inner.ids)
+      const k = block.features.length
+      const data = new Float64Array(inner.numRows * width)
+      for (let r = 0; r < inner.numRows; r++) {
+        data.set(inner.data.subarray(r * n, (r + 1) * n), r * width)
+        data.set(extra.subarray(r * k, (r + 1) * k), r * width + n)
+      }
+      return { numRows: inner.numRows, numFeatures: width, data, ids: inner.ids }
+    },
+  }
+}

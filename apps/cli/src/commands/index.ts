@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander'
 import { BUILTIN_ANALYZER_NAMES } from '@pubmatch/analysis'
-import { updateIndex, type FieldSet, type UpdateIndexResult } from '@pubmatch/engine'
+import { fulltextDir, updateFulltext, updateIndex, type FieldSet, type UpdateIndexResult } from '@pubmatch/engine'
 import { createProgress } from '../progress.ts'
 import { DEFAULT_CORPUS, DEFAULT_INDEX } from '../paths.ts'
 
@@ -15,6 +15,7 @@ interface IndexOptions {
   plain: boolean
   quiet: boolean
   json?: boolean
+  fulltext?: boolean
 }
 
 /** Adds `pubmatch index`. */
@@ -41,6 +42,7 @@ export function registerIndexCommand(program: Command): void {
     .option('--plain', 'plain progress lines even on a terminal', false)
     .option('-q, --quiet', 'no progress output', false)
     .option('--json', 'print the result as JSON', false)
+    .option('--fulltext', 'also index the corpus’s PMC full texts by section (<index>/fulltext) for `search --fulltext`', false)
     .addHelpText(
       'after',
       `
@@ -49,9 +51,15 @@ since (new PMID versions replace old ones, DeleteCitation removes documents).`,
     )
     .action(async (options: IndexOptions) => {
       const result = await runIndex(options)
+      const fulltext = options.fulltext === true ? await updateFulltext({ index: options.index }) : undefined
+      if (fulltext !== undefined && !options.json) {
+        process.stdout.write(`Full texts ${fulltextDir(options.index)}: ${fulltext.articles} articles, ${fulltext.passages} passages in ${fulltext.seconds.toFixed(1)} s\n`)
+      }
       if (options.json) {
         const { errorList, ...summary } = result
-        process.stdout.write(`${JSON.stringify({ index: options.index, ...summary, errorList: errorList.map(({ id, error }) => ({ id, code: error.code, message: error.message })) }, null, 2)}\n`)
+        process.stdout.write(
+          `${JSON.stringify({ index: options.index, ...summary, errorList: errorList.map(({ id, error }) => ({ id, code: error.code, message: error.message })), ...(fulltext === undefined ? {} : { fulltext }) }, null, 2)}\n`,
+        )
         return
       }
       process.stdout.write(

@@ -30,7 +30,7 @@ export function registerIngestCommand(program: Command): void {
   program
     .command('ingest')
     .description(
-      'read PubMed/MEDLINE XML (.xml, .xml.gz), PMC BioC (JSON or XML), MeSH XML, MEDLINE text, NFCorpus .docs or JSONL files and directories, or an Entrez query, into a local corpus',
+      'read PubMed/MEDLINE XML (.xml, .xml.gz), PMC full texts (BioC JSON or XML, JATS .nxml), MeSH XML, MEDLINE text, NFCorpus .docs or JSONL files and directories, or an Entrez query, into a local corpus',
     )
     .argument('[paths...]', 'files or directories (walked recursively)')
     .option('-c, --corpus <dir>', 'corpus directory to write', DEFAULT_CORPUS)

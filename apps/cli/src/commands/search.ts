@@ -4,7 +4,8 @@ import { PubmatchError, type Query } from '@pubmatch/core'
 import { readQueries } from '@pubmatch/ingest'
 import { SCORER_NAMES, formatExplanation, type MatchMode, type QuerySyntax, type ScorerName, type SearchFilters } from '@pubmatch/bm25f'
 import { writeRun } from '@pubmatch/eval'
-import { openSearch, type EngineHit, type RankingOptions, type SearchEngine } from '@pubmatch/engine'
+import { openFulltext, openSearch, type EngineHit, type RankingOptions, type SearchEngine } from '@pubmatch/engine'
+import { FULLTEXT_STRATEGIES, type FulltextStrategy } from '@pubmatch/fulltext'
 import { createProgress } from '../progress.ts'
 import { DEFAULT_INDEX } from '../paths.ts'
 import { parseNonNegativeInt, parsePositiveInt } from './ingest.ts'
@@ -135,6 +136,7 @@ export async function openEngine(flags: RankingFlags, model?: string, usageLog?:
 }
 
 interface SearchFlags extends RankingFlags {
+  fulltext?: FulltextStrategy
   limit: number
   offset: number
   depth?: number
@@ -164,6 +166,11 @@ export function registerSearchCommands(program: Command): void {
     .option('--offset <n>', 'results to skip (paging)', parseNonNegativeInt, 0)
     .addOption(new Option('--sort <order>', 'relevance, or date (newest first)').choices(['relevance', 'date']).default('relevance'))
     .option('--explain', 'print the score explanation of each result (both stages with --rerank)', false)
+    .addOption(
+      new Option('--fulltext <strategy>', 'search the PMC full texts by section instead (`pubmatch index --fulltext`): Sum/Max LogOdds over PAV-calibrated sections, or BM25 on abstract+body merged or the abstract alone').choices([
+        ...FULLTEXT_STRATEGIES,
+      ]),
+    )
     .option('--json', 'print JSON', false)
   addRerankOptions(searchCommand)
     .addHelpText(
@@ -177,6 +184,21 @@ Examples:
     .action(async (words: string[], flags: SearchFlags) => {
       const text = words.join(' ')
       const engine = await openEngine(flags, flags.rerank, flags.usageLog, flags.depth)
+      if (flags.fulltext !== undefined) {
+        const started = performance.now()
+        const fulltext = await openFulltext(engine)
+        const found = fulltext.search(text, flags.fulltext, { offset: flags.offset, limit: flags.limit })
+        const tookMs = performance.now() - started
+        if (flags.json) {
+          process.stdout.write(`${JSON.stringify({ query: text, strategy: flags.fulltext, total: found.total, tookMs, hits: found.hits }, null, 2)}\n`)
+          return
+        }
+        process.stdout.write(`${found.total} full texts hold a query word; ${found.hits.length} shown, ranked by ${flags.fulltext} (${tookMs.toFixed(1)} ms)\n\n`)
+        for (const hit of found.hits) {
+          process.stdout.write(`${String(hit.rank).padStart(3)}. ${hit.id}  ${hit.score.toFixed(4)}  ${hit.document.title}\n`)
+        }
+        return
+      }
       const filters = filtersOf(flags)
       const result = engine.search(text, {
         offset: flags.offset,

@@ -3,7 +3,8 @@ import { dirname, join, resolve } from 'node:path'
 import type { Command } from 'commander'
 import { PubmatchError } from '@pubmatch/core'
 import { writeFileAtomic } from '@pubmatch/core/node'
-import { readLabelledQueries } from '@pubmatch/engine'
+import { fulltextDir, readLabelledQueries, sectionFeatureBlock } from '@pubmatch/engine'
+import { openFulltextIndex } from '@pubmatch/fulltext'
 import { loadLightGbm, type LightGbmParams } from '@pubmatch/lightgbm-wasm'
 import {
   bestMatchExtractor,
@@ -44,6 +45,7 @@ interface TrainCliOptions extends RankingFlags {
   plain: boolean
   quiet: boolean
   json: boolean
+  fulltextFeatures: boolean
 }
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value]
@@ -90,6 +92,7 @@ export function registerTrainCommands(program: Command): void {
     .option('--plain', 'plain progress lines even on a terminal', false)
     .option('-q, --quiet', 'no progress output', false)
     .option('--json', 'print the result (trees, metrics, most important features) as JSON', false)
+    .option('--fulltext-features', 'add the full-text section scores (13 section BM25 sums and a has-full-text flag; needs `pubmatch index --fulltext`)', false)
     .addHelpText(
       'after',
       `
@@ -115,6 +118,7 @@ training data, parameters, metrics). Example (NFCorpus):
       for (const [i, file] of options.memoryQueries.entries()) {
         variants.push(await readLabelledQueries(file, options.memoryQrels[i]))
       }
+      const blocks = options.fulltextFeatures ? [sectionFeatureBlock(await openFulltextIndex(fulltextDir(options.index)))] : []
       const lightgbm = await loadLightGbm({ threads: options.threads })
       let phase = ''
       const trained = trainBestMatch({
@@ -134,6 +138,7 @@ training data, parameters, metrics). Example (NFCorpus):
         earlyStopping: options.earlyStopping,
         params: { num_threads: options.threads, ...parseParams(options.param) },
         ...(options.grid ? { grid: { folds: options.folds } } : {}),
+        blocks,
         sources: {
           queries: resolve(options.queries),
           qrels: resolve(options.qrels),

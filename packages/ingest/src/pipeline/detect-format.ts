@@ -7,6 +7,7 @@ export const INPUT_FORMATS = [
   'pubmed-xml',
   'bioc-json',
   'bioc-xml',
+  'jats',
   'nfcorpus',
   'jsonl',
   'medline-text',
@@ -31,7 +32,7 @@ export type Detection =
 const HEAD_BYTES = 64 * 1024
 
 /** File extensions whose content must be readable; anything else unrecognised is skipped. */
-const ARTICLE_EXTENSIONS = new Set(['.xml', '.gz', '.json', '.jsonl', '.ndjson', '.docs', '.medline', '.nbib'])
+const ARTICLE_EXTENSIONS = new Set(['.xml', '.nxml', '.gz', '.json', '.jsonl', '.ndjson', '.docs', '.medline', '.nbib'])
 
 const XML_ROOTS: Record<string, InputFormat> = {
   PubmedArticleSet: 'pubmed-xml',
@@ -40,6 +41,8 @@ const XML_ROOTS: Record<string, InputFormat> = {
   MedlineCitationSet: 'pubmed-xml',
   DeleteCitation: 'pubmed-xml',
   collection: 'bioc-xml',
+  'pmc-articleset': 'jats',
+  article: 'jats',
   DescriptorRecordSet: 'mesh-descriptors',
   QualifierRecordSet: 'mesh-qualifiers',
   SupplementalRecordSet: 'mesh-supplementary',
@@ -53,8 +56,6 @@ const XML_NOT_ARTICLES: Record<string, string> = {
   ePostResult: 'an EPost response',
   eSpellResult: 'an ESpell response',
   Result: 'an EGQuery response',
-  'pmc-articleset': 'PMC JATS full text (use the BioC API output instead)',
-  article: 'a JATS article (use the BioC API output instead)',
   html: 'an HTML page, not XML data',
   HTML: 'an HTML page, not XML data',
 }
@@ -143,6 +144,9 @@ export function detectFromText(name: string, head: string): Detection {
       return { format: null, reason: 'not well-formed XML (no root element in its first 64 KiB)', known: false }
     }
     const format = XML_ROOTS[root]
+    if (root === 'article' && !looksLikeJats(text)) {
+      return { format: null, reason: 'XML with root element <article> that is not JATS (no <front>, no JATS DOCTYPE)', known: true }
+    }
     if (format) {
       return { format }
     }
@@ -220,6 +224,15 @@ function xmlRoot(text: string): string | undefined {
     return match?.[1]
   }
   return undefined
+}
+
+/**
+ * Whether a document whose root is `<article>` is JATS (PMC `.nxml`, EFetch `db=pmc`): a JATS
+ * or NLM DOCTYPE, or `<front>`/`<article-meta>` in its first 64 KiB (the front matter is the
+ * first child of a JATS article). Other vocabularies name their root `article` too (DocBook).
+ */
+function looksLikeJats(text: string): boolean {
+  return /<!DOCTYPE\s+article\s[^>]*(?:JATS|NLM|archivearticle|journalpublishing)/i.test(text) || /<(?:front|article-meta)[\s>]/.test(text)
 }
 
 /** Skips `<!DOCTYPE … [ … ]>` including an internal subset. */

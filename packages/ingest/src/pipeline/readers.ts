@@ -1,5 +1,6 @@
 import { stat } from 'node:fs/promises'
 import { readBiocFile } from '../bioc/read-bioc.ts'
+import { readJatsXml } from '../jats/reader.ts'
 import { readJsonlArticles } from '../collections/jsonl.ts'
 import { readMedlineText } from '../collections/medline-text.ts'
 import { readNfcorpusDocs } from '../collections/nfcorpus.ts'
@@ -17,12 +18,12 @@ function wholeFile(read: (path: string) => AsyncIterable<IngestRecord>): FileRea
 }
 
 /**
- * The reader for every input format: streaming PubMed XML and MeSH XML with byte progress,
- * BioC files, NFCorpus, JSON lines and MEDLINE text.
+ * The reader for every input format: streaming PubMed XML, JATS and MeSH XML with byte
+ * progress, BioC files, NFCorpus, JSON lines and MEDLINE text.
  */
 export function defaultReaders(): FileReaders {
   const xml =
-    (read: typeof readPubmedXml): FileReader =>
+    (read: typeof readPubmedXml | typeof readJatsXml): FileReader =>
     (path, onBytes) =>
       read(path, { file: path, onBytes })
   return {
@@ -32,6 +33,7 @@ export function defaultReaders(): FileReaders {
     'mesh-supplementary': xml(readMeshXml),
     'bioc-json': wholeFile(readBiocFile),
     'bioc-xml': wholeFile(readBiocFile),
+    jats: xml(readJatsXml),
     nfcorpus: wholeFile(readNfcorpusDocs),
     jsonl: wholeFile(readJsonlArticles),
     'medline-text': wholeFile(readMedlineText),

@@ -1,0 +1,90 @@
+import { existsSync } from 'node:fs'
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { SECTION_TYPES, type FullTextDocument } from '@pubmatch/core'
+import { readBiocFile } from '@pubmatch/ingest'
+import { buildFulltextIndex, openFulltextIndex, scoredPassages, type FulltextIndex } from './fulltext-index.ts'
+import { loadSectionModel, plotSectionModel, saveSectionModel } from './model.ts'
+import { bm25, rankFulltext, sectionScores, trainSectionModel } from './scoring.ts'
+
+const bioc = fileURLToPath(new URL('../../../../shared/data/pmc/bioc-json/', import.meta.url))
+
+describe('bm25', () => {
+  it("is Lucene's BM25 of one term in one text", () => {
+    // idf = ln(1 + (10 − 2 + 0.5)/(2 + 0.5)) = ln 4.4; tf 3, len 20, avg 10: 3·2.2/(3 + 1.2·(0.25 + 0.75·2)) = 6.6/5.1
+    expect(bm25({ n: 10, df: 2, tf: 3, length: 20, avgLength: 10 })).toBeCloseTo((Math.log(4.4) * 6.6) / 5.1, 12)
+    expect(bm25({ n: 10, df: 2, tf: 0, length: 20, avgLength: 10 })).toBe(0)
+  })
+})
+
+describe.runIf(existsSync(bioc))('a full-text index of real PMC BioC articles', () => {
+  let dir: string
+  let docs: FullTextDocument[]
+  let index: FulltextIndex
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'fulltext-'))
+    docs = []
+    for (const name of (await readdir(bioc)).filter((n) => /^PMC\d+\.json$/.test(n)).sort().slice(0, 40)) {
+      for await (const record of readBiocFile(join(bioc, name))) {
+        if (record.kind === 'fulltext') {
+          docs.push(record.document)
+        }
+      }
+    }
+    const built = await buildFulltextIndex(docs, join(dir, 'ft'))
+    expect(built.articles).toBe(docs.length)
+    expect(built.passages).toBe(docs.reduce((n, d) => n + scoredPassages(d).length, 0))
+    index = await openFulltextIndex(join(dir, 'ft'))
+  }, 120_000)
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true })
+  })
+
+  it('keeps per-section statistics and each article’s sections', () => {
+    const doc = docs[0]!
+    const key = doc.pmid ?? doc.pmcid
+    const article = index.articles.docNumber(key)!
+    const types = new Set(scoredPassages(doc).map((p) => p.type))
+    const mask = index.sectionMask[article]!
+    expect(SECTION_TYPES.filter((_, s) => (mask & (1 << s)) !== 0)).toEqual(SECTION_TYPES.filter((type) => types.has(type)))
+    const abstract = SECTION_TYPES.indexOf('ABSTRACT')
+    expect(index.sectionStats[abstract]!.passages).toBe(docs.reduce((n, d) => n + scoredPassages(d).filter((p) => p.type === 'ABSTRACT').length, 0))
+  })
+
+  it('scores a term per section as the largest BM25 over that section’s passages', () => {
+    const doc = docs[0]!
+    const word = scoredPassages(doc).find((p) => p.type === 'INTRO')!.text.match(/[A-Za-z]{8,}/)![0]
+    const sections = sectionScores(index, word)
+    const a = [...sections.articles].indexOf(index.articles.docNumber(doc.pmid ?? doc.pmcid)!)
+    expect(a).toBeGreaterThanOrEqual(0)
+    const intro = SECTION_TYPES.indexOf('INTRO')
+    expect(sections.scores[(0 * sections.articles.length + a) * SECTION_TYPES.length + intro]).toBeGreaterThan(0)
+    // the merged baseline finds the article too
+    expect(rankFulltext(index, word, 'merged').some((hit) => hit.id === (doc.pmid ?? doc.pmcid))).toBe(true)
+  })
+
+  it('trains PAV on known items, saves, reloads and plots the model, and ranks with it', async () => {
+    const queries = docs.slice(0, 20).map((d) => ({ text: d.title ?? '', relevant: new Set([d.pmid ?? d.pmcid]) }))
+    const model = trainSectionModel(index, queries)
+    expect(model.prior).toBeGreaterThan(0)
+    expect(model.prior).toBeLessThan(0.5)
+    const file = join(dir, 'sections.json')
+    await saveSectionModel(file, model, { queries: 'titles of 20 articles' })
+    const loaded = await loadSectionModel(file)
+    expect(loaded.sections).toEqual(JSON.parse(JSON.stringify(model.sections)))
+    const svg = plotSectionModel(loaded)
+    expect(svg).toMatch(/^<svg /)
+    expect(svg).toContain('<title>ABSTRACT</title>')
+    // a held-out article's title finds it near the top with Sum LogOdds
+    const target = docs[30]!
+    const hits = rankFulltext(index, target.title ?? '', 'sum-logodds', { model: loaded })
+    expect(hits.findIndex((hit) => hit.id === (target.pmid ?? target.pmcid))).toBeLessThan(5)
+    expect(() => rankFulltext(index, 'x', 'max-logodds')).toThrowError(/needs PAV functions/)
+    await expect(loadSectionModel(join(dir, 'none.json'))).rejects.toMatchObject({ code: 'NOT_FOUND' })
+    const text = await readFile(file, 'utf8')
+    expect(JSON.parse(text)).toMatchObject({ format: 'pubmatch-section-model/1', training: { queries: 'titles of 20 articles' } })
+  })
+})

@@ -8,7 +8,8 @@ import { Ajv, type ValidateFunction } from 'ajv'
 import addFormats from 'ajv-formats'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openSearch, readLabelledQueries, updateIndex, type SearchEngine } from '@pubmatch/engine'
+import { openFulltext, openSearch, readLabelledQueries, sectionModelFile, updateFulltext, updateIndex, type SearchEngine } from '@pubmatch/engine'
+import { saveSectionModel, trainSectionModel } from '@pubmatch/fulltext'
 import { createEntrezClient, defaultReaders, ingestFiles, openCorpus } from '@pubmatch/ingest'
 import { citationTextSearchResponder, createInstantClock, loadCitationStore, startReplayServer, type ReplayServer } from '@pubmatch/ingest/testing'
 import { loadLightGbm } from '@pubmatch/lightgbm-wasm'
@@ -367,6 +368,38 @@ describe.runIf(existsSync(shared))('relevance feedback sessions', () => {
     await refused.close()
     await app.close()
   })
+})
+
+describe.runIf(existsSync(shared))('full-text search by section (fulltext=)', () => {
+  it('ranks PMC full texts with each strategy, and asks for a section model for the log-odds ones', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'server-fulltext-'))
+    const files = ['PMC10020673.json', 'PMC10025027.json', 'PMC10027818.json', 'PMC10058394.json', 'PMC10142442.json', 'PMC10233975.json']
+    await ingest(join(dir, 'corpus'), [join(shared, 'pubmed-xml/pmid_9500320.xml'), ...files.map((f) => join(shared, 'pmc/bioc-json', f))])
+    await updateIndex({ corpus: join(dir, 'corpus'), index: join(dir, 'index') })
+    await updateFulltext({ index: join(dir, 'index') })
+    const engine = await openSearch({ index: join(dir, 'index') })
+    let app = await createServer({ engine, rateLimit: false })
+    const merged = await call(app, 'GET', '/search?q=microgravity%20bone&fulltext=merged&size=3', '/search')
+    expect(merged.statusCode).toBe(200)
+    expect(merged.json()).toMatchObject({ fulltext: 'merged', reranked: false })
+    expect(merged.json().results.length).toBeGreaterThan(0)
+    const noModel = await call(app, 'GET', '/search?q=microgravity&fulltext=sum-logodds', '/search')
+    expect([noModel.statusCode, noModel.json().code]).toEqual([400, 'INVALID_ARGUMENT'])
+    await app.close()
+    // a section model from known items, then Sum LogOdds answers
+    const fulltext = await openFulltext(engine)
+    const model = trainSectionModel(
+      fulltext.index,
+      Array.from({ length: fulltext.index.size }, (_, doc) => ({ text: fulltext.index.articles.stored(doc).title, relevant: new Set([fulltext.index.articles.externalId(doc)]) })),
+    )
+    await saveSectionModel(sectionModelFile(join(dir, 'index')), model, { queries: 'titles' })
+    app = await createServer({ engine: await openSearch({ index: join(dir, 'index') }), rateLimit: false })
+    const sum = await call(app, 'GET', '/search?q=microgravity%20bone&fulltext=sum-logodds&size=3', '/search')
+    expect(sum.statusCode).toBe(200)
+    expect(sum.json().results[0].score).toBeTypeOf('number')
+    await app.close()
+    await rm(dir, { recursive: true, force: true })
+  }, 120_000)
 })
 
 describe.runIf(existsSync(shared))('the OpenAPI document', () => {

@@ -88,7 +88,7 @@ describe('jatsArticleToBioc', () => {
     <p>With a figure <fig id="f1"><label>Figure 1</label><caption><title>Fig title.</title><p>Fig legend.</p></caption><graphic/></fig> inside.</p></sec>
   <sec><title>Patients and methods</title>
     <sec><title>Results of a pilot</title><p>Nested: stays METHODS.</p>
-      <list><list-item><p>Item one</p></list-item><list-item><p>Item two</p></list-item></list></sec>
+      <list><list-item><p>Item one</p></list-item><list-item><p>Item two<fig id="f2"><caption><p>In a list.</p></caption></fig></p></list-item></list></sec>
     <table-wrap id="t1"><caption><title>Table title</title><p>Table legend.</p></caption>
       <table><thead><tr><th>A</th><th>B</th></tr></thead><tbody><tr><td>1</td><td>2</td></tr></tbody></table>
       <table-wrap-foot><fn><p>* p &lt; 0.05</p></fn></table-wrap-foot></table-wrap></sec>
@@ -133,6 +133,7 @@ describe('jatsArticleToBioc', () => {
       ['METHODS', 'paragraph', 'Nested: stays METHODS.'],
       ['METHODS', 'paragraph', 'Item one'],
       ['METHODS', 'paragraph', 'Item two'],
+      ['FIG', 'fig_caption', 'In a list.'],
       ['TABLE', 'table_title_caption', 'Table title'],
       ['TABLE', 'table_caption', 'Table legend.'],
       ['TABLE', 'table', 'A\tB\n1\t2'],

@@ -253,8 +253,9 @@ class ArticleWalker {
         this.list.add('ABSTRACT', 'abstract', text)
         this.floats(floats, 'ABSTRACT', depth)
       } else if (local === 'list') {
-        for (const text of listItems(child)) {
+        for (const { text, floats } of listItems(child)) {
           this.list.add('ABSTRACT', 'abstract', text)
+          this.floats(floats, 'ABSTRACT', depth)
         }
       }
     }
@@ -314,8 +315,9 @@ class ArticleWalker {
         return
       }
       case 'list':
-        for (const text of listItems(child)) {
+        for (const { text, floats } of listItems(child)) {
           this.list.add(code, 'paragraph', text)
+          this.floats(floats, code, depth)
         }
         return
       case 'def-list':
@@ -543,16 +545,9 @@ const FLOAT_NAMES = new Set([
   'supplementary-material',
 ])
 
-/** The texts of a list's items (nested lists flattened into their item's text). */
-function listItems(list: XmlElement): string[] {
-  const out: string[] = []
-  for (const item of childElements(list, 'list-item')) {
-    const text = jatsText(item)
-    if (text !== '') {
-      out.push(text)
-    }
-  }
-  return out
+/** Each list item as one text (nested lists flattened into it), with the floats inside it. */
+function listItems(list: XmlElement): { text: string; floats: XmlElement[] }[] {
+  return childElements(list, 'list-item').map((item) => jatsParagraphText(item))
 }
 
 /** Cells joined by tabs, rows by new lines. */

@@ -12,7 +12,7 @@ import fastifyStatic from '@fastify/static'
 import fastifySwagger from '@fastify/swagger'
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
 import { isPubmatchError, PubmatchError } from '@pubmatch/core'
-import { openFeedbackSessions, openFulltext, openSearch, type EngineHit, type FeedbackSessions, type FulltextSearch, type SearchEngine } from '@pubmatch/engine'
+import { fulltextDir, openFeedbackSessions, openFulltext, openSearch, type EngineHit, type FeedbackSessions, type FulltextSearch, type SearchEngine } from '@pubmatch/engine'
 import type { FulltextStrategy } from '@pubmatch/fulltext'
 import type { FeedbackGrade, FeedbackSession } from '@pubmatch/feedback'
 import type { EntrezClient } from '@pubmatch/ingest'
@@ -81,17 +81,25 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
   })
   const metrics = createMetrics()
-  // each engine's full-text side, opened on first use
+  // each engine's full-text side with its section model compiled: opened with the engine (at
+  // start and before a reload swaps it in) when the index has one, else on first use
   const fulltexts = new WeakMap<SearchEngine, Promise<FulltextSearch>>()
   const fulltextOf = (engine: SearchEngine): Promise<FulltextSearch> => {
     let opened = fulltexts.get(engine)
     if (opened === undefined) {
-      opened = openFulltext(engine)
+      opened = openFulltext(engine, { compile: true })
       fulltexts.set(engine, opened)
       opened.catch(() => fulltexts.delete(engine))
     }
     return opened
   }
+  const warmFulltext = async (engine: SearchEngine): Promise<void> => {
+    if (existsSync(fulltextDir(engine.indexDir))) {
+      // an unreadable full-text index fails its own requests, not the server
+      await fulltextOf(engine).catch(() => undefined)
+    }
+  }
+  await warmFulltext(holder.current)
   metrics.engine(holder.current)
   const sink = options.logSink ?? (options.logDir === undefined ? undefined : createLogStore(options.logDir))
 
@@ -422,6 +430,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
         const next = reloading.then(() => openEngine(body, holder.current))
         reloading = next.catch(() => undefined)
         const engine = await next
+        await warmFulltext(engine)
         holder.current = engine
         metrics.engine(engine)
         metrics.swapped()

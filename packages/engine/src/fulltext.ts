@@ -9,6 +9,7 @@ import { join } from 'node:path'
 import { PubmatchError, SECTION_TYPES } from '@pubmatch/core'
 import {
   buildFulltextIndex,
+  compileSectionModel,
   loadSectionModel,
   openFulltextIndex,
   rankFulltext,
@@ -67,6 +68,8 @@ export interface FulltextSearch {
   readonly index: FulltextIndex
   /** The section model, when one was trained. */
   readonly model?: SavedSectionModel
+  /** When opened with `compile`: the compiled model's size ((term, article) pairs) and how long compiling took. */
+  readonly compiled?: { readonly pairs: number; readonly millis: number }
   /**
    * Ranks the full texts.
    * @param query - the query text (its words; PubMed tags are not read here)
@@ -80,22 +83,28 @@ export interface FulltextSearch {
 /**
  * Opens the full-text index of an engine's index (and its section model, if trained).
  * @param engine - the engine
+ * @param options - `compile`: apply the section model to the whole index now (`compileSectionModel`:
+ *   about a second per few hundred thousand (term, article) pairs, then each log-odds query reads
+ *   one list per term), for a server; without it each query scores its passages directly (a few ms
+ *   on the bundled corpus), for one-off searches
  * @throws PubmatchError `NOT_FOUND` when the index has no full-text index
  */
-export async function openFulltext(engine: SearchEngine): Promise<FulltextSearch> {
+export async function openFulltext(engine: SearchEngine, options: { readonly compile?: boolean } = {}): Promise<FulltextSearch> {
   const index = await openFulltextIndex(fulltextDir(engine.indexDir))
   const modelFile = sectionModelFile(engine.indexDir)
   const model = existsSync(modelFile) ? await loadSectionModel(modelFile) : undefined
+  const compiled = options.compile === true && model !== undefined ? compileSectionModel(index, model) : undefined
   return {
     index,
     ...(model === undefined ? {} : { model }),
+    ...(compiled === undefined ? {} : { compiled: { pairs: compiled.pairs, millis: compiled.millis } }),
     search(query, strategy, options = {}) {
       if ((strategy === 'sum-logodds' || strategy === 'max-logodds') && model === undefined) {
         throw new PubmatchError('INVALID_ARGUMENT', `engine: ${strategy} needs a section model: train one with \`pubmatch fulltext train -i ${engine.indexDir}\``)
       }
       const offset = options.offset ?? 0
       const limit = options.limit ?? 20
-      const ranked = rankFulltext(index, query, strategy, { ...(model === undefined ? {} : { model }), limit: 10_000 })
+      const ranked = rankFulltext(index, query, strategy, { ...(model === undefined ? {} : { model: compiled ?? model }), limit: 10_000 })
       return {
         total: ranked.length,
         hits: ranked.slice(offset, offset + limit).map((hit) => {
@@ -135,7 +144,12 @@ export function sectionFeatureBlock(index: FulltextIndex): FeatureBlock {
       const width = S + 1
       const out = new Float64Array(ids.length * width)
       const sections = sectionScores(index, query)
-      const A = sections.articles.length
+      // per article and section type: the sum over query terms
+      const sums = new Float64Array(sections.articles.length * S)
+      const { article, section, score } = sections.entries
+      for (let i = 0; i < score.length; i++) {
+        sums[article[i]! * S + section[i]!]! += score[i]!
+      }
       const position = new Map(Array.from(sections.articles, (doc, a) => [doc, a]))
       for (const [row, id] of ids.entries()) {
         const doc = index.articles.docNumber(id)
@@ -147,10 +161,8 @@ export function sectionFeatureBlock(index: FulltextIndex): FeatureBlock {
         if (a === undefined) {
           continue
         }
-        for (let t = 0; t < sections.terms.length; t++) {
-          for (let s = 0; s < S; s++) {
-            out[row * width + s]! += sections.scores[(t * A + a) * S + s]!
-          }
+        for (let s = 0; s < S; s++) {
+          out[row * width + s] = sums[a * S + s]!
         }
       }
       return out

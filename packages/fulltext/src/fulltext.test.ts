@@ -8,7 +8,7 @@ import { SECTION_TYPES, type FullTextDocument } from '@pubmatch/core'
 import { readBiocFile } from '@pubmatch/ingest'
 import { buildFulltextIndex, openFulltextIndex, scoredPassages, type FulltextIndex } from './fulltext-index.ts'
 import { loadSectionModel, plotSectionModel, saveSectionModel } from './model.ts'
-import { bm25, rankFulltext, sectionScores, trainSectionModel } from './scoring.ts'
+import { bm25, compileSectionModel, rankFulltext, sectionScores, termSectionScores, trainSectionModel } from './scoring.ts'
 
 const bioc = fileURLToPath(new URL('../../../../shared/data/pmc/bioc-json/', import.meta.url))
 
@@ -61,7 +61,7 @@ describe.runIf(existsSync(bioc))('a full-text index of real PMC BioC articles', 
     const a = [...sections.articles].indexOf(index.articles.docNumber(doc.pmid ?? doc.pmcid)!)
     expect(a).toBeGreaterThanOrEqual(0)
     const intro = SECTION_TYPES.indexOf('INTRO')
-    expect(sections.scores[(0 * sections.articles.length + a) * SECTION_TYPES.length + intro]).toBeGreaterThan(0)
+    expect(termSectionScores(sections, 0, a)[intro]).toBeGreaterThan(0)
     // the merged baseline finds the article too
     expect(rankFulltext(index, word, 'merged').some((hit) => hit.id === (doc.pmid ?? doc.pmcid))).toBe(true)
   })
@@ -83,6 +83,22 @@ describe.runIf(existsSync(bioc))('a full-text index of real PMC BioC articles', 
     const hits = rankFulltext(index, target.title ?? '', 'sum-logodds', { model: loaded })
     expect(hits.findIndex((hit) => hit.id === (target.pmid ?? target.pmcid))).toBeLessThan(5)
     expect(() => rankFulltext(index, 'x', 'max-logodds')).toThrowError(/needs PAV functions/)
+    // the compiled model ranks every held-out title as the query's own section scores do
+    const compiled = compileSectionModel(index, loaded)
+    expect(compiled.pairs).toBeGreaterThan(0)
+    for (const d of docs.slice(20)) {
+      for (const strategy of ['sum-logodds', 'max-logodds'] as const) {
+        const plain = rankFulltext(index, d.title ?? '', strategy, { model: loaded })
+        const fast = rankFulltext(index, d.title ?? '', strategy, { model: compiled })
+        // the same articles with the same scores (summed in another order, so near-ties may swap)
+        const scores = new Map(plain.map((hit) => [hit.id, hit.score]))
+        expect(fast.map((hit) => hit.id).sort()).toEqual(plain.map((hit) => hit.id).sort())
+        fast.forEach((hit, i) => {
+          expect(hit.score).toBeCloseTo(scores.get(hit.id)!, 9)
+          expect(hit.score).toBeCloseTo(plain[i]!.score, 9)
+        })
+      }
+    }
     await expect(loadSectionModel(join(dir, 'none.json'))).rejects.toMatchObject({ code: 'NOT_FOUND' })
     const text = await readFile(file, 'utf8')
     expect(JSON.parse(text)).toMatchObject({ format: 'pubmatch-section-model/1', training: { queries: 'titles of 20 articles' } })

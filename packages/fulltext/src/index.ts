@@ -4,14 +4,16 @@ export { ABSTRACT_FIELD, MERGED_FIELD, articleKey, buildFulltextIndex, openFullt
 export type { BuildFulltextOptions, FulltextIndex } from './fulltext-index.ts'
 export {
   bm25,
+  compileSectionModel,
   FULLTEXT_STRATEGIES,
   fieldScores,
   queryTerms,
   rankFulltext,
   sectionScores,
+  termSectionScores,
   trainingPoints,
   trainSectionModel,
 } from './scoring.ts'
-export type { Bm25Params, FulltextHit, FulltextStrategy, LabelledFulltextQuery, SectionModel, SectionScores } from './scoring.ts'
+export type { Bm25Params, CompiledSectionModel, FulltextHit, FulltextStrategy, LabelledFulltextQuery, SectionModel, SectionScores } from './scoring.ts'
 export { loadSectionModel, modelSections, plotSectionModel, saveSectionModel, SECTION_MODEL_FORMAT } from './model.ts'
 export type { PlotOptions, SavedSectionModel } from './model.ts'

@@ -7,8 +7,8 @@
  * log-odds, Max LogOdds takes the largest, and a query's score is the sum over its tokens. The
  * baselines are BM25 on the abstract alone and BM25 on abstract and body merged into one field.
  */
-import { PubmatchError, SECTION_TYPES, type SectionType } from '@pubmatch/core'
-import { NO_MORE_DOCS, sectionField, type IndexReader } from '@pubmatch/index'
+import { PubmatchError, SECTION_TYPES, compareCodePoints, type SectionType } from '@pubmatch/core'
+import { NO_MORE_DOCS, sectionField, type IndexReader, type IndexTermEntry } from '@pubmatch/index'
 import { ABSTRACT_FIELD, MERGED_FIELD, type FulltextIndex } from './fulltext-index.ts'
 import { evaluatePav, fitPav, logOdds, type PavFunction, type PavPoint } from './pav.ts'
 
@@ -40,13 +40,15 @@ export function bm25(input: { readonly n: number; readonly df: number; readonly 
 export interface SectionScores {
   /** The query's distinct analysed terms. */
   readonly terms: readonly string[]
-  /** Article document numbers (in the article index) holding at least one term in a scored section. */
+  /** Article document numbers (in the article index) holding at least one term in a scored section, then any `extra` ones. */
   readonly articles: Int32Array
   /**
-   * `scores[(t · articles.length + a) · 13 + s]`: the largest BM25 of term `t` over the passages
-   * of section type `SECTION_TYPES[s]` of article `a` (0 when none holds it).
+   * The non-zero scores, one entry per (term, article, section type) with a passage holding the
+   * term, grouped by term in order: entry `i` is the largest BM25 `score[i]` of term
+   * `terms[term[i]]` over the passages of section type `SECTION_TYPES[section[i]]` of article
+   * `articles[article[i]]`. Every other (term, article, section) scores 0.
    */
-  readonly scores: Float64Array
+  readonly entries: { readonly term: Int32Array; readonly article: Int32Array; readonly section: Uint8Array; readonly score: Float64Array }
 }
 
 /**
@@ -59,58 +61,127 @@ export function queryTerms(index: FulltextIndex, query: string): string[] {
   return [...new Set(analyzer.analyze(query).map((token) => token.term))]
 }
 
+/** Per-index scratch arrays, sized to the article index (scoring is synchronous, so one set per index suffices). */
+interface Scratch {
+  /** Per article: its position in the current query's `articles`, or -1. */
+  readonly slot: Int32Array
+  /** Per article: the epoch of the (term, section) pass that last saw it, and that pass's entry for it. */
+  readonly seen: Int32Array
+  readonly entry: Int32Array
+  epoch: number
+}
+
+const scratches = new WeakMap<FulltextIndex, Scratch>()
+
+function scratchFor(index: FulltextIndex): Scratch {
+  let scratch = scratches.get(index)
+  if (scratch === undefined || scratch.slot.length < index.articles.maxDoc) {
+    const n = index.articles.maxDoc
+    scratch = { slot: new Int32Array(n).fill(-1), seen: new Int32Array(n), entry: new Int32Array(n), epoch: 0 }
+    scratches.set(index, scratch)
+  }
+  if (scratch.epoch > 0x3fffffff) {
+    scratch.seen.fill(0)
+    scratch.epoch = 0
+  }
+  return scratch
+}
+
 /**
- * Per query term, article and section type: the largest per-section BM25 over the article's passages.
+ * Per query term, article and section type: the largest per-section BM25 over the article's
+ * passages (sparse: only the non-zero ones).
  * @param index - the full-text index
  * @param query - the query text
  * @param params - BM25's k1 and b
  * @param extra - articles to include even without any query term (e.g. the relevant ones, for training)
  */
 export function sectionScores(index: FulltextIndex, query: string, params: Bm25Params = {}, extra: readonly number[] = []): SectionScores {
+  const k1 = params.k1 ?? 1.2
+  const b = params.b ?? 0.75
   const terms = queryTerms(index, query)
   const S = SECTION_TYPES.length
-  const fields = SECTION_TYPES.map((type) => sectionField(type))
-  // pass 1: which articles hold a term
-  const position = new Map<number, number>()
-  for (const doc of extra) {
-    if (!position.has(doc)) {
-      position.set(doc, position.size)
-    }
-  }
-  const hits: Array<Array<{ s: number; passage: number; tf: number }>> = terms.map(() => [])
-  for (const [t, term] of terms.entries()) {
-    for (let s = 0; s < S; s++) {
-      const cursor = index.passages.postings(fields[s]!, term)
-      if (cursor === null) {
-        continue
+  const scratch = scratchFor(index)
+  const { slot, seen, entry } = scratch
+  const articles: number[] = []
+  const entryTerm: number[] = []
+  const entryArticle: number[] = []
+  const entrySection: number[] = []
+  const entryScore: number[] = []
+  try {
+    for (const doc of extra) {
+      if (doc >= 0 && doc < slot.length && slot[doc] === -1) {
+        slot[doc] = articles.length
+        articles.push(doc)
       }
-      for (let doc = cursor.nextDoc(); doc !== NO_MORE_DOCS; doc = cursor.nextDoc()) {
-        const article = index.passageArticle[doc]!
-        if (article < 0 || !index.passages.isLive(doc)) {
+    }
+    for (const [t, term] of terms.entries()) {
+      for (let s = 0; s < S; s++) {
+        const field = sectionField(SECTION_TYPES[s]!)
+        const cursor = index.passages.postings(field, term)
+        if (cursor === null) {
           continue
         }
-        if (!position.has(article)) {
-          position.set(article, position.size)
+        const stats = index.sectionStats[s]!
+        const df = index.passages.docFreq(field, term)
+        const idf = Math.log(1 + (stats.passages - df + 0.5) / (df + 0.5))
+        const lengths = index.passages.fieldLengths(field)
+        const lengthNorm = b / (stats.avgLength || 1)
+        const epoch = ++scratch.epoch
+        for (let doc = cursor.nextDoc(); doc !== NO_MORE_DOCS; doc = cursor.nextDoc()) {
+          const article = index.passageArticle[doc]!
+          if (article < 0 || !index.passages.isLive(doc)) {
+            continue
+          }
+          const tf = cursor.freq()
+          // bm25(), inlined
+          const value = tf === 0 ? 0 : (idf * tf * (k1 + 1)) / (tf + k1 * (1 - b + lengthNorm * lengths[doc]!))
+          if (seen[article] === epoch) {
+            const at = entry[article]!
+            if (value > entryScore[at]!) {
+              entryScore[at] = value
+            }
+            continue
+          }
+          seen[article] = epoch
+          entry[article] = entryScore.length
+          if (slot[article] === -1) {
+            slot[article] = articles.length
+            articles.push(article)
+          }
+          entryTerm.push(t)
+          entryArticle.push(slot[article]!)
+          entrySection.push(s)
+          entryScore.push(value)
         }
-        hits[t]!.push({ s, passage: doc, tf: cursor.freq() })
       }
     }
-  }
-  const articles = Int32Array.from(position.keys())
-  const scores = new Float64Array(terms.length * articles.length * S)
-  for (const [t, term] of terms.entries()) {
-    const dfs = fields.map((field) => index.passages.docFreq(field, term))
-    for (const { s, passage, tf } of hits[t]!) {
-      const a = position.get(index.passageArticle[passage]!)!
-      const stats = index.sectionStats[s]!
-      const value = bm25({ n: stats.passages, df: dfs[s]!, tf, length: index.passages.fieldLength(fields[s]!, passage), avgLength: stats.avgLength }, params)
-      const at = (t * articles.length + a) * S + s
-      if (value > scores[at]!) {
-        scores[at] = value
-      }
+  } finally {
+    for (const article of articles) {
+      slot[article] = -1
     }
   }
-  return { terms, articles, scores }
+  return {
+    terms,
+    articles: Int32Array.from(articles),
+    entries: { term: Int32Array.from(entryTerm), article: Int32Array.from(entryArticle), section: Uint8Array.from(entrySection), score: Float64Array.from(entryScore) },
+  }
+}
+
+/**
+ * The section scores of one term and article, dense: `out[s]` for `SECTION_TYPES[s]`.
+ * @param sections - what `sectionScores` returned
+ * @param t - the term's index in `sections.terms`
+ * @param a - the article's index in `sections.articles`
+ */
+export function termSectionScores(sections: SectionScores, t: number, a: number): Float64Array {
+  const out = new Float64Array(SECTION_TYPES.length)
+  const { term, article, section, score } = sections.entries
+  for (let i = 0; i < score.length; i++) {
+    if (term[i] === t && article[i] === a) {
+      out[section[i]!] = score[i]!
+    }
+  }
+  return out
 }
 
 /**
@@ -165,39 +236,320 @@ export interface FulltextHit {
   readonly rank: number
 }
 
-/**
- * The log-odds of one term in one article: per section type the article has, `LO_s(score)`;
- * combined by sum or max.
- */
-function termLogOdds(model: SectionModel, scores: Float64Array, at: number, mask: number, max: boolean): number {
-  let out = max ? -Infinity : 0
-  for (let s = 0; s < SECTION_TYPES.length; s++) {
-    if ((mask & (1 << s)) === 0) {
-      continue
-    }
-    const f = model.sections[SECTION_TYPES[s]!]
-    if (f === undefined) {
-      continue
-    }
-    const value = logOdds(evaluatePav(f, scores[at + s]!), model.prior)
-    out = max ? Math.max(out, value) : out + value
-  }
-  return out === -Infinity ? 0 : out
+function grow<T extends Int32Array | Float64Array>(from: T, to: T): T {
+  to.set(from)
+  return to
+}
+
+function modelBits(mask: number, s: number): boolean {
+  return (mask & (1 << s)) !== 0
 }
 
 /**
- * Ranks the articles of a full-text index for a query with one of the four strategies.
+ * A section model applied to every term of a full-text index once, so that a query only reads one
+ * list per term (like BM25 over one field) instead of a passage list per term and section type and
+ * a PAV lookup per entry. Built by {@link compileSectionModel}; in memory, 20 bytes per (term,
+ * article) pair.
+ */
+export interface CompiledSectionModel {
+  /** The index it was compiled for (it holds that index's document numbers). */
+  readonly index: FulltextIndex
+  readonly model: SectionModel
+  readonly bm25: Required<Bm25Params>
+  /** Per article: what a query term worth nothing in it adds (Σ, resp. max, of `LO_s(0)` over its modelled sections). */
+  readonly baseSum: Float64Array
+  readonly baseMax: Float64Array
+  /** Per term: its number; its pairs are `articles`, `sum`, `max` from `offsets[n]` to `offsets[n + 1]`. */
+  readonly terms: ReadonlyMap<string, number>
+  readonly offsets: Int32Array
+  /** Per (term, article) pair: the article's document number. */
+  readonly articles: Int32Array
+  /** Per pair: Σ over the article's section types holding the term of `LO_s(score) − LO_s(0)` (Sum LogOdds). */
+  readonly sum: Float64Array
+  /** Per pair: the largest `LO_s(score)` over the sections holding the term (Max LogOdds). */
+  readonly max: Float64Array
+  /** (term, article) pairs held. */
+  readonly pairs: number
+  /** How long compiling took, in ms. */
+  readonly millis: number
+}
+
+const compiled = new WeakMap<FulltextIndex, WeakMap<SectionModel, CompiledSectionModel>>()
+
+/**
+ * Applies a section model to a full-text index: for every term and article, its Sum and Max
+ * LogOdds shares (the per-section BM25 as in {@link sectionScores}, through each section's PAV
+ * function, as log-odds against the prior). `rankFulltext` compiles on first use and keeps the
+ * result for the index and model; call this ahead (e.g. when a server opens an index) to keep that
+ * cost off the first query.
+ * @param index - the full-text index
+ * @param model - PAV functions and prior
+ * @param params - BM25's k1 and b
+ */
+export function compileSectionModel(index: FulltextIndex, model: SectionModel, params: Bm25Params = {}): CompiledSectionModel {
+  const k1 = params.k1 ?? 1.2
+  const b = params.b ?? 0.75
+  let forIndex = compiled.get(index)
+  const cached = forIndex?.get(model)
+  if (cached !== undefined && cached.bm25.k1 === k1 && cached.bm25.b === b) {
+    return cached
+  }
+  const started = performance.now()
+  const S = SECTION_TYPES.length
+  const functions = SECTION_TYPES.map((type) => model.sections[type] ?? null)
+  const zero = functions.map((f) => (f === null ? 0 : logOdds(evaluatePav(f, 0), model.prior)))
+  const modelMask = functions.reduce((bits, f, s) => (f === null ? bits : bits | (1 << s)), 0)
+  const maxDoc = index.articles.maxDoc
+  const baseSum = new Float64Array(maxDoc)
+  const baseMax = new Float64Array(maxDoc).fill(-Infinity)
+  for (let a = 0; a < maxDoc; a++) {
+    const mask = index.sectionMask[a]! & modelMask
+    for (let s = 0; s < S; s++) {
+      if ((mask & (1 << s)) !== 0) {
+        baseSum[a]! += zero[s]!
+        baseMax[a] = Math.max(baseMax[a]!, zero[s]!)
+      }
+    }
+  }
+  // the modelled section types' term lists, merged in term order (each list is sorted)
+  const modelled = functions.flatMap((f, s) => (f === null ? [] : [s]))
+  const fields = SECTION_TYPES.map((type) => sectionField(type))
+  const iterators = modelled.map((s) => index.passages.terms(fields[s]!)[Symbol.iterator]())
+  const heads = iterators.map((iterator) => iterator.next().value as IndexTermEntry | undefined)
+  const lengths = SECTION_TYPES.map((_, s) => ((modelBits(modelMask, s) ? index.passages.fieldLengths(fields[s]!) : null)))
+  // per article: the largest BM25 of the current (term, section); and the term's two shares
+  const best = new Float64Array(maxDoc)
+  const sumAcc = new Float64Array(maxDoc)
+  const maxAcc = new Float64Array(maxDoc).fill(-Infinity)
+  const inSection: number[] = []
+  const inTerm: number[] = []
+  const terms = new Map<string, number>()
+  const offsets: number[] = [0]
+  let pairs = 0
+  let articles = new Int32Array(1 << 16)
+  let sums = new Float64Array(1 << 16)
+  let maxes = new Float64Array(1 << 16)
+  for (;;) {
+    let term: string | undefined
+    for (const head of heads) {
+      if (head !== undefined && (term === undefined || compareCodePoints(head.term, term) < 0)) {
+        term = head.term
+      }
+    }
+    if (term === undefined) {
+      break
+    }
+    for (let h = 0; h < heads.length; h++) {
+      const head = heads[h]
+      if (head === undefined || head.term !== term) {
+        continue
+      }
+      heads[h] = iterators[h]!.next().value as IndexTermEntry | undefined
+      const s = modelled[h]!
+      const f = functions[s]!
+      const cursor = index.passages.postings(fields[s]!, term)
+      if (cursor === null) {
+        continue
+      }
+      const stats = index.sectionStats[s]!
+      const idf = Math.log(1 + (stats.passages - head.docFreq + 0.5) / (head.docFreq + 0.5))
+      const lengthNorm = b / (stats.avgLength || 1)
+      const sectionLengths = lengths[s]!
+      for (let doc = cursor.nextDoc(); doc !== NO_MORE_DOCS; doc = cursor.nextDoc()) {
+        const article = index.passageArticle[doc]!
+        if (article < 0 || !index.passages.isLive(doc)) {
+          continue
+        }
+        const tf = cursor.freq()
+        const value = tf === 0 ? 0 : (idf * tf * (k1 + 1)) / (tf + k1 * (1 - b + lengthNorm * sectionLengths[doc]!))
+        if (value <= 0) {
+          continue
+        }
+        if (best[article] === 0) {
+          inSection.push(article)
+        }
+        if (value > best[article]!) {
+          best[article] = value
+        }
+      }
+      for (const article of inSection) {
+        const lo = logOdds(evaluatePav(f, best[article]!), model.prior)
+        best[article] = 0
+        if (maxAcc[article] === -Infinity) {
+          inTerm.push(article)
+        }
+        sumAcc[article]! += lo - zero[s]!
+        maxAcc[article] = Math.max(maxAcc[article]!, lo)
+      }
+      inSection.length = 0
+    }
+    if (inTerm.length > 0) {
+      if (pairs + inTerm.length > articles.length) {
+        const size = Math.max(articles.length * 2, pairs + inTerm.length)
+        articles = grow(articles, new Int32Array(size))
+        sums = grow(sums, new Float64Array(size))
+        maxes = grow(maxes, new Float64Array(size))
+      }
+      for (const article of inTerm) {
+        articles[pairs] = article
+        sums[pairs] = sumAcc[article]!
+        maxes[pairs] = maxAcc[article]!
+        pairs += 1
+        sumAcc[article] = 0
+        maxAcc[article] = -Infinity
+      }
+      inTerm.length = 0
+      terms.set(term, offsets.length - 1)
+      offsets.push(pairs)
+    }
+  }
+  const out: CompiledSectionModel = {
+    index,
+    model,
+    bm25: { k1, b },
+    baseSum,
+    baseMax,
+    terms,
+    offsets: Int32Array.from(offsets),
+    articles: articles.slice(0, pairs),
+    sum: sums.slice(0, pairs),
+    max: maxes.slice(0, pairs),
+    pairs,
+    millis: performance.now() - started,
+  }
+  if (forIndex === undefined) {
+    forIndex = new WeakMap()
+    compiled.set(index, forIndex)
+  }
+  forIndex.set(model, out)
+  return out
+}
+
+/**
+ * Per article holding a query term, the query's Sum or Max LogOdds: a term's value in an article
+ * is the sum (or the maximum) of `LO_s(score)` over the section types s the article has and the
+ * model knows; a section without the term scores 0, so it adds `LO_s(0)`; a query's score is the
+ * sum over its terms.
+ */
+function compiledLogOdds(index: FulltextIndex, model: CompiledSectionModel, terms: readonly string[], max: boolean): Array<[number, number]> {
+  const scratch = scratchFor(index)
+  const { slot } = scratch
+  const articles: number[] = []
+  const totals: number[] = []
+  const T = terms.length
+  try {
+    const { articles: list, sum, max: maxLo } = model
+    for (const term of terms) {
+      const n = model.terms.get(term)
+      if (n === undefined) {
+        continue
+      }
+      for (let i = model.offsets[n]!, end = model.offsets[n + 1]!; i < end; i++) {
+        const article = list[i]!
+        let at = slot[article]!
+        if (at === -1) {
+          at = articles.length
+          slot[article] = at
+          articles.push(article)
+          totals.push(T * (max ? model.baseMax[article]! : model.baseSum[article]!))
+        }
+        // Max: LO_s is non-decreasing, so the term's maximum is the larger of its best section
+        // holding it and the best LO_s(0) of the others (an entry implies a modelled section, so baseMax is finite)
+        totals[at]! += max ? Math.max(model.baseMax[article]!, maxLo[i]!) - model.baseMax[article]! : sum[i]!
+      }
+    }
+  } finally {
+    for (const article of articles) {
+      slot[article] = -1
+    }
+  }
+  return articles.map((article, at) => [article, totals[at]!])
+}
+
+/**
+ * The same scores from a query's section scores, without a compiled model: a PAV lookup per
+ * non-zero (term, article, section), plus `LO_s(0)` for the sections without the term.
+ */
+function sectionLogOdds(index: FulltextIndex, model: SectionModel, sections: SectionScores, max: boolean): Array<[number, number]> {
+  const S = SECTION_TYPES.length
+  const A = sections.articles.length
+  const T = sections.terms.length
+  const functions = SECTION_TYPES.map((type) => model.sections[type] ?? null)
+  const zero = functions.map((f) => (f === null ? 0 : logOdds(evaluatePav(f, 0), model.prior)))
+  const modelMask = functions.reduce((bits, f, s) => (f === null ? bits : bits | (1 << s)), 0)
+  const { term, article, section, score } = sections.entries
+  // what a term adds in an article where it is in none of its sections
+  const base = new Float64Array(A)
+  for (let a = 0; a < A; a++) {
+    const mask = index.sectionMask[sections.articles[a]!]! & modelMask
+    let value = max ? -Infinity : 0
+    for (let s = 0; s < S; s++) {
+      if ((mask & (1 << s)) !== 0) {
+        value = max ? Math.max(value, zero[s]!) : value + zero[s]!
+      }
+    }
+    base[a] = value
+  }
+  const total = new Float64Array(A)
+  if (max) {
+    // LO_s is non-decreasing: a term's maximum is the larger of its best section holding it and
+    // the best LO_s(0) of the article's other sections
+    const best = new Float64Array(T * A)
+    for (let t = 0; t < T; t++) {
+      best.set(base, t * A)
+    }
+    for (let i = 0; i < score.length; i++) {
+      const f = functions[section[i]!]
+      if (f !== null && f !== undefined) {
+        const at = term[i]! * A + article[i]!
+        best[at] = Math.max(best[at]!, logOdds(evaluatePav(f, score[i]!), model.prior))
+      }
+    }
+    for (let t = 0; t < T; t++) {
+      for (let a = 0; a < A; a++) {
+        const value = best[t * A + a]!
+        total[a]! += value === -Infinity ? 0 : value
+      }
+    }
+  } else {
+    for (let a = 0; a < A; a++) {
+      total[a] = T * base[a]!
+    }
+    for (let i = 0; i < score.length; i++) {
+      const s = section[i]!
+      const f = functions[s]
+      if (f !== null && f !== undefined) {
+        total[article[i]!]! += logOdds(evaluatePav(f, score[i]!), model.prior) - zero[s]!
+      }
+    }
+  }
+  // as the compiled form: only articles holding a term in a section the model knows
+  const held = new Uint8Array(A)
+  for (let i = 0; i < score.length; i++) {
+    if (functions[section[i]!] !== null) {
+      held[article[i]!] = 1
+    }
+  }
+  return Array.from(sections.articles, (doc, a) => [doc, total[a]!] as [number, number]).filter((_, a) => held[a] === 1)
+}
+
+/**
+ * Ranks the articles of a full-text index for a query with one of the four strategies. The
+ * log-odds strategies rank the articles holding a query term in a section the model knows; with a
+ * model from {@link compileSectionModel} a query reads one list per term (for servers), with a
+ * plain model it scores the query's section scores directly (no start-up cost: for one-off queries).
  * @param index - the full-text index
  * @param query - the query text
  * @param strategy - `sum-logodds`, `max-logodds` (need `model`), `merged` or `abstract`
- * @param options - the PAV model, how many hits, BM25 parameters
- * @throws PubmatchError `INVALID_ARGUMENT` for a log-odds strategy without a model
+ * @param options - the PAV model (plain or compiled for this index), how many hits, BM25 parameters
+ * @throws PubmatchError `INVALID_ARGUMENT` for a log-odds strategy without a model, or with a
+ *   compiled model and other BM25 parameters than it was compiled with
  */
 export function rankFulltext(
   index: FulltextIndex,
   query: string,
   strategy: FulltextStrategy,
-  options: { readonly model?: SectionModel; readonly limit?: number; readonly bm25?: Bm25Params } = {},
+  options: { readonly model?: SectionModel | CompiledSectionModel; readonly limit?: number; readonly bm25?: Bm25Params } = {},
 ): FulltextHit[] {
   const limit = options.limit ?? 1000
   let scored: Array<[number, number]>
@@ -209,16 +561,17 @@ export function rankFulltext(
     if (model === undefined) {
       throw new PubmatchError('INVALID_ARGUMENT', `fulltext: ${strategy} needs PAV functions: train them with \`pubmatch fulltext train\``)
     }
-    const sections = sectionScores(index, query, options.bm25)
-    const A = sections.articles.length
-    const S = SECTION_TYPES.length
-    scored = Array.from(sections.articles, (doc, a) => {
-      let total = 0
-      for (let t = 0; t < sections.terms.length; t++) {
-        total += termLogOdds(model, sections.scores, (t * A + a) * S, index.sectionMask[doc]!, strategy === 'max-logodds')
-      }
-      return [doc, total] as [number, number]
-    })
+    const max = strategy === 'max-logodds'
+    if ('offsets' in model && model.index !== index) {
+      throw new PubmatchError('INVALID_ARGUMENT', `fulltext: the section model was compiled for the index in ${model.index.dir}, not this one (${index.dir})`)
+    }
+    if ('offsets' in model && ((options.bm25?.k1 ?? 1.2) !== model.bm25.k1 || (options.bm25?.b ?? 0.75) !== model.bm25.b)) {
+      throw new PubmatchError('INVALID_ARGUMENT', `fulltext: the compiled section model has k1 ${model.bm25.k1}, b ${model.bm25.b}; compile it again for other BM25 parameters`)
+    }
+    scored =
+      'offsets' in model
+        ? compiledLogOdds(index, model, queryTerms(index, query), max)
+        : sectionLogOdds(index, model, sectionScores(index, query, options.bm25), max)
   }
   scored.sort((x, y) => y[1] - x[1] || (index.articles.externalId(x[0]) < index.articles.externalId(y[0]) ? 1 : -1))
   return scored.slice(0, limit).map(([doc, score], i) => ({ doc, id: index.articles.externalId(doc), score, rank: i + 1 }))
@@ -244,14 +597,21 @@ export function trainingPoints(index: FulltextIndex, queries: readonly LabelledF
     const relevantDocs = [...query.relevant].map((id) => index.articles.docNumber(id)).filter((doc): doc is number => doc !== undefined)
     const sections = sectionScores(index, query.text, params, relevantDocs)
     const A = sections.articles.length
+    const labels = Array.from(sections.articles, (doc) => (query.relevant.has(index.articles.externalId(doc)) ? 1 : 0))
+    const lists = SECTION_TYPES.map((type) => points.get(type)!)
+    const dense = new Float64Array(A * S)
+    const { term, article, section, score } = sections.entries
+    let i = 0
     for (let t = 0; t < sections.terms.length; t++) {
+      dense.fill(0)
+      for (; i < score.length && term[i] === t; i++) {
+        dense[article[i]! * S + section[i]!] = score[i]!
+      }
       for (let a = 0; a < A; a++) {
-        const doc = sections.articles[a]!
-        const y = query.relevant.has(index.articles.externalId(doc)) ? 1 : 0
-        const mask = index.sectionMask[doc]!
+        const mask = index.sectionMask[sections.articles[a]!]!
         for (let s = 0; s < S; s++) {
           if ((mask & (1 << s)) !== 0) {
-            points.get(SECTION_TYPES[s]!)!.push({ x: sections.scores[(t * A + a) * S + s]!, y })
+            lists[s]!.push({ x: dense[a * S + s]!, y: labels[a]! })
           }
         }
       }

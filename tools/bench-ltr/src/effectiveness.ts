@@ -221,6 +221,8 @@ export async function rankQueries(
     const result = model.searcher.search(query.text, {
       limit: Math.max(limit, loaded.depth),
       tieBreak: 'idDescending',
+      // F176 as training and engine.run compute it
+      exactTotal: true,
     })
     const head = result.hits.slice(0, loaded.depth)
     const reranked: RunEntry[] = []
@@ -258,7 +260,7 @@ export async function rankQueries(
 
 /**
  * The query-level feature that puts a query outside a model's ranges widened by `margin` widths
- * (each at least 1, as `acceptedRange` does for margin 1), or `undefined`.
+ * (each width at least 1, as `acceptedRange` does), or `undefined`.
  * @param values - the query's query-level feature values
  * @param ranges - the model's training ranges (`manifest.queryRanges`)
  * @param margin - widths added on each side (`Infinity`: never outside)

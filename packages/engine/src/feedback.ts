@@ -37,6 +37,9 @@ export interface PrfOptions {
   readonly weights?: FeedbackSettings['weights']
 }
 
+/** First-stage candidates PRF re-ranks by default. */
+export const PRF_CANDIDATES = 1000
+
 /** The first stage's result re-ordered by the PRF-expanded query, and the terms it added. */
 export interface PrfResult {
   readonly result: SearchResult
@@ -46,8 +49,9 @@ export interface PrfResult {
 
 /**
  * Re-orders a first-stage result by pseudo relevance feedback: the query vector is expanded by
- * Rocchio from the top 10 documents of the re-ranked candidates and the candidates are ranked
- * again. Each hit keeps its first-stage score (what a model's features read); ranks are the new order.
+ * Rocchio from the top 10 documents of the re-ranked candidates and the candidates (the first
+ * `options.candidates` hits) are ranked again; hits past them follow in first-stage order. Each hit
+ * keeps its first-stage score (what a model's features read); ranks are the new order.
  * @param engine - the engine (its index and analyzer)
  * @param query - the query text
  * @param result - the first stage's result (its hits are the candidates)
@@ -57,7 +61,11 @@ export function applyPrf(engine: SearchEngine, query: string, result: SearchResu
   if (result.hits.length === 0) {
     return { result, terms: [] }
   }
-  const candidates = indexCandidates(engine.reader, result.hits.map((hit) => hit.docNumber))
+  // exactly the first `candidates` hits, whatever page was asked for: the rest keep first-stage order
+  const n = options.candidates ?? PRF_CANDIDATES
+  const head = result.hits.slice(0, n)
+  const tail = result.hits.slice(n)
+  const candidates = indexCandidates(engine.reader, head.map((hit) => hit.docNumber))
   const session = startSession({
     query,
     candidates,
@@ -67,8 +75,8 @@ export function applyPrf(engine: SearchEngine, query: string, result: SearchResu
     idf: options.idf ?? 'global',
     ...(options.weights === undefined ? {} : { weights: options.weights }),
   })
-  const byId = new Map(result.hits.map((hit) => [hit.id, hit]))
-  const hits: Candidate[] = session.ranking().map((entry, i) => ({ ...byId.get(entry.id)!, rank: i + 1 }))
+  const byId = new Map(head.map((hit) => [hit.id, hit]))
+  const hits: Candidate[] = [...session.ranking().map((entry) => byId.get(entry.id)!), ...tail].map((hit, i) => ({ ...hit, rank: i + 1 }))
   const terms = [...session.vector].sort((a, b) => b[1] - a[1])
   return { result: { ...result, hits }, terms }
 }

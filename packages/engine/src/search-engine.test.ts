@@ -46,6 +46,23 @@ describe.runIf(existsSync(shared))('openSearch over PubMed XML (NLM MEDLINE samp
     expect(second.reranked).toBe(false)
   })
 
+  it('re-ranks exactly the first `candidates` hits with PRF, whatever the page or run length', () => {
+    const prf = { candidates: 10 }
+    const first = engine.run('cell OR patients', 1000)
+    const short = engine.run('cell OR patients', 10, { prf })
+    const long = engine.run('cell OR patients', 1000, { prf })
+    expect(first.hits.length).toBeGreaterThan(20)
+    expect(long.hits.slice(0, 10).map((h) => h.id)).toEqual(short.hits.map((h) => h.id))
+    // the same ten documents, re-ordered; the rest in first-stage order
+    expect(new Set(long.hits.slice(0, 10).map((h) => h.id))).toEqual(new Set(first.hits.slice(0, 10).map((h) => h.id)))
+    expect(long.hits.slice(10).map((h) => h.id)).toEqual(first.hits.slice(10).map((h) => h.id))
+    // pages of a search agree with each other and with the run
+    const page1 = engine.search('cell OR patients', { limit: 10, prf })
+    const page3 = engine.search('cell OR patients', { offset: 20, limit: 10, prf })
+    expect(page1.hits.map((h) => h.id)).toEqual(long.hits.slice(0, 10).map((h) => h.id))
+    expect(page3.hits.map((h) => h.id)).toEqual(long.hits.slice(20, 30).map((h) => h.id))
+  })
+
   it('sorts by publication date, newest first', () => {
     const result = engine.search('cell OR patients', { sort: 'date', limit: 50 })
     const dates = result.hits.map((hit) => engine.reader.numericValue('pubdate', hit.docNumber) ?? -Infinity)

@@ -32,7 +32,7 @@ import {
   type RerankFallback,
 } from '@pubmatch/ltr'
 import { corpusMeshLookup, openForwardStore } from './corpus-data.ts'
-import { applyPrf, type PrfOptions, type PrfResult } from './feedback.ts'
+import { applyPrf, PRF_CANDIDATES, type PrfOptions, type PrfResult } from './feedback.ts'
 import { fulltextDir, SECTION_FEATURES_SUFFIX, sectionFeatureBlock } from './fulltext.ts'
 import { openFulltextIndex } from '@pubmatch/fulltext'
 import { createHighlighter, type Highlighted, type Highlighter } from './highlight.ts'
@@ -445,7 +445,6 @@ export async function openSearch(options: OpenSearchOptions): Promise<SearchEngi
 }
 
 /** First-stage candidates re-ranked by pseudo feedback, unless told otherwise. */
-const PRF_CANDIDATES = 1000
 
 function prfOptions(prf: boolean | PrfOptions | undefined): PrfOptions | undefined {
   return prf === undefined || prf === false ? undefined : prf === true ? {} : prf

@@ -105,9 +105,16 @@ export function indexCandidates(reader: IndexReader, docNumbers: readonly number
     }
   }
   const avgLength = size === 0 ? 0 : lengths.reduce((sum, n) => sum + n, 0) / size
-  // candidates by document number, for walking postings in document order
+  // candidates by document number, for advancing a cursor in document order; and each document's
+  // candidate position, for walking a short postings list whole
   const order = docNumbers.map((doc, i) => [doc, i] as const).sort((a, b) => a[0] - b[0])
+  const position = new Int32Array(reader.maxDoc).fill(-1)
+  docNumbers.forEach((doc, i) => {
+    position[doc] = i
+  })
   const cache = new Map<string, Float64Array>()
+  const localDf = new Map<string, number>()
+  const globalDf = new Map<string, number>()
   const analyzer = reader.analyzer(fields[0]!)
   const documents = new Map<number, CandidateDocument>()
   const tf = (term: string): Float64Array => {
@@ -121,6 +128,17 @@ export function indexCandidates(reader: IndexReader, docNumbers: readonly number
       if (cursor === null) {
         continue
       }
+      if (reader.docFreq(field, term) <= WALK_FACTOR * size) {
+        // a list not much longer than the candidates: read it whole (O(df))
+        for (let doc = cursor.nextDoc(); doc !== NO_MORE_DOCS; doc = cursor.nextDoc()) {
+          const i = position[doc]!
+          if (i >= 0) {
+            column[i]! += cursor.freq()
+          }
+        }
+        continue
+      }
+      // a long list: jump to each candidate (O(candidates · log df))
       for (const [doc, i] of order) {
         const at = cursor.advance(doc)
         if (at === NO_MORE_DOCS) {
@@ -141,8 +159,8 @@ export function indexCandidates(reader: IndexReader, docNumbers: readonly number
     avgLength,
     collectionSize: reader.docCount,
     tf,
-    localDocFreq: (term) => tf(term).reduce((n, f) => n + (f > 0 ? 1 : 0), 0),
-    globalDocFreq: (term) => reader.docFreqAny(term, fields),
+    localDocFreq: (term) => memo(localDf, term, () => tf(term).reduce((n, f) => n + (f > 0 ? 1 : 0), 0)),
+    globalDocFreq: (term) => memo(globalDf, term, () => reader.docFreqAny(term, fields)),
     document(i) {
       let document = documents.get(i)
       if (document === undefined) {
@@ -154,6 +172,18 @@ export function indexCandidates(reader: IndexReader, docNumbers: readonly number
     },
     indexOf: indexOfFactory(ids),
   }
+}
+
+/** A postings list at most this many times the candidate count is read whole rather than jumped through. */
+const WALK_FACTOR = 8
+
+function memo(cache: Map<string, number>, term: string, compute: () => number): number {
+  let value = cache.get(term)
+  if (value === undefined) {
+    value = compute()
+    cache.set(term, value)
+  }
+  return value
 }
 
 /** Options of {@link textCandidates}. */
@@ -188,7 +218,8 @@ export function textCandidates(docs: readonly CandidateText[], options: TextCand
     }
     return column
   }
-  const localDocFreq = (term: string): number => tf(term).reduce((n, f) => n + (f > 0 ? 1 : 0), 0)
+  const localDf = new Map<string, number>()
+  const localDocFreq = (term: string): number => memo(localDf, term, () => tf(term).reduce((n, f) => n + (f > 0 ? 1 : 0), 0))
   return {
     ids,
     size,

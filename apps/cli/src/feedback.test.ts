@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -61,6 +61,30 @@ describe.runIf(existsSync(bin))('pubmatch feedback and --prf (built CLI)', () =>
     expect(third.shown.some((d) => ids.includes(d.id))).toBe(false)
     const bad = await pubmatch('feedback', '--session', 'nosuchsession', '-i', index, '--grades', grades, '--sessions', join(dir, 'sessions'))
     expect([bad.code, bad.stderr]).toEqual([2, 'pubmatch: NOT_FOUND: feedback: no session nosuchsession\n'])
+  })
+
+  it('writes a run per round that pubmatch eval plots by round', async () => {
+    const grades = join(dir, 'rounds.grades')
+    const peek = JSON.parse((await pubmatch('search', 'cell OR patients', '-i', index, '--json', '-n', '30')).stdout) as { hits: Array<{ id: string }> }
+    // the user finds documents 3, 12 and 25 of the first-stage ranking relevant
+    const relevant = [peek.hits[2]!.id, peek.hits[11]!.id, peek.hits[24]!.id]
+    await writeFile(grades, relevant.map((id) => `${id} r
+`).join(''))
+    await writeFile(join(dir, 'rounds.qrel'), relevant.map((id) => `Q7 0 ${id} 1
+`).join(''))
+    const prefix = join(dir, 'user')
+    const result = await pubmatch('feedback', 'cell OR patients', '-i', index, '--grades', grades, '--sessions', join(dir, 'sessions'), '--rounds', '2', '--no-prf', '--runs', prefix, '--query-id', 'Q7', '--json')
+    expect(result.code).toBe(0)
+    const files = [0, 1, 2].map((round) => `${prefix}.round${round}.run`)
+    expect(files.every((file) => existsSync(file))).toBe(true)
+    const lines = (await readFile(files[0]!, 'utf8')).trim().split('\n')
+    expect(lines[0]).toMatch(/^Q7 Q0 \d+ 1 \S+ feedback-round0$/)
+    const html = join(dir, 'rounds.html')
+    const evaluated = await pubmatch('eval', ...files, join(dir, 'rounds.qrel'), '--html', html, '--trend', '--json')
+    expect(evaluated.code).toBe(0)
+    const report = await readFile(html, 'utf8')
+    expect(report).toContain('<h2>Means by run</h2>')
+    expect(report).toMatch(/user\.round2/)
   })
 
   it('searches and runs with pseudo relevance feedback in the first stage', async () => {

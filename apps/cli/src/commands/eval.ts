@@ -25,6 +25,7 @@ interface EvalOptions {
   test: 't-test' | 'randomisation'
   metric?: string
   title?: string
+  trend: boolean
   json: boolean
 }
 
@@ -40,6 +41,7 @@ export function registerEvalCommand(program: Command): void {
     .option('--html <file>', 'also write a self-contained HTML report with per-query plots')
     .option('--metric <name>', 'measure plotted per query in the HTML report (e.g. ndcg_cut_10)')
     .option('--title <text>', 'title of the HTML report')
+    .option('--trend', 'in the HTML report, also plot each measure by run in the order given (e.g. feedback rounds)', false)
     .option('--trec-eval', 'print exactly what trec_eval -c -q would print (one run)', false)
     .option('-q, --per-query', 'with --trec-eval: per-query lines too; with --json: per-query values too', false)
     .option('--json', 'print the means (and the comparison of several runs) as JSON', false)
@@ -48,7 +50,8 @@ export function registerEvalCommand(program: Command): void {
       `
 Examples:
   pubmatch eval dev.run ../shared/data/nfcorpus/dev/s-3.qrel
-  pubmatch eval bm25.run bm25f.run s-3.qrel --html report.html   # compare, with significance`,
+  pubmatch eval bm25.run bm25f.run s-3.qrel --html report.html   # compare, with significance
+  pubmatch eval r0.run r1.run r2.run s-3.qrel --html rounds.html --trend   # nDCG by feedback round`,
     )
     .action(async (files: string[], options: EvalOptions) => {
       if (files.length < 2) {
@@ -105,6 +108,7 @@ Examples:
             title: options.title ?? `pubmatch eval: ${[...results.keys()].join(' vs ')}`,
             description: `Qrels ${qrelsPath}; relevance level ${relevanceLevel}; ${options.test} test against ${[...results.keys()][0]}.`,
             generated: new Date().toISOString(),
+            trend: options.trend,
           }),
         )
         process.stderr.write(`wrote ${options.html}\n`)

@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { createInterface } from 'node:readline/promises'
 import { Option, type Command } from 'commander'
 import { PubmatchError } from '@pubmatch/core'
+import { writeRun } from '@pubmatch/eval'
 import { openFeedbackSessions, type FeedbackSessions } from '@pubmatch/engine'
 import { FEEDBACK_GRADES, type FeedbackGrade, type FeedbackSession, type FeedbackSettings, type Ranking } from '@pubmatch/feedback'
 import { createEntrezClient, createResponseCache } from '@pubmatch/ingest'
@@ -21,6 +22,8 @@ interface FeedbackFlags extends RankingFlags {
   idf: 'global' | 'local'
   prf: boolean
   json: boolean
+  runs?: string
+  queryId: string
   apiKey?: string
   email?: string
   eutilsUrl?: string
@@ -78,6 +81,8 @@ export function registerFeedbackCommand(program: Command): void {
     .addOption(new Option('--idf <source>', 'IDF from the whole index or from the candidates').choices(['global', 'local']).default('global'))
     .option('--no-prf', 'no pseudo relevance feedback before the first round')
     .option('--json', 'print every round as JSON lines (scripts)', false)
+    .option('--runs <prefix>', 'write the ranking of every candidate before the first round and after each as TREC runs <prefix>.round<N>.run (for pubmatch eval --trend)')
+    .option('--query-id <id>', 'with --runs: the query id in the run files', '1')
     .option('--api-key <key>', 'with --metasearch: NCBI API key; defaults to $NCBI_API_KEY')
     .option('--email <address>', 'with --metasearch: contact address sent to NCBI; defaults to $NCBI_EMAIL')
     .option('--eutils-url <url>', 'with --metasearch: E-utilities base URL (mirrors, tests)')
@@ -94,6 +99,8 @@ Grades: n (non-relevant), r (relevant), h (highly relevant), Enter to skip, q to
 Examples:
   pubmatch feedback "statins muscle pain"                    # interactive, local index
   pubmatch feedback "vitamin d" -i nf/index --grades user.grades --rounds 3 --json
+  pubmatch feedback "vitamin d" -i nf/index --grades user.grades --runs vitd --query-id PLAIN-2
+  pubmatch eval vitd.round0.run vitd.round1.run vitd.round2.run qrels --html vitd.html --trend
   pubmatch feedback --session Xyz123AbcDef456Ghi                # continue a logged session
   pubmatch feedback "statin myopathy" --metasearch            # PubMed through Entrez (network)`,
     )
@@ -147,8 +154,19 @@ async function runSession(sessions: FeedbackSessions, query: string, flags: Feed
     say(`feedback: session ${id} (continue it with --session ${id})`)
   }
   const terminal = interactive ? createInterface({ input: process.stdin, output: process.stderr }) : undefined
+  const saveRun = async (current: FeedbackSession): Promise<void> => {
+    if (flags.runs === undefined) {
+      return
+    }
+    const round = current.rounds.length
+    const file = `${flags.runs}.round${round}.run`
+    const ranking = current.ranking().map((entry) => ({ docId: entry.id, score: entry.score }))
+    await writeRun({ tag: `feedback-round${round}`, queries: new Map([[flags.queryId, ranking]]) }, file)
+    say(`feedback: wrote ${file}`)
+  }
   try {
     let session: FeedbackSession = await sessions.manager.get(id)
+    await saveRun(session)
     for (let round = 0; round < flags.rounds || interactive; round++) {
       const shown = session.next()
       if (shown.length === 0) {
@@ -188,6 +206,7 @@ async function runSession(sessions: FeedbackSessions, query: string, flags: Feed
         break
       }
       session = await sessions.manager.grade(id, { shown: shown.map((d) => d.id), grades: given })
+      await saveRun(session)
       if (flags.json) {
         process.stdout.write(
           `${JSON.stringify({ session: id, round: session.rounds.length, shown: shown.map((d) => ({ id: d.id, grade: given.get(d.id) ?? null })), terms: [...session.vector].sort((a, b) => b[1] - a[1]).slice(0, 10) })}\n`,

@@ -16,6 +16,11 @@ export interface HtmlReportInput {
   metric?: string
   /** Text shown as the generation note (pass a date to stamp the report). Defaults to none. */
   generated?: string
+  /**
+   * Also plot each measure's mean across the runs in their display order, a line per measure
+   * (for runs that are steps of one process, such as feedback rounds). Defaults to `false`.
+   */
+  trend?: boolean
 }
 
 const PALETTE = ['#1f6fb2', '#e07b00', '#2e8b57', '#8e44ad', '#c0392b', '#16a085', '#7f8c8d']
@@ -117,6 +122,65 @@ function barChart(bars: readonly Bar[], o: ChartOptions): string {
     `<line x1="${left}" x2="${left}" y1="${top}" y2="${top + plotH}" class="axis"/>`,
     `<text x="14" y="${top + plotH / 2}" class="axis-label" text-anchor="middle" transform="rotate(-90 14 ${top + plotH / 2})">${esc(o.yLabel)}</text>`,
     `<text x="${left + plotW / 2}" y="${height - 8}" class="axis-label" text-anchor="middle">${bars.length} queries (hover a bar for its id)</text>`,
+    '</svg>',
+  )
+  return parts.join('\n')
+}
+
+/**
+ * An inline SVG line chart of each measure's mean across the runs, in order; a point is hollow
+ * where the run is not significantly different from the baseline.
+ */
+function trendChart(comparison: RunComparison): string {
+  const width = 960
+  const height = 300
+  const left = 56
+  const right = 170
+  const top = 16
+  const bottom = 52
+  const plotW = width - left - right
+  const plotH = height - top - bottom
+  const rows = comparison.rows
+  const max = niceCeiling(Math.max(0, ...rows.flatMap((row) => row.cells.map((cell) => cell.mean))))
+  const x = (i: number): number => left + (rows.length === 1 ? plotW / 2 : (plotW * i) / (rows.length - 1))
+  const y = (v: number): number => top + plotH * (1 - v / (max || 1))
+  const parts: string[] = [
+    `<svg viewBox="0 0 ${width} ${height}" width="100%" role="img" aria-label="Mean of each measure by run" xmlns="http://www.w3.org/2000/svg">`,
+  ]
+  for (let t = 0; t <= 4; t++) {
+    const v = (max * t) / 4
+    parts.push(
+      `<line x1="${left}" x2="${left + plotW}" y1="${y(v).toFixed(1)}" y2="${y(v).toFixed(1)}" class="grid"/>`,
+      `<text x="${left - 6}" y="${(y(v) + 4).toFixed(1)}" class="tick" text-anchor="end">${esc(fmt(v, 2))}</text>`,
+    )
+  }
+  rows.forEach((row, i) => {
+    parts.push(`<text x="${x(i).toFixed(1)}" y="${top + plotH + 18}" class="tick" text-anchor="middle">${esc(row.run)}</text>`)
+  })
+  comparison.measures.forEach((measure, m) => {
+    const colour = PALETTE[m % PALETTE.length] ?? '#1f6fb2'
+    const points = rows.map((row, i) => `${x(i).toFixed(1)},${y(row.cells[m]?.mean ?? 0).toFixed(1)}`).join(' ')
+    parts.push(`<polyline points="${points}" fill="none" stroke="${colour}" stroke-width="2"/>`)
+    rows.forEach((row, i) => {
+      const cell = row.cells[m]
+      if (cell === undefined) {
+        return
+      }
+      const filled = row.isBaseline || cell.significant
+      parts.push(
+        `<circle cx="${x(i).toFixed(1)}" cy="${y(cell.mean).toFixed(1)}" r="4" fill="${filled ? colour : '#fff'}" stroke="${colour}" stroke-width="2"><title>${esc(row.run)}: ${esc(measure)} ${esc(fmt(cell.mean))}${row.isBaseline ? ' (baseline)' : cell.significant ? ' (significant)' : ''}</title></circle>`,
+      )
+    })
+    const ly = top + 14 + m * 18
+    parts.push(
+      `<line x1="${left + plotW + 16}" x2="${left + plotW + 36}" y1="${ly - 4}" y2="${ly - 4}" stroke="${colour}" stroke-width="2"/>`,
+      `<text x="${left + plotW + 42}" y="${ly}" class="tick">${esc(measure)}</text>`,
+    )
+  })
+  parts.push(
+    `<line x1="${left}" x2="${left + plotW}" y1="${top + plotH}" y2="${top + plotH}" class="axis"/>`,
+    `<line x1="${left}" x2="${left}" y1="${top}" y2="${top + plotH}" class="axis"/>`,
+    `<text x="${left + plotW / 2}" y="${height - 8}" class="axis-label" text-anchor="middle">runs in the order given (filled point: the baseline, or significantly different from it)</text>`,
     '</svg>',
   )
   return parts.join('\n')
@@ -230,6 +294,10 @@ export function renderHtmlReport(input: HtmlReportInput): string {
     '</tbody></table>',
     `<p class="note">▲ / ▼: significantly better / worse than the baseline (${esc(testName)}, p ≤ ${comparison.alpha}). Small numbers: difference from the baseline's mean.</p>`,
   )
+
+  if (input.trend === true) {
+    html.push('<h2>Means by run</h2>', `<figure>${trendChart(comparison)}</figure>`)
+  }
 
   // ---- significance
   html.push(

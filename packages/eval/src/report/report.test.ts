@@ -73,6 +73,22 @@ describe('renderHtmlReport', () => {
     expect(html.match(/<rect /g)).toHaveLength(18)
   })
 
+  it('plots each measure by run on request, the points placed by their means', () => {
+    expect(html).not.toContain('Means by run')
+    const three = {
+      'round 0': fakeResult('ndcg_cut_10', [0.2, 0.4, 0.1, 0.5, 0.3, 0.6]),
+      'round 1': fakeResult('ndcg_cut_10', [0.3, 0.6, 0.2, 0.8, 0.3, 0.9]),
+      'round 2': fakeResult('ndcg_cut_10', [0.4, 0.6, 0.3, 0.8, 0.4, 0.9]),
+    }
+    const trend = renderHtmlReport({ runs: three, comparison: compareRuns(three, { test: 't-test' }), trend: true })
+    expect(trend).toContain('<h2>Means by run</h2>')
+    // means 0.35, 0.5167, 0.5667 on a 0…1 axis (niceCeiling(0.5667) = 1) of 232 px from y = 16:
+    // y = 16 + 232 · (1 − mean); x from 56 to 790 in two equal steps
+    const points = trend.match(/<polyline points="([^"]+)" fill="none"/)![1]
+    expect(points).toBe('56.0,166.8 423.0,128.1 790.0,116.5')
+    expect(trend.match(/<circle /g)).toHaveLength(3)
+  })
+
   it('escapes run names and titles', () => {
     expect(html).toContain('bm25 &#60;k1=0.9&#62;')
     expect(html).toContain('lm &#38; rm3')

@@ -71,7 +71,7 @@ export function createLogStore(dir: string, options: LogStoreOptions = {}): LogS
     read: (readOptions = {}) => log.read(readOptions.onProblem === undefined ? {} : { onProblem: readOptions.onProblem }),
     async readAll() {
       const { records, problems } = await log.readAll()
-      return { events: records, problems: problems as LogProblem[] }
+      return { events: records, problems }
     },
     files: () => log.files(),
     close: () => log.close(),

@@ -257,6 +257,32 @@ describe.runIf(existsSync(shared))('pubmatch server with a Best Match model (NFC
     expect((await app.inject({ method: 'GET', url: '/health' })).json().model).toBe(engine.model!.id)
   })
 
+  it('answers an admin reload that takes longer than the idle timeout of its connection', async () => {
+    // timeoutMs 50: connections silent for 200 ms are cut off; this reload takes 700 ms
+    const slowReload = await createServer({
+      engine,
+      rateLimit: false,
+      timeoutMs: 50,
+      adminToken: token,
+      openEngine: async (_request, current) => {
+        await new Promise((resolve) => setTimeout(resolve, 700))
+        return current
+      },
+    })
+    const url = await slowReload.listen({ host: '127.0.0.1', port: 0 })
+    try {
+      const response = await fetch(`${url}/admin/reload`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: '{}',
+      })
+      expect(response.status).toBe(200)
+      expect(((await response.json()) as { status: string }).status).toBe('ok')
+    } finally {
+      await slowReload.close()
+    }
+  })
+
   it('swaps the model and the index generation under load with no failed request', async () => {
     const queries = (await readLabelledQueries(join(shared, 'nfcorpus/dev/q-titles.queries'))).map((q) => q.text)
     const statuses = new Map<number, number>()

@@ -6,6 +6,7 @@
  */
 import { randomUUID, timingSafeEqual } from 'node:crypto'
 import { existsSync } from 'node:fs'
+import type { Socket } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import fastifyRateLimit from '@fastify/rate-limit'
 import fastifyStatic from '@fastify/static'
@@ -64,6 +65,9 @@ interface EngineHolder {
 }
 
 const PUBLIC_DIR = fileURLToPath(new URL('../public/', import.meta.url))
+
+/** How long an admin reload's connection may stay silent while the new engine opens. */
+const RELOAD_SOCKET_TIMEOUT_MS = 15 * 60 * 1000
 
 /**
  * Builds the app.
@@ -426,6 +430,11 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
       },
       async (request) => {
         const body = (request.body ?? {}) as { index?: string; model?: string | null }
+        // opening an engine can take longer than a search may (a large index, a busy server): the
+        // admin's connection is not cut off as idle meanwhile (it is answered when the swap is done)
+        // (an injected request, as in tests, has a socket stand-in without timers)
+        const socket = request.raw.socket as Partial<Socket> | undefined
+        socket?.setTimeout?.(RELOAD_SOCKET_TIMEOUT_MS)
         // one reload at a time; searches go on meanwhile on the current engine
         const next = reloading.then(() => openEngine(body, holder.current))
         reloading = next.catch(() => undefined)

@@ -3,13 +3,14 @@
  * streams (for the 179 features), rebuilt when the index has moved on, and the MeSH vocabulary
  * (for `[mh]` mapping and explosion).
  */
+import { createHash } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { abstractText, PubmatchError } from '@pubmatch/core'
+import { abstractText, PubmatchError, type MeshDescriptor } from '@pubmatch/core'
 import { writeFileAtomic } from '@pubmatch/core/node'
 import type { SearchMeshLookup } from '@pubmatch/bm25f'
-import { createMeshVocabulary, openCorpus } from '@pubmatch/ingest'
+import { createMeshVocabulary, MANIFEST_FILE, openCorpus } from '@pubmatch/ingest'
 import type { IndexReader } from '@pubmatch/index'
 import { createForwardIndexBuilder, loadForwardIndex, type ForwardIndex } from '@pubmatch/ltr'
 import type { IndexSettings } from './settings.ts'
@@ -82,23 +83,28 @@ export async function openForwardStore(
   return forward
 }
 
+/** The MeSH descriptors of an index's corpus, kept beside the index (see {@link corpusMeshLookup}). */
+export const MESH_CACHE_FILE = 'mesh.json'
+
+interface MeshCache {
+  /** SHA-256 of the corpus manifest's segment list when the descriptors were read. */
+  readonly corpusSegments: string
+  readonly descriptors: MeshDescriptor[]
+}
+
 /**
  * A MeSH lookup from the MeSH records of an index's corpus, or `undefined` when the corpus is
  * gone or holds none (then `[mh]` maps by name only, without explosion, and the search warns).
+ * Reading them means replaying the whole corpus store, so the descriptors (possibly none) are
+ * kept in `mesh.json` in the index directory, keyed by the corpus manifest's segment list: an
+ * engine opens (a server starts or reloads) without reading the corpus until the corpus changes.
+ * An index directory that cannot be written only loses the cache.
  * @param settings - the index settings (for the corpus path)
+ * @param indexDir - the index directory (where the cache is kept); none: no cache
  */
-export async function corpusMeshLookup(settings: IndexSettings): Promise<SearchMeshLookup | undefined> {
-  if (!existsSync(settings.corpus)) {
-    return undefined
-  }
-  const store = await openCorpus(settings.corpus, { readOnly: true })
-  const descriptors = []
-  for await (const entry of store.mesh()) {
-    if (entry.type === 'descriptor') {
-      descriptors.push(entry.record)
-    }
-  }
-  if (descriptors.length === 0) {
+export async function corpusMeshLookup(settings: IndexSettings, indexDir?: string): Promise<SearchMeshLookup | undefined> {
+  const descriptors = await corpusMeshDescriptors(settings, indexDir)
+  if (descriptors === undefined || descriptors.length === 0) {
     return undefined
   }
   const vocabulary = createMeshVocabulary(descriptors)
@@ -107,4 +113,41 @@ export async function corpusMeshLookup(settings: IndexSettings): Promise<SearchM
     explode: (ui) => vocabulary.explode(ui),
     descriptorName: (ui) => vocabulary.descriptor(ui)?.name,
   }
+}
+
+async function corpusMeshDescriptors(settings: IndexSettings, indexDir: string | undefined): Promise<MeshDescriptor[] | undefined> {
+  const manifestFile = join(settings.corpus, MANIFEST_FILE)
+  if (!existsSync(manifestFile)) {
+    return undefined
+  }
+  let key: string | undefined
+  try {
+    const manifest = JSON.parse(await readFile(manifestFile, 'utf8')) as { segments?: unknown }
+    key = createHash('sha256').update(JSON.stringify(manifest.segments ?? null)).digest('hex')
+  } catch {
+    // an unreadable manifest: openCorpus below says what is wrong with it
+  }
+  const cacheFile = indexDir === undefined ? undefined : join(indexDir, MESH_CACHE_FILE)
+  if (cacheFile !== undefined && key !== undefined && existsSync(cacheFile)) {
+    try {
+      const cached = JSON.parse(await readFile(cacheFile, 'utf8')) as Partial<MeshCache>
+      if (cached.corpusSegments === key && Array.isArray(cached.descriptors)) {
+        return cached.descriptors
+      }
+    } catch {
+      // a damaged cache is rebuilt
+    }
+  }
+  const store = await openCorpus(settings.corpus, { readOnly: true })
+  const descriptors: MeshDescriptor[] = []
+  for await (const entry of store.mesh()) {
+    if (entry.type === 'descriptor') {
+      descriptors.push(entry.record)
+    }
+  }
+  if (cacheFile !== undefined && key !== undefined) {
+    const cache: MeshCache = { corpusSegments: key, descriptors }
+    await writeFileAtomic(cacheFile, JSON.stringify(cache)).catch(() => undefined)
+  }
+  return descriptors
 }

@@ -1,12 +1,14 @@
 import { existsSync } from 'node:fs'
-import { mkdtemp, rm } from 'node:fs/promises'
+import { createHash } from 'node:crypto'
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { defaultReaders, ingestFiles, openCorpus } from '@pubmatch/ingest'
+import { defaultReaders, ingestFiles, MANIFEST_FILE, openCorpus } from '@pubmatch/ingest'
 import { loadLightGbm } from '@pubmatch/lightgbm-wasm'
 import { saveBestMatchModel, trainBestMatch } from '@pubmatch/ltr'
+import { FORWARD_META_FILE, MESH_CACHE_FILE } from './corpus-data.ts'
 import { readLabelledQueries } from './labelled-queries.ts'
 import { openSearch, RESULT_WINDOW, type SearchEngine } from './search-engine.ts'
 import { updateIndex } from './update-index.ts'
@@ -95,6 +97,56 @@ describe.runIf(existsSync(shared))('openSearch over PubMed XML (NLM MEDLINE samp
   it('refuses a page beyond the result window', () => {
     expect(() => engine.search('cell', { offset: RESULT_WINDOW, limit: 10 })).toThrowError(/beyond the result window of 10000/)
   })
+})
+
+describe.runIf(existsSync(shared))('what an engine derives from the corpus, kept beside the index', () => {
+  let dir: string
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'engine-derived-'))
+  })
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true })
+  })
+
+  const segmentsKey = async (corpus: string): Promise<string> => {
+    const manifest = JSON.parse(await readFile(join(corpus, MANIFEST_FILE), 'utf8')) as { segments: unknown }
+    return createHash('sha256').update(JSON.stringify(manifest.segments)).digest('hex')
+  }
+
+  it('keeps the MeSH descriptors and the forward store up to date through an index update, and reopens without reading the corpus', async () => {
+    const corpus = join(dir, 'corpus')
+    const index = join(dir, 'index')
+    await ingest(corpus, [join(shared, 'pubmed-xml/medsamp2006.xml'), join(shared, 'mesh/desc-samples.xml')])
+    await updateIndex({ corpus, index })
+    const first = await openSearch({ index })
+    await first.forwardStore()
+    const cache = JSON.parse(await readFile(join(index, MESH_CACHE_FILE), 'utf8')) as { corpusSegments: string; descriptors: unknown[] }
+    expect(cache.corpusSegments).toBe(await segmentsKey(corpus))
+    expect(cache.descriptors).toHaveLength(43) // the sample's DescriptorRecords
+    const exploded = first.search('neoplasms[mh]', { limit: 100 })
+    expect(exploded.total).toBeGreaterThan(0)
+
+    // a new generation: the update refreshes both, so opening it needs no corpus replay
+    await ingest(corpus, [join(shared, 'pubmed-xml/pmid_9500320.xml')])
+    await updateIndex({ corpus, index })
+    const refreshed = JSON.parse(await readFile(join(index, MESH_CACHE_FILE), 'utf8')) as { corpusSegments: string }
+    expect(refreshed.corpusSegments).toBe(await segmentsKey(corpus))
+    const forwardMeta = JSON.parse(await readFile(join(index, FORWARD_META_FILE), 'utf8')) as { generation: number; docCount: number }
+    const reopened = await openSearch({ index })
+    expect(reopened.generation).toBeGreaterThan(first.generation)
+    expect(forwardMeta).toMatchObject({ generation: reopened.generation, docCount: 89 })
+
+    // proof that opening reads neither: with every corpus segment damaged it still opens and maps [mh] alike
+    const segments = join(corpus, 'segments')
+    for (const file of await readdir(segments)) {
+      await writeFile(join(segments, file), 'not a segment')
+    }
+    const blind = await openSearch({ index })
+    expect((await blind.forwardStore()).id(0)).toBe((await reopened.forwardStore()).id(0))
+    const again = blind.search('neoplasms[mh]', { limit: 100 })
+    expect(again.hits.map((h) => h.id)).toEqual(reopened.search('neoplasms[mh]', { limit: 100 }).hits.map((h) => h.id))
+    expect(again.warnings).toEqual(exploded.warnings)
+  }, 120_000)
 })
 
 describe.runIf(existsSync(shared))('openSearch with a Best Match model (NFCorpus)', () => {

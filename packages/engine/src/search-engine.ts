@@ -225,7 +225,7 @@ export async function openSearch(options: OpenSearchOptions): Promise<SearchEngi
     match: ranking.match ?? (testCollection ? 'any' : 'all'),
     syntax: ranking.syntax ?? (testCollection ? 'plain' : 'pubmed'),
     parse: ranking.recover === true ? { recover: true } : {},
-    mesh: ranking.mesh !== false && !testCollection ? await corpusMeshLookup(settings) : undefined,
+    mesh: ranking.mesh !== false && !testCollection ? await corpusMeshLookup(settings, options.index) : undefined,
   }
   const searcher = createSearcher(reader, defaults)
   const textField = reader.hasField('title') ? 'title' : reader.schema.fields[0]!.name

@@ -2,13 +2,17 @@
  * Builds an index from a corpus, or brings it up to date: the first run builds it; later runs
  * apply only what was ingested or deleted since (new PMID versions replace old ones,
  * `DeleteCitation` removes documents); a rebuild builds beside the old index and swaps it in.
+ * What an engine derives from the corpus and keeps beside the index (the forward store for the
+ * second stage, the MeSH descriptors) is brought up to date here too when the index had it, so
+ * that a server reloading the new generation opens it without reading the corpus.
  */
 import { existsSync } from 'node:fs'
 import { rename, rm } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { PubmatchError, type Article, type DeletedCitation } from '@pubmatch/core'
 import { openCorpus, type CorpusStore } from '@pubmatch/ingest'
-import { buildIndex, type IndexProgress } from '@pubmatch/index'
+import { buildIndex, openIndex, type IndexProgress } from '@pubmatch/index'
+import { corpusMeshLookup, FORWARD_META_FILE, MESH_CACHE_FILE, openForwardStore } from './corpus-data.ts'
 import { indexConfigFor, readIndexSettings, SETTINGS_FILE, writeIndexSettings, type FieldSet, type IndexSettings } from './settings.ts'
 
 /** Options of {@link updateIndex}. */
@@ -71,6 +75,8 @@ export async function updateIndex(options: UpdateIndexOptions): Promise<UpdateIn
       `engine: ${options.index} was built with fields ${previous.fieldSet} and analyzer ${previous.analyzer}; rebuild it to change them`,
     )
   }
+  const hadForward = existsSync(join(options.index, FORWARD_META_FILE))
+  const hadMesh = existsSync(join(options.index, MESH_CACHE_FILE))
   const config = await indexConfigFor(settings, store)
   const target = existing ? options.index : `${options.index}.new-${process.pid}`
   await rm(target === options.index ? `${options.index}.unused` : target, { recursive: true, force: true })
@@ -95,6 +101,12 @@ export async function updateIndex(options: UpdateIndexOptions): Promise<UpdateIn
     }
     await rename(target, options.index)
     await rm(aside, { recursive: true, force: true })
+  }
+  if (hadForward) {
+    await openForwardStore(options.index, await openIndex(options.index), settings)
+  }
+  if (hadMesh) {
+    await corpusMeshLookup(settings, options.index)
   }
   return {
     docCount: result.docCount,

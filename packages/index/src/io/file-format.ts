@@ -6,8 +6,30 @@ import { ByteWriter } from './byte-writer.ts'
 /** The kinds of index files (their extensions). */
 export type IndexFileKind = 'tdx' | 'pst' | 'pos' | 'nrm' | 'dv' | 'sto' | 'ids' | 'del'
 
-/** The on-disk format version this package writes and reads. */
+/** The on-disk format version of the index (its manifest and every file kind not listed in {@link FILE_VERSIONS}). */
 export const FORMAT_VERSION = 1
+
+/**
+ * File kinds whose layout moved on since {@link FORMAT_VERSION}: the version written now; every
+ * version from 1 up to it is still read. `.sto` 2: records addressable one by one in blocks of 16.
+ */
+export const FILE_VERSIONS: Readonly<Partial<Record<IndexFileKind, number>>> = Object.freeze({ sto: 2 })
+
+/**
+ * The layout version of a file kind as this package writes it.
+ * @param kind - the file kind
+ */
+export function fileVersion(kind: IndexFileKind): number {
+  return FILE_VERSIONS[kind] ?? FORMAT_VERSION
+}
+
+/**
+ * The layout version in a file's header (checked by {@link verifyFile}).
+ * @param bytes - the whole file
+ */
+export function headerVersion(bytes: Uint8Array): number {
+  return readU32(bytes, 8)
+}
 
 /** Size and CRC-32 of a file, as the manifest records them. */
 export interface FileChecksum {
@@ -17,7 +39,7 @@ export interface FileChecksum {
   readonly crc32: number
 }
 
-/** Bytes of the header: magic `PMIX`, 4-byte kind, u32 format version. */
+/** Bytes of the header: magic `PMIX`, 4-byte kind, u32 layout version (see {@link fileVersion}). */
 export const HEADER_BYTES = 12
 /** Bytes of the footer: u32 CRC-32 of everything before it, magic `XIMP`. */
 export const FOOTER_BYTES = 8
@@ -45,7 +67,7 @@ export function startFile(kind: IndexFileKind, capacity = 4096): ByteWriter {
   const out = new ByteWriter(capacity)
   out.u32(HEAD_MAGIC)
   out.u32(kindCode(kind))
-  out.u32(FORMAT_VERSION)
+  out.u32(fileVersion(kind))
   return out
 }
 
@@ -97,10 +119,10 @@ export function verifyFile(
     throw corrupted(file, `not a .${kind} file`)
   }
   const version = readU32(bytes, 8)
-  if (version !== FORMAT_VERSION) {
+  if (version < 1 || version > fileVersion(kind)) {
     throw new PubmatchError(
       'SCHEMA_MISMATCH',
-      `@pubmatch/index: ${file}: format version ${version}, this build reads version ${FORMAT_VERSION}`,
+      `@pubmatch/index: ${file}: format version ${version}, this build reads versions 1 to ${fileVersion(kind)} of .${kind} files`,
       { details: { file } },
     )
   }

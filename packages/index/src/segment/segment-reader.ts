@@ -4,7 +4,7 @@ import { PubmatchError } from '@pubmatch/core'
 import type { BlockCodec } from '../codec/block-codec.ts'
 import { codecByName } from '../codec/codecs.ts'
 import { readU32 } from '../io/byte-reader.ts'
-import { verifyFile, type FileChecksum, type IndexFileKind } from '../io/file-format.ts'
+import { headerVersion, verifyFile, type FileChecksum, type IndexFileKind } from '../io/file-format.ts'
 import type { TermInfo } from '../postings/postings-format.ts'
 import { SegmentPostings, type PostingsSource } from '../postings/segment-postings.ts'
 import type { IndexSchema } from '../schema/schema.ts'
@@ -93,7 +93,7 @@ export class SegmentReader {
       schema.sortedSetDocValues.length,
       meta.docCount,
     )
-    this.storedFields = new StoredFieldsReader(files.sto.bytes, files.sto.body)
+    this.storedFields = new StoredFieldsReader(files.sto.bytes, files.sto.body, headerVersion(files.sto.bytes))
     this.docIds = new DocIdsReader(files.ids.bytes, files.ids.body)
     if (this.docIds.count !== meta.docCount) {
       throw new PubmatchError(

@@ -3,25 +3,34 @@ import { readU32 } from '../io/byte-reader.ts'
 import type { ByteWriter } from '../io/byte-writer.ts'
 import type { StoredDocument } from '../schema/config.ts'
 
-/** Stored records per compressed block. */
-export const STORED_BLOCK_DOCS = 32
+/** Stored records per compressed block (`.sto` version 2; version 1 had 32 as one JSON array). */
+export const STORED_BLOCK_DOCS = 16
 
 /**
- * Writes the `.sto` body: `u32 blockCount`, `u32 offset[blockCount + 1]` (relative to the
- * first block), then the blocks: each a raw-deflated JSON array of up to
- * {@link STORED_BLOCK_DOCS} records.
+ * Writes the `.sto` body (version 2): `u32 blockCount`, `u32 blockDocs`, `u32 offset[blockCount
+ * + 1]` (relative to the first block), then the blocks. Each block is raw deflate of `u32 n`,
+ * `u32 end[n]` (where each record's bytes end, relative to the first record) and the n records
+ * as UTF-8 JSON, one after another: reading a record inflates its block (16 records) and parses
+ * that record alone.
  * @param records - the stored records in document order
  * @param out - the `.sto` body
  */
 export function writeStoredFields(records: Iterable<StoredDocument>, out: ByteWriter): void {
   const blocks: Uint8Array[] = []
-  let pending: StoredDocument[] = []
+  let pending: Buffer[] = []
   const flush = (): void => {
-    blocks.push(deflateRawSync(JSON.stringify(pending), { level: 6 }))
+    const header = Buffer.alloc(4 * (pending.length + 1))
+    header.writeUInt32LE(pending.length, 0)
+    let end = 0
+    for (const [i, record] of pending.entries()) {
+      end += record.length
+      header.writeUInt32LE(end, 4 * (i + 1))
+    }
+    blocks.push(deflateRawSync(Buffer.concat([header, ...pending]), { level: 6 }))
     pending = []
   }
   for (const record of records) {
-    pending.push(record)
+    pending.push(Buffer.from(JSON.stringify(record), 'utf8'))
     if (pending.length === STORED_BLOCK_DOCS) {
       flush()
     }
@@ -30,6 +39,7 @@ export function writeStoredFields(records: Iterable<StoredDocument>, out: ByteWr
     flush()
   }
   out.u32(blocks.length)
+  out.u32(STORED_BLOCK_DOCS)
   let offset = 0
   for (const block of blocks) {
     out.u32(offset)
@@ -41,22 +51,36 @@ export function writeStoredFields(records: Iterable<StoredDocument>, out: ByteWr
   }
 }
 
-/** Reads `.sto`, inflating one block per access (the last block is cached). */
+/**
+ * Reads `.sto`, inflating one block per access (the last block is kept inflated): version 2
+ * parses the one record asked for, version 1 (blocks of 32 as a JSON array) the whole block.
+ */
 export class StoredFieldsReader {
   private readonly bytes: Uint8Array
+  private readonly version: number
+  private readonly blockDocs: number
   private readonly offsetsAt: number
   private readonly dataAt: number
   private cachedBlock = -1
-  private cached: StoredDocument[] = []
+  private cached: Buffer = Buffer.alloc(0)
+  private cachedRecords: StoredDocument[] = []
 
   /**
    * @param bytes - the whole file
    * @param offset - where the body starts
+   * @param version - the file's layout version (its header's). Defaults to `2`.
    */
-  constructor(bytes: Uint8Array, offset: number) {
+  constructor(bytes: Uint8Array, offset: number, version = 2) {
     this.bytes = bytes
+    this.version = version
     const blockCount = readU32(bytes, offset)
-    this.offsetsAt = offset + 4
+    if (version === 1) {
+      this.blockDocs = 32
+      this.offsetsAt = offset + 4
+    } else {
+      this.blockDocs = readU32(bytes, offset + 4)
+      this.offsetsAt = offset + 8
+    }
     this.dataAt = this.offsetsAt + 4 * (blockCount + 1)
   }
 
@@ -65,13 +89,23 @@ export class StoredFieldsReader {
    * @param doc - a local document number
    */
   get(doc: number): StoredDocument {
-    const block = Math.floor(doc / STORED_BLOCK_DOCS)
+    const block = Math.floor(doc / this.blockDocs)
+    const slot = doc % this.blockDocs
     if (block !== this.cachedBlock) {
       const start = this.dataAt + readU32(this.bytes, this.offsetsAt + 4 * block)
       const end = this.dataAt + readU32(this.bytes, this.offsetsAt + 4 * (block + 1))
-      this.cached = JSON.parse(inflateRawSync(this.bytes.subarray(start, end)).toString('utf8')) as StoredDocument[]
+      this.cached = inflateRawSync(this.bytes.subarray(start, end))
+      this.cachedRecords = this.version === 1 ? (JSON.parse(this.cached.toString('utf8')) as StoredDocument[]) : []
       this.cachedBlock = block
     }
-    return this.cached[doc % STORED_BLOCK_DOCS]!
+    if (this.version === 1) {
+      return this.cachedRecords[slot]!
+    }
+    const block2 = this.cached
+    const n = block2.readUInt32LE(0)
+    const first = 4 * (n + 1)
+    const from = first + (slot === 0 ? 0 : block2.readUInt32LE(4 * slot))
+    const to = first + block2.readUInt32LE(4 * (slot + 1))
+    return JSON.parse(block2.toString('utf8', from, to)) as StoredDocument
   }
 }

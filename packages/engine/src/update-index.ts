@@ -102,7 +102,7 @@ export async function updateIndex(options: UpdateIndexOptions): Promise<UpdateIn
     await rename(target, options.index)
     await rm(aside, { recursive: true, force: true })
   }
-  if (hadForward) {
+  if (hadForward && (!existing || result.docsAdded > 0 || result.docsDeleted > 0)) {
     await openForwardStore(options.index, await openIndex(options.index), settings)
   }
   if (hadMesh) {

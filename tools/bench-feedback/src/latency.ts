@@ -355,11 +355,11 @@ export async function runLatency(options: LatencyOptions = {}): Promise<string> 
       ])
     }
     md.push(
-      `### What the recommended library change would save (exactly ${size} candidates)`,
+      `### The library against the benchmark's reimplementation (exactly ${size} candidates)`,
       '',
-      "`src/what-if.ts` builds the candidate set as `indexCandidates` does but (1) fills a term's column by walking its postings once with a",
-      'document → candidate table instead of `advance`-ing to every candidate, and (2) memoises local and global document frequencies per',
-      `term. Same queries, rounds and grades as the padded table; the rankings after the start and after every round are identical in ${same} of ${compared} sessions.`,
+      "`src/what-if.ts` builds the candidate set with the two changes this benchmark first measured here and the library has since taken up: (1) a term's column filled by walking its postings once with a",
+      'document → candidate table, (2) local and global document frequencies memoised per term (the library reads a short postings list whole and jumps through a long one). A cross-check of speed and rankings:',
+      `same queries, rounds and grades as the padded table; the rankings after the start and after every round are identical in ${same} of ${compared} sessions.`,
       '',
       markdownTable(
         [

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// pubmatch-server --index DIR [--model DIR] [--host H] [--port N] [--log DIR]
+// pubmatch-server --index DIR [--model DIR] [--host H] [--port N] [--log DIR] [--search-workers N]
 // The admin routes are on when PUBMATCH_ADMIN_TOKEN is set.
 import { parseArgs } from 'node:util'
 import { isPubmatchError } from '@pubmatch/core'
@@ -14,11 +14,17 @@ try {
       port: { type: 'string', default: '8080' },
       log: { type: 'string' },
       'request-log': { type: 'boolean', default: false },
+      'search-workers': { type: 'string', default: '0' },
     },
   })
   const port = Number(values.port)
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     process.stderr.write(`pubmatch-server: --port must be 0–65535, got "${values.port}"\n`)
+    process.exit(64)
+  }
+  const searchWorkers = Number(values['search-workers'])
+  if (!Number.isInteger(searchWorkers) || searchWorkers < 0) {
+    process.stderr.write(`pubmatch-server: --search-workers must be a whole number ≥ 0, got "${values['search-workers']}"\n`)
     process.exit(64)
   }
   const server = await startServer({
@@ -28,6 +34,7 @@ try {
     ...(values.log === undefined ? {} : { logDir: values.log }),
     ...(process.env['PUBMATCH_ADMIN_TOKEN'] ? { adminToken: process.env['PUBMATCH_ADMIN_TOKEN'] } : {}),
     logger: values['request-log'],
+    searchWorkers,
   })
   process.stdout.write(`pubmatch-server: serving ${values.index} at ${server.url}\n`)
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -283,6 +283,28 @@ describe.runIf(existsSync(shared))('pubmatch server with a Best Match model (NFC
     }
   })
 
+  it('serves /search from worker threads with the same answers, and a reload swaps the workers too', async () => {
+    const pooled = await createServer({ engine, adminToken: token, rateLimit: false, searchWorkers: 2 })
+    try {
+      const urls = ['/search?q=vitamin%20d%20and%20breast%20cancer&size=5&explain=true', '/search?q=statins&size=10&page=2', '/search?q=zzzyzzy', '/search?q=statins&prf=true&size=5']
+      for (const url of urls) {
+        const { tookMs: _a, ...fromWorkers } = (await call(pooled, 'GET', url, '/search')).json()
+        const { tookMs: _b, ...fromThread } = (await app.inject({ method: 'GET', url })).json()
+        expect(fromWorkers).toEqual(fromThread)
+      }
+      const beyond = await pooled.inject({ method: 'GET', url: '/search?q=statins&size=100&page=101' })
+      expect([beyond.statusCode, beyond.json().code]).toEqual([400, 'INVALID_ARGUMENT'])
+      const toB = await pooled.inject({ method: 'POST', url: '/admin/reload', payload: { model: join(dir, 'model-b') }, headers: { authorization: `Bearer ${token}` } })
+      expect(toB.statusCode).toBe(200)
+      const engineB = await openSearch({ index: join(dir, 'index'), model: join(dir, 'model-b') })
+      const after = (await pooled.inject({ method: 'GET', url: '/search?q=vitamin%20d%20and%20breast%20cancer&size=10' })).json()
+      expect(after.model).toBe(engineB.model!.id)
+      expect(after.results.map((r: { pmid: string }) => r.pmid)).toEqual(engineB.search('vitamin d and breast cancer', { limit: 10 }).hits.map((h) => h.id))
+    } finally {
+      await pooled.close()
+    }
+  }, 120_000)
+
   it('swaps the model and the index generation under load with no failed request', async () => {
     const queries = (await readLabelledQueries(join(shared, 'nfcorpus/dev/q-titles.queries'))).map((q) => q.text)
     const statuses = new Map<number, number>()

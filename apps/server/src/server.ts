@@ -13,7 +13,21 @@ import fastifyStatic from '@fastify/static'
 import fastifySwagger from '@fastify/swagger'
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
 import { isPubmatchError, PubmatchError } from '@pubmatch/core'
-import { fulltextDir, openFeedbackSessions, openFulltext, openSearch, type EngineHit, type FeedbackSessions, type FulltextSearch, type SearchEngine } from '@pubmatch/engine'
+import {
+  fulltextDir,
+  openFeedbackSessions,
+  openFulltext,
+  openSearch,
+  openSearchPool,
+  type EngineHit,
+  type EngineResult,
+  type FeedbackSessions,
+  type FulltextSearch,
+  type PooledHit,
+  type PooledResult,
+  type SearchEngine,
+  type SearchPool,
+} from '@pubmatch/engine'
 import type { FulltextStrategy } from '@pubmatch/fulltext'
 import type { FeedbackGrade, FeedbackSession } from '@pubmatch/feedback'
 import type { EntrezClient } from '@pubmatch/ingest'
@@ -50,6 +64,11 @@ export interface ServerOptions {
   readonly feedbackDir?: string
   /** An Entrez client for metasearch sessions. Defaults to none: `mode: metasearch` is refused. */
   readonly entrez?: EntrezClient
+  /**
+   * Worker threads that run `GET /search` (each holds its own copy of the engine; a reload opens a
+   * new set before the swap). Defaults to `0`: searches run on the server's own thread.
+   */
+  readonly searchWorkers?: number
 }
 
 declare module 'fastify' {
@@ -59,9 +78,10 @@ declare module 'fastify' {
   }
 }
 
-/** The current engine, swapped atomically; a request keeps the engine it started with. */
+/** The current engine (and its search workers), swapped atomically; a request keeps the engine it started with. */
 interface EngineHolder {
   current: SearchEngine
+  pool: SearchPool | undefined
 }
 
 const PUBLIC_DIR = fileURLToPath(new URL('../public/', import.meta.url))
@@ -74,7 +94,10 @@ const RELOAD_SOCKET_TIMEOUT_MS = 15 * 60 * 1000
  * @param options - see {@link ServerOptions}
  */
 export async function createServer(options: ServerOptions): Promise<FastifyInstance> {
-  const holder: EngineHolder = { current: options.engine }
+  const searchWorkers = options.searchWorkers ?? 0
+  const poolOf = (engine: SearchEngine): Promise<SearchPool | undefined> =>
+    searchWorkers > 0 ? openSearchPool(engine, { workers: searchWorkers }) : Promise.resolve(undefined)
+  const holder: EngineHolder = { current: options.engine, pool: await poolOf(options.engine) }
   const timeoutMs = options.timeoutMs ?? 5000
   const app = Fastify({
     logger: options.logger === true,
@@ -212,16 +235,20 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
         }
       }
       const filters = filtersOf(q)
-      const result = engine.search(q.q, {
+      const searchOptions = {
         offset: (q.page - 1) * q.size,
         limit: q.size,
         sort: q.sort,
         rerank: q.rerank,
         explain: q.explain,
-        deadline: request.deadline,
         prf: q.prf,
         ...(filters === undefined ? {} : { filters }),
-      })
+      }
+      const pool = holder.pool
+      const result: EngineResult | PooledResult =
+        pool === undefined
+          ? engine.search(q.q, { ...searchOptions, deadline: request.deadline })
+          : await pool.search(q.q, { ...searchOptions, deadlineAt: Date.now() + (request.deadline - performance.now()) })
       let searchId: string | undefined
       if (q.session !== undefined && sink !== undefined) {
         searchId = randomUUID()
@@ -251,7 +278,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
         generation: engine.generation,
         ...(searchId === undefined ? {} : { searchId }),
         ...(result.prf === undefined ? {} : { prf: result.prf.terms.slice(0, 12).map(([term, weight]) => ({ term, weight })) }),
-        results: result.hits.map((hit) => hitJson(engine, hit, q.q, q.explain)),
+        results: result.hits.map((hit: EngineHit | PooledHit) => hitJson(engine, hit, q.q, q.explain, 'highlights' in hit ? hit.highlights : undefined)),
         warnings: result.warnings.map((w) => ({ code: w.code, message: w.message })),
         tookMs: result.tookMs,
       }
@@ -440,7 +467,12 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
         reloading = next.catch(() => undefined)
         const engine = await next
         await warmFulltext(engine)
+        const pool = await poolOf(engine)
+        const retired = holder.pool
         holder.current = engine
+        holder.pool = pool
+        // the old workers finish the searches they were given, then stop
+        void retired?.close().catch(() => undefined)
         metrics.engine(engine)
         metrics.swapped()
         return {
@@ -607,6 +639,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
       await (sink as { close(): Promise<void> }).close()
     }
     await sessions?.close()
+    await holder.pool?.close()
   })
 
   const publicDir = options.publicDir ?? PUBLIC_DIR
@@ -661,9 +694,15 @@ function filterLabels(q: SearchQuery): string[] {
   ]
 }
 
-function hitJson(engine: SearchEngine, hit: EngineHit, query: string, explain: boolean): Record<string, unknown> {
+function hitJson(
+  engine: SearchEngine,
+  hit: EngineHit,
+  query: string,
+  explain: boolean,
+  highlighted?: PooledHit['highlights'],
+): Record<string, unknown> {
   const doc = hit.document
-  const marked = engine.highlights(doc, query)
+  const marked = highlighted ?? engine.highlights(doc, query)
   return {
     pmid: hit.id,
     rank: hit.rank,

@@ -7,7 +7,11 @@ export type {
   OpenSearchOptions,
   RankingOptions,
   SearchEngine,
+  SearchEngineSource,
 } from './search-engine.ts'
+export { openSearchPool } from './search-pool.ts'
+export type { SearchPool, SearchPoolOptions } from './search-pool.ts'
+export type { PooledHit, PooledResult, PooledSearchOptions } from './search-pool-task.ts'
 export { updateIndex } from './update-index.ts'
 export type { UpdateIndexOptions, UpdateIndexResult } from './update-index.ts'
 export { FIELD_SETS, SETTINGS_FILE, indexConfigFor, readIndexSettings, writeIndexSettings } from './settings.ts'

@@ -5,12 +5,14 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { isPubmatchError } from '@pubmatch/core'
 import { defaultReaders, ingestFiles, MANIFEST_FILE, openCorpus } from '@pubmatch/ingest'
 import { loadLightGbm } from '@pubmatch/lightgbm-wasm'
 import { saveBestMatchModel, trainBestMatch } from '@pubmatch/ltr'
 import { FORWARD_META_FILE, MESH_CACHE_FILE } from './corpus-data.ts'
 import { readLabelledQueries } from './labelled-queries.ts'
 import { openSearch, RESULT_WINDOW, type SearchEngine } from './search-engine.ts'
+import { openSearchPool } from './search-pool.ts'
 import { updateIndex } from './update-index.ts'
 
 const shared = fileURLToPath(new URL('../../../../shared/data/', import.meta.url))
@@ -194,6 +196,33 @@ describe.runIf(existsSync(shared))('openSearch with a Best Match model (NFCorpus
     const run = engine.run(query, 40)
     expect(run.hits.slice(0, 30).map((h) => h.id)).toEqual(head.hits.map((h) => h.id))
   })
+
+  it('answers the same pages from a pool of worker threads, with highlights, errors as PubmatchError and a time budget', async () => {
+    const pool = await openSearchPool(engine, { workers: 2 })
+    try {
+      expect(pool).toMatchObject({ workers: 2, generation: engine.generation, model: engine.model!.id })
+      const queries = ['vitamin d and breast cancer', 'statins', 'fish oil omega-3 heart', 'zzzyzzy']
+      const pages = await Promise.all(queries.map((q) => pool.search(q, { limit: 10, explain: true })))
+      pages.forEach((page, i) => {
+        const direct = engine.search(queries[i]!, { limit: 10, explain: true })
+        const { tookMs: _a, hits, ...rest } = page
+        const { tookMs: _b, hits: directHits, ...directRest } = direct
+        expect(rest).toEqual(directRest)
+        expect(hits.map(({ highlights: _h, ...hit }) => hit)).toEqual(directHits)
+        expect(hits.map((hit) => hit.highlights)).toEqual(directHits.map((hit) => engine.highlights(hit.document, queries[i]!)))
+      })
+      expect(pages[0]!.reranked).toBe(true)
+      // a page beyond the result window: the worker's error comes back as the same PubmatchError
+      const bad = await pool.search('statins', { offset: RESULT_WINDOW, limit: 10 }).catch((error: unknown) => error)
+      expect(isPubmatchError(bad, 'INVALID_ARGUMENT')).toBe(true)
+      expect(() => engine.search('statins', { offset: RESULT_WINDOW, limit: 10 })).toThrow((bad as Error).message)
+      const late = await pool.search('vitamin d and breast cancer', { limit: 10, deadlineAt: Date.now() - 1 }).catch((error: unknown) => error)
+      expect(isPubmatchError(late, 'TIMEOUT')).toBe(true)
+    } finally {
+      await pool.close()
+    }
+    await expect(openSearchPool(engine, { workers: 0 })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' })
+  }, 120_000)
 
   it("explains the model's score as its bias plus each feature's contribution", () => {
     const hit = engine.search('vitamin d and breast cancer', { limit: 1, explain: true }).hits[0]!

@@ -149,8 +149,13 @@ export interface DocumentExplanation {
   readonly document: StoredDocument
 }
 
+/** How an engine was opened, as plain data (what a worker needs to open the same engine). */
+export type SearchEngineSource = Omit<OpenSearchOptions, 'onProgress'>
+
 /** The opened engine. */
 export interface SearchEngine {
+  /** The options it was opened with, without `onProgress`. */
+  readonly openedWith: SearchEngineSource
   readonly indexDir: string
   readonly settings: IndexSettings
   /** The index generation this engine searches. */
@@ -275,7 +280,9 @@ export async function openSearch(options: OpenSearchOptions): Promise<SearchEngi
     document: reader.stored(candidate.docNumber),
   })
 
+  const { onProgress: _onProgress, ...openedWith } = options
   const engine: SearchEngine = {
+    openedWith,
     indexDir: options.index,
     settings,
     generation: reader.generation,

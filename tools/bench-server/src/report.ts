@@ -36,6 +36,8 @@ export interface BenchResults {
   readonly phases?: PhasesResult
   /** A short run through the unmodified bin (rate limit on), if made. */
   readonly binCheck?: { readonly seconds: number; readonly statusCounts: Readonly<Record<string, number>>; readonly first429AtS?: number }
+  /** Worker threads that ran the searches (0: the server's own thread). Absent in reports made before the option existed. */
+  readonly searchWorkers?: number
 }
 
 /** Figures of one run. */
@@ -150,7 +152,7 @@ export function renderReport(results: BenchResults): string {
     `- Command: \`${results.command}\``,
     `- Run: ${results.startedAt} → ${results.finishedAt}`,
     `- Machine: ${machine.cpus} × ${machine.cpuModel}, ${machine.memGiB.toFixed(0)} GiB RAM, Node ${machine.node}, ${machine.os}; the load generator (autocannon) runs on the same 2 cores as the server`,
-    `- Index: synthetic ${n(setup.docCount)} documents (tools/synth seed 1), PubMed fields, generation ${setup.generation}; first stage BM25F, PubMed syntax, match **${setup.match}**, top 500 reranked`,
+    `- Index: synthetic ${n(setup.docCount)} documents (tools/synth seed 1), PubMed fields, generation ${setup.generation}; first stage BM25F, PubMed syntax, match **${setup.match}**, top 500 reranked; searches run on ${results.searchWorkers === undefined || results.searchWorkers === 0 ? "the server's own thread" : `**${results.searchWorkers} worker threads** (\`--search-workers\`)`}`,
     `- Queries: ${setup.logQueries} real PubMed log queries (${setup.queryFile.replace(/.*\/shared\/data\//, 'shared/data/')}); ${setup.acceptedCount} sent, ${setup.logQueries - setup.acceptedCount} left out because the engine rejects them (400: ${Object.entries(setup.rejected).map(([code, count]) => `${count} ${code}`).join(', ')}); of those sent, ${setup.matches.atLeast500} match ≥ 500 documents, ${setup.matches.under500} match 1–499, ${setup.matches.none} match nothing`,
     `- Models (latency only, not effectiveness): ${setup.models.map((m) => `${m.name} = ${m.trees} trees on ${m.trainQueries} training queries (${m.slice}-numbered, seed ${m.seed}, ${n(m.trainRows)} rows)`).join('; ')}; labels: title-term coverage of the first-stage top 500`,
   )

@@ -44,6 +44,7 @@ import { procUsage } from './stats.ts'
 const { values } = parseArgs({
   options: {
     match: { type: 'string', default: 'any' },
+    'search-workers': { type: 'string', default: '0' },
     seconds: { type: 'string', default: '60' },
     rate: { type: 'string', default: '50' },
     size: { type: 'string', default: '20' },
@@ -190,6 +191,10 @@ async function measure(
   extend?: { readonly tailSeconds: number; readonly maxSeconds: number },
 ): Promise<RunRecord> {
   await waitForQuiet(name)
+  // the quiet wait leaves the server idle for minutes, and its first seconds after that are slower
+  // (cold code and heaps; most in worker threads): measured from warm, as a server under steady use
+  say(`re-warm: 5 s at the maximum rate, 2 connections (not recorded)`)
+  await runLoad({ url: server.url, queries, size, seconds: 5, mode: { kind: 'max', connections: 2 } })
   const loadBefore = loadavg()
   const started = new Date().toISOString()
   say(`run ${name}: ${description}`)
@@ -220,7 +225,7 @@ async function warmUp(server: ServerProcess, queries: readonly string[]): Promis
 }
 
 function serverArgs(index: string, model: string, match: string): string[] {
-  return ['--index', index, '--model', model, '--match', match, '--port', '0']
+  return ['--index', index, '--model', model, '--match', match, '--port', '0', '--search-workers', values['search-workers']]
 }
 
 /** Writes the report file (RESULTS.md unless `--out`). */
@@ -344,6 +349,7 @@ async function main(): Promise<void> {
     command: `pnpm --filter @pubmatch/bench-server bench${process.argv.length > 2 ? ` ${process.argv.slice(2).join(' ')}` : ''}`,
     startedAt: startedAt.toISOString(),
     finishedAt: new Date().toISOString(),
+    searchWorkers: Number(values['search-workers']),
     machine: {
       cpus: cpus().length,
       cpuModel: cpus()[0]?.model ?? 'unknown',

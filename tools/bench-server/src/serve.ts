@@ -6,7 +6,7 @@
  *   50 requests/s would be answered 429 after 12 s;
  * - `--match any|all`: the first stage's match mode (the bin always serves PubMed's `all`).
  *
- *   node dist/serve.js --index DIR [--model DIR] [--match any|all] [--host H] [--port N]
+ *   node dist/serve.js --index DIR [--model DIR] [--match any|all] [--host H] [--port N] [--search-workers N]
  *
  * The admin routes are on when PUBMATCH_ADMIN_TOKEN is set, as with the bin.
  */
@@ -20,6 +20,7 @@ const { values } = parseArgs({
     match: { type: 'string' },
     host: { type: 'string', default: '127.0.0.1' },
     port: { type: 'string', default: '0' },
+    'search-workers': { type: 'string', default: '0' },
   },
 })
 if (values.index === undefined || (values.match !== undefined && values.match !== 'any' && values.match !== 'all')) {
@@ -36,6 +37,7 @@ const server = await startServer({
   host: values.host,
   port: Number(values.port),
   rateLimit: false,
+  searchWorkers: Number(values['search-workers']),
   ...(token ? { adminToken: token } : {}),
 })
 process.stdout.write(`pubmatch-server (bench): serving ${values.index} at ${server.url}\n`)

@@ -21,6 +21,7 @@ interface ServeOptions {
   metasearch: boolean
   eutilsUrl?: string
   cacheDir: string
+  searchWorkers: number
 }
 
 /** Adds `pubmatch serve`. */
@@ -39,6 +40,7 @@ export function registerServeCommand(program: Command): void {
     .option('--metasearch', 'allow metasearch feedback sessions over Entrez (network; API key from $NCBI_API_KEY)', false)
     .option('--eutils-url <url>', 'with --metasearch: E-utilities base URL (mirrors, tests)')
     .option('--cache-dir <dir>', 'with --metasearch: the Entrez response cache', join(DEFAULT_HOME, 'entrez-cache'))
+    .option('--search-workers <n>', 'worker threads that run searches, each with its own copy of the engine (0: the server thread)', parseNonNegativeInt, 0)
     .option('--plain', 'plain progress lines even on a terminal', false)
     .addHelpText(
       'after',
@@ -77,6 +79,7 @@ Examples:
         logDir: options.log,
         logger: options.requestLog,
         feedbackDir: options.sessions,
+        searchWorkers: options.searchWorkers,
         ...(options.metasearch
           ? {
               entrez: createEntrezClient({

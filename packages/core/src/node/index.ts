@@ -5,3 +5,4 @@
 export { syncDirectory, temporaryPathFor, writeFileAtomic, writeNewFile } from './fs.ts'
 export { createJsonlLog } from './jsonl-log.ts'
 export type { JsonlLog, JsonlLogOptions, LogLocation, LogProblem } from './jsonl-log.ts'
+export { workerExecArgv } from './workers.ts'

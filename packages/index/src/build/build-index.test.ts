@@ -9,7 +9,7 @@ import { openIndex } from '../index-reader.ts'
 import type { IndexProgress } from '../index-writer.ts'
 import { NO_MERGES } from '../merge/merge-policy.ts'
 import { testCollectionFields } from '../schema/pubmed-fields.ts'
-import { buildIndex, defaultWorkerFilename, workerExecArgv } from './build-index.ts'
+import { buildIndex, defaultWorkerFilename } from './build-index.ts'
 
 async function filesByExtension(dir: string): Promise<Map<string, string>> {
   const out = new Map<string, string>()
@@ -88,13 +88,7 @@ describe('buildIndex', () => {
   })
 })
 
-describe('workerExecArgv', () => {
-  it('drops export conditions and keeps every other option', () => {
-    expect(
-      workerExecArgv(['--conditions', '@pubmatch/source', '-C', 'node', '--conditions=dev', '--max-old-space-size=4096', '--require', 'x.cjs']),
-    ).toEqual(['--max-old-space-size=4096', '--require', 'x.cjs'])
-  })
-
+describe('worker builds', () => {
   it('lets a worker that cannot start fail the build instead of hanging it', async () => {
     const dir = await tempDir()
     const broken = join(dir, 'broken.worker.mjs')

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { PubmatchError, isPubmatchError, type Article, type DeletedCitation } from '@pubmatch/core'
+import { workerExecArgv } from '@pubmatch/core/node'
 import { Piscina } from 'piscina'
 import { createIndexWriter, type CommitInfo, type IndexProgress } from '../index-writer.ts'
 import type { IndexConfig } from '../schema/config.ts'
@@ -52,25 +53,6 @@ export interface BuildIndexResult extends CommitInfo {
  */
 export function defaultWorkerFilename(): string {
   return fileURLToPath(new URL('../../dist/workers/build-segment.worker.js', import.meta.url))
-}
-
-/**
- * The Node options of worker threads: this process's, without export conditions
- * (`--conditions`/`-C`), so that workers load the built `dist/` even when this thread runs
- * from sources (as in tests, under the `@pubmatch/source` condition).
- * @param execArgv - this process's `process.execArgv`
- */
-export function workerExecArgv(execArgv: readonly string[]): string[] {
-  const out: string[] = []
-  for (let i = 0; i < execArgv.length; i++) {
-    const arg = execArgv[i]!
-    if (arg === '--conditions' || arg === '-C') {
-      i++
-    } else if (!arg.startsWith('--conditions=')) {
-      out.push(arg)
-    }
-  }
-  return out
 }
 
 function isDeletion(input: BuildInput): input is { readonly deleted: readonly DeletedCitation[] } {

@@ -7,12 +7,12 @@ import { createHash } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { abstractText, PubmatchError, type MeshDescriptor } from '@pubmatch/core'
+import { abstractText, PubmatchError, type Article, type MeshDescriptor } from '@pubmatch/core'
 import { writeFileAtomic } from '@pubmatch/core/node'
 import type { SearchMeshLookup } from '@pubmatch/bm25f'
 import { createMeshVocabulary, MANIFEST_FILE, openCorpus } from '@pubmatch/ingest'
 import type { IndexReader } from '@pubmatch/index'
-import { createForwardIndexBuilder, loadForwardIndex, type ForwardIndex } from '@pubmatch/ltr'
+import { createForwardIndexBuilder, loadForwardIndex, type ForwardDocument, type ForwardIndex } from '@pubmatch/ltr'
 import type { IndexSettings } from './settings.ts'
 
 /** The forward store's files in an index directory. */
@@ -23,12 +23,18 @@ interface ForwardMeta {
   readonly generation: number
   readonly docCount: number
   readonly analyzer: string
+  /** The corpus's last segment when the store was built: an update reads only the segments after it. */
+  readonly corpusSegment?: string
 }
 
 /**
  * The forward store (token streams of title, abstract and MeSH) of an index: loaded when it was
- * built for this index generation, document count and analyzer; otherwise rebuilt from the
- * index's corpus and saved beside the index (`forward.pmf` + `forward.json`, both crash-safe).
+ * built for this index generation, document count and analyzer; otherwise brought up to date from
+ * the index's corpus and saved beside the index (`forward.pmf` + `forward.json`, both crash-safe).
+ * A store that records the corpus segment it reflects is extended: only the articles written or
+ * deleted in later segments are analysed, the rest keep their token streams; when the result does
+ * not hold exactly the index's documents, or there is no such store, it is rebuilt from the whole
+ * corpus.
  * @param indexDir - the index directory
  * @param reader - the open index
  * @param settings - its settings (for the corpus path)
@@ -43,10 +49,12 @@ export async function openForwardStore(
 ): Promise<ForwardIndex> {
   const file = join(indexDir, FORWARD_FILE)
   const metaFile = join(indexDir, FORWARD_META_FILE)
-  const analyzer = reader.analyzer(reader.hasField('title') ? 'title' : reader.schema.fields[0]!.name).name
+  const textAnalyzer = reader.analyzer(reader.hasField('title') ? 'title' : reader.schema.fields[0]!.name)
+  const analyzer = textAnalyzer.name
+  let previous: ForwardMeta | undefined
   if (existsSync(file) && existsSync(metaFile)) {
-    const meta = JSON.parse(await readFile(metaFile, 'utf8')) as ForwardMeta
-    if (meta.generation === reader.generation && meta.docCount === reader.docCount && meta.analyzer === analyzer) {
+    previous = JSON.parse(await readFile(metaFile, 'utf8')) as ForwardMeta
+    if (previous.generation === reader.generation && previous.docCount === reader.docCount && previous.analyzer === analyzer) {
       return loadForwardIndex(file)
     }
   }
@@ -57,30 +65,54 @@ export async function openForwardStore(
     )
   }
   const store = await openCorpus(settings.corpus, { readOnly: true })
-  const builder = createForwardIndexBuilder({ analyzer: reader.analyzer(reader.hasField('title') ? 'title' : reader.schema.fields[0]!.name) })
+  const corpusSegment = store.lastSegment()
+  const save = async (forward: ForwardIndex): Promise<ForwardIndex> => {
+    await forward.save(file)
+    const meta: ForwardMeta = { generation: reader.generation, docCount: reader.docCount, analyzer, ...(corpusSegment === undefined ? {} : { corpusSegment }) }
+    await writeFileAtomic(metaFile, `${JSON.stringify(meta, null, 2)}\n`)
+    return forward
+  }
+  if (previous?.analyzer === analyzer && previous.corpusSegment !== undefined) {
+    const base = await loadForwardIndex(file).catch(() => undefined)
+    if (base !== undefined) {
+      // the latest state of every article written or deleted since (null: deleted)
+      const latest = new Map<string, Article | null>()
+      for await (const change of store.changes(previous.corpusSegment)) {
+        latest.set(change.kind === 'article' ? change.article.id : change.id, change.kind === 'article' ? change.article : null)
+      }
+      const builder = createForwardIndexBuilder({ analyzer: textAnalyzer, base, drop: new Set(latest.keys()) })
+      let added = 0
+      for (const article of latest.values()) {
+        if (article !== null && reader.docNumber(article.id) !== undefined) {
+          builder.add(forwardDocument(article))
+          onProgress?.(++added, latest.size)
+        }
+      }
+      const extended = builder.finish()
+      if (extended.docCount === reader.docCount) {
+        return save(extended)
+      }
+    }
+  }
+  const builder = createForwardIndexBuilder({ analyzer: textAnalyzer })
   let done = 0
   onProgress?.(0, reader.docCount)
   for await (const article of store.articles()) {
     if (reader.docNumber(article.id) === undefined) {
       continue
     }
-    builder.add({
-      id: article.id,
-      title: article.title,
-      abstract: abstractText(article),
-      mesh: article.mesh.map((heading) => heading.descriptorName),
-    })
+    builder.add(forwardDocument(article))
     done += 1
     if (done % 1000 === 0) {
       onProgress?.(done, reader.docCount)
     }
   }
   onProgress?.(done, reader.docCount)
-  const forward = builder.finish()
-  await forward.save(file)
-  const meta: ForwardMeta = { generation: reader.generation, docCount: reader.docCount, analyzer }
-  await writeFileAtomic(metaFile, `${JSON.stringify(meta, null, 2)}\n`)
-  return forward
+  return save(builder.finish())
+}
+
+function forwardDocument(article: Article): ForwardDocument {
+  return { id: article.id, title: article.title, abstract: abstractText(article), mesh: article.mesh.map((heading) => heading.descriptorName) }
 }
 
 /** The MeSH descriptors of an index's corpus, kept beside the index (see {@link corpusMeshLookup}). */

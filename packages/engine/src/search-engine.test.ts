@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs'
 import { createHash } from 'node:crypto'
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { isPubmatchError } from '@pubmatch/core'
 import { defaultReaders, ingestFiles, MANIFEST_FILE, openCorpus } from '@pubmatch/ingest'
 import { loadLightGbm } from '@pubmatch/lightgbm-wasm'
-import { saveBestMatchModel, trainBestMatch } from '@pubmatch/ltr'
+import { saveBestMatchModel, trainBestMatch, type ForwardIndex } from '@pubmatch/ltr'
 import { FORWARD_META_FILE, MESH_CACHE_FILE } from './corpus-data.ts'
 import { readLabelledQueries } from './labelled-queries.ts'
 import { openSearch, RESULT_WINDOW, type SearchEngine } from './search-engine.ts'
@@ -136,7 +136,24 @@ describe.runIf(existsSync(shared))('what an engine derives from the corpus, kept
     const forwardMeta = JSON.parse(await readFile(join(index, FORWARD_META_FILE), 'utf8')) as { generation: number; docCount: number }
     const reopened = await openSearch({ index })
     expect(reopened.generation).toBeGreaterThan(first.generation)
-    expect(forwardMeta).toMatchObject({ generation: reopened.generation, docCount: 89 })
+    const corpusSegments = (JSON.parse(await readFile(join(corpus, MANIFEST_FILE), 'utf8')) as { segments: Array<{ file: string }> }).segments
+    expect(forwardMeta).toMatchObject({ generation: reopened.generation, docCount: 89, corpusSegment: corpusSegments.at(-1)!.file })
+    // the update extended the store (one article analysed); it equals one built from the whole corpus
+    const rebuiltDir = join(dir, 'rebuilt')
+    await cp(index, rebuiltDir, { recursive: true })
+    await rm(join(rebuiltDir, FORWARD_META_FILE))
+    const extended = await reopened.forwardStore()
+    const rebuilt = await (await openSearch({ index: rebuiltDir })).forwardStore()
+    expect(extended.docCount).toBe(rebuilt.docCount)
+    const streams = (store: ForwardIndex, id: string): string[][] =>
+      (['title', 'abstract', 'mesh'] as const).map((name) => {
+        const { offsets, terms, flags } = store.field(name)
+        const d = store.docIndex(id)
+        return [...terms.subarray(offsets[d], offsets[d + 1])].map((t, k) => `${t < 0 ? '_' : store.term(t)}/${flags[offsets[d]! + k]!}`)
+      })
+    for (let d = 0; d < rebuilt.docCount; d++) {
+      expect(streams(extended, rebuilt.id(d))).toEqual(streams(rebuilt, rebuilt.id(d)))
+    }
 
     // proof that opening reads neither: with every corpus segment damaged it still opens and maps [mh] alike
     const segments = join(corpus, 'segments')

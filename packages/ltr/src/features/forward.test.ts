@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { createAnalyzer, getAnalyzer, whitespaceTokenize } from '@pubmatch/analysis'
 import { isPubmatchError } from '@pubmatch/core'
 import { describe, expect, it, onTestFinished } from 'vitest'
-import { buildForwardIndex, loadForwardIndex, tokenFlags, type ForwardIndex } from './forward.ts'
+import { buildForwardIndex, createForwardIndexBuilder, loadForwardIndex, tokenFlags, type ForwardIndex } from './forward.ts'
 import { TOKEN_DEFINITE, TOKEN_INDEFINITE, TOKEN_STOPWORD } from './spans.ts'
 
 async function tempDir(): Promise<string> {
@@ -72,6 +72,37 @@ describe('buildForwardIndex', () => {
 
   it('rejects duplicate ids', () => {
     expect(() => buildForwardIndex([DOC, DOC], { analyzer: getAnalyzer('biomedical') })).toThrow(/duplicate document id "14991249"/)
+  })
+})
+
+describe('extending a forward store (an index update)', () => {
+  const biomedical = getAnalyzer('biomedical')
+  const other = { id: 'x1', title: 'Vitamin D and the bones', abstract: 'Bones need vitamin D.' }
+  const third = { id: 'x3', title: 'An atlas of the eye', abstract: '' }
+
+  it('keeps the base documents it does not drop, token for token, and adds the new ones after them', () => {
+    const base = buildForwardIndex([DOC, other, third], { analyzer: biomedical })
+    const newer = { ...other, title: 'Vitamin D, the bones and osteochondroma' }
+    const added = { id: 'x4', title: 'Osteochondroma of the young', abstract: 'Rare.', mesh: ['Bone Neoplasms'] }
+    const builder = createForwardIndexBuilder({ analyzer: biomedical, base, drop: new Set(['x1']) })
+    builder.add(newer)
+    builder.add(added)
+    const extended = builder.finish()
+    const fresh = buildForwardIndex([DOC, third, newer, added], { analyzer: biomedical })
+    expect([...Array(extended.docCount).keys()].map((d) => extended.id(d))).toEqual(['14991249', 'x3', 'x1', 'x4'])
+    for (const id of ['14991249', 'x3', 'x1', 'x4']) {
+      for (const field of ['title', 'abstract', 'mesh'] as const) {
+        expect(tokens(extended, field, id)).toEqual(tokens(fresh, field, id))
+      }
+    }
+    // the base's term ids stay as they were
+    expect(extended.termId('spontan')).toBe(base.termId('spontan'))
+    expect(extended.termId('vitamin')).toBe(base.termId('vitamin'))
+  })
+
+  it('refuses a base built for another analyzer', () => {
+    const base = buildForwardIndex([DOC], { analyzer: getAnalyzer('whitespace') })
+    expect(() => createForwardIndexBuilder({ analyzer: biomedical, base })).toThrow(/built for analyzer whitespace/)
   })
 })
 

@@ -44,6 +44,14 @@ export interface ForwardIndexOptions {
   readonly analyzer: Analyzer
   /** Where the stop-word-keeping variant is looked up. Defaults to the built-in analyzers. */
   readonly analyzers?: AnalyzerRegistry
+  /**
+   * A store to start from (an index update): its documents are kept, token streams and term ids
+   * as they are, except those in `drop`, and new documents are added after them. It must have
+   * been built for the same analyzer. Defaults to none.
+   */
+  readonly base?: ForwardIndex
+  /** With `base`: ids of its documents to leave out (deleted, or replaced by a newer version). */
+  readonly drop?: ReadonlySet<string>
 }
 
 /** The fields of the forward store. */
@@ -147,6 +155,21 @@ class Column {
   length = 0
   offsets: number[] = [0]
 
+  /** Appends another store's tokens `from … to − 1` (term ids kept). */
+  copy(field: ForwardField, from: number, to: number): void {
+    while (this.length + (to - from) > this.terms.length) {
+      const terms = new Int32Array(this.terms.length * 2)
+      terms.set(this.terms)
+      this.terms = terms
+      const f = new Uint8Array(this.flags.length * 2)
+      f.set(this.flags)
+      this.flags = f
+    }
+    this.terms.set(field.terms.subarray(from, to), this.length)
+    this.flags.set(field.flags.subarray(from, to), this.length)
+    this.length += to - from
+  }
+
   push(term: number, flags: number): void {
     if (this.length === this.terms.length) {
       const terms = new Int32Array(this.length * 2)
@@ -192,6 +215,34 @@ export function createForwardIndexBuilder(options: ForwardIndexOptions): Forward
   const docs = new Map<string, number>()
   const columns = { title: new Column(), abstract: new Column(), mesh: new Column() }
   let finished = false
+  const base = options.base
+  if (base !== undefined) {
+    if (base.analyzer !== source.name || base.tokenAnalyzer !== analyzer.name) {
+      throw new PubmatchError(
+        'SCHEMA_MISMATCH',
+        `@pubmatch/ltr: the forward index to extend was built for analyzer ${base.analyzer} (${base.tokenAnalyzer}), not ${source.name} (${analyzer.name})`,
+      )
+    }
+    for (let t = 0; t < base.termCount; t++) {
+      const term = base.term(t)
+      terms.push(term)
+      termIds.set(term, t)
+    }
+    const fields = { title: base.field('title'), abstract: base.field('abstract'), mesh: base.field('mesh') }
+    for (let d = 0; d < base.docCount; d++) {
+      const id = base.id(d)
+      if (options.drop?.has(id) === true) {
+        continue
+      }
+      docs.set(id, ids.length)
+      ids.push(id)
+      for (const name of FORWARD_FIELDS) {
+        const field = fields[name]
+        columns[name].copy(field, field.offsets[d]!, field.offsets[d + 1]!)
+        columns[name].endDocument()
+      }
+    }
+  }
 
   const intern = (term: string): number => {
     let id = termIds.get(term)

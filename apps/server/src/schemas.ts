@@ -97,6 +97,19 @@ export const fallbackSchema: Schema = {
   },
 } as const
 
+/** What a result shows of a document: highlighted title and snippet, and the stored record's metadata. */
+const RESULT_RECORD_PROPERTIES = {
+  title: { $ref: 'Highlighted#' },
+  snippet: { $ref: 'Highlighted#' },
+  journal: { type: 'string' },
+  year: { type: 'integer' },
+  authors: { type: 'array', items: { type: 'string' } },
+  authorCount: { type: 'integer' },
+  pubTypes: { type: 'array', items: { type: 'string' } },
+  pmcid: { type: 'string' },
+  doi: { type: 'string' },
+} as const
+
 export const hitSchema: Schema = {
   $id: 'Hit',
   type: 'object',
@@ -106,15 +119,7 @@ export const hitSchema: Schema = {
     pmid: { type: 'string' },
     rank: { type: 'integer', minimum: 1 },
     score: { type: 'number' },
-    title: { $ref: 'Highlighted#' },
-    snippet: { $ref: 'Highlighted#' },
-    journal: { type: 'string' },
-    year: { type: 'integer' },
-    authors: { type: 'array', items: { type: 'string' } },
-    authorCount: { type: 'integer' },
-    pubTypes: { type: 'array', items: { type: 'string' } },
-    pmcid: { type: 'string' },
-    doi: { type: 'string' },
+    ...RESULT_RECORD_PROPERTIES,
     firstStage: {
       type: 'object',
       required: ['score', 'rank'],
@@ -298,15 +303,7 @@ export const sessionDocumentSchema: Schema = {
     pmid: { type: 'string' },
     rank: { type: 'integer', minimum: 1, description: 'Rank among the candidates not shown before' },
     score: { type: 'number' },
-    title: { $ref: 'Highlighted#' },
-    snippet: { $ref: 'Highlighted#' },
-    journal: { type: 'string' },
-    year: { type: 'integer' },
-    authors: { type: 'array', items: { type: 'string' } },
-    authorCount: { type: 'integer' },
-    pubTypes: { type: 'array', items: { type: 'string' } },
-    pmcid: { type: 'string' },
-    doi: { type: 'string' },
+    ...RESULT_RECORD_PROPERTIES,
   },
 } as const
 

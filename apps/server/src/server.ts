@@ -211,25 +211,10 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
           reranked: false,
           fulltext: q.fulltext,
           generation: engine.generation,
-          results: found.hits.map((hit) => {
-            const marked = engine.highlights(hit.document, q.q)
-            const doc = hit.document
-            return {
-              pmid: hit.id,
-              rank: hit.rank,
-              score: hit.score,
-              title: marked.title,
-              snippet: marked.snippet,
-              ...(doc.journal === undefined ? {} : { journal: doc.journal }),
-              ...(doc.year === undefined ? {} : { year: doc.year }),
-              authors: doc.authors,
-              authorCount: doc.authorCount,
-              pubTypes: doc.pubTypes,
-              ...(doc.pmcid === undefined ? {} : { pmcid: doc.pmcid }),
-              ...(doc.doi === undefined ? {} : { doi: doc.doi }),
-              firstStage: { score: hit.score, rank: hit.rank },
-            }
-          }),
+          results: found.hits.map((hit) => ({
+            ...resultJson(hit, engine.highlights(hit.document, q.q)),
+            firstStage: { score: hit.score, rank: hit.rank },
+          })),
           warnings: [],
           tookMs: performance.now() - started,
         }
@@ -507,21 +492,9 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
       shown: session.shown.size,
       candidates: session.candidates.size,
       next: session.next().map((doc) => {
-        const stored = needSessions().document(id, doc.id)
-        return {
-          pmid: doc.id,
-          rank: doc.rank,
-          score: doc.score,
-          title: engine.highlighter.highlight(stored?.title ?? '', terms),
-          snippet: engine.highlighter.snippet(stored?.abstract ?? '', terms),
-          ...(stored?.journal === undefined ? {} : { journal: stored.journal }),
-          ...(stored?.year === undefined ? {} : { year: stored.year }),
-          authors: stored?.authors ?? [],
-          authorCount: stored?.authorCount ?? 0,
-          pubTypes: stored?.pubTypes ?? [],
-          ...(stored?.pmcid === undefined ? {} : { pmcid: stored.pmcid }),
-          ...(stored?.doi === undefined ? {} : { doi: stored.doi }),
-        }
+        const stored = needSessions().document(id, doc.id) ?? { id: doc.id, title: '', authors: [], authorCount: 0, pubTypes: [], languages: [] }
+        const marked = { title: engine.highlighter.highlight(stored.title, terms), snippet: engine.highlighter.snippet(stored.abstract ?? '', terms) }
+        return resultJson({ id: doc.id, rank: doc.rank, score: doc.score, document: stored }, marked)
       }),
       terms: [...session.vector]
         .sort((a, b) => b[1] - a[1])
@@ -694,15 +667,12 @@ function filterLabels(q: SearchQuery): string[] {
   ]
 }
 
-function hitJson(
-  engine: SearchEngine,
-  hit: EngineHit,
-  query: string,
-  explain: boolean,
-  highlighted?: PooledHit['highlights'],
+/** A result's fields of every ranking: id, rank, score, highlighted title and snippet, the stored record's metadata. */
+function resultJson(
+  hit: { readonly id: string; readonly rank: number; readonly score: number; readonly document: EngineHit['document'] },
+  marked: PooledHit['highlights'],
 ): Record<string, unknown> {
   const doc = hit.document
-  const marked = highlighted ?? engine.highlights(doc, query)
   return {
     pmid: hit.id,
     rank: hit.rank,
@@ -716,6 +686,18 @@ function hitJson(
     pubTypes: doc.pubTypes,
     ...(doc.pmcid === undefined ? {} : { pmcid: doc.pmcid }),
     ...(doc.doi === undefined ? {} : { doi: doc.doi }),
+  }
+}
+
+function hitJson(
+  engine: SearchEngine,
+  hit: EngineHit,
+  query: string,
+  explain: boolean,
+  highlighted?: PooledHit['highlights'],
+): Record<string, unknown> {
+  return {
+    ...resultJson(hit, highlighted ?? engine.highlights(hit.document, query)),
     firstStage: {
       score: hit.firstStage.score,
       rank: hit.firstStage.rank,

@@ -52,7 +52,7 @@ export type {
   RunComparison,
   SignificanceTest,
 } from './compare.ts'
-export { formatPValue, formatTable } from './report/text.ts'
+export { formatCell, formatPValue, formatTable } from './report/text.ts'
 export type { FormatTableOptions } from './report/text.ts'
 export { renderHtmlReport } from './report/html.ts'
 export type { HtmlReportInput } from './report/html.ts'

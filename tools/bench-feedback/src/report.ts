@@ -2,7 +2,7 @@
  * Markdown pieces of the reports: tables, cells with significance marks, the sections of the
  * results file, and latency summaries.
  */
-import { formatPValue, type ComparisonCell, type RunComparison } from '@pubmatch/eval'
+import { formatCell, type ComparisonCell, type RunComparison } from '@pubmatch/eval'
 
 /**
  * A Markdown table; columns after the first are right-aligned.
@@ -27,15 +27,7 @@ export function markdownTable(
  * @param withP - print the p-value
  */
 export function cellText(cell: ComparisonCell | undefined, withP: boolean = false): string {
-  if (cell === undefined) {
-    return '–'
-  }
-  const mean = cell.mean.toFixed(4)
-  if (cell.pValue === undefined) {
-    return mean
-  }
-  const mark = cell.significant ? (cell.difference > 0 ? ' ▲' : ' ▼') : ''
-  return withP ? `${mean}${mark} (p ${formatPValue(cell.pValue)})` : `${mean}${mark}`
+  return formatCell(cell, { pValue: withP })
 }
 
 /**

@@ -14,7 +14,7 @@ import { openSearch, updateIndex, type SearchEngine } from '@pubmatch/engine'
 import {
   compareRuns,
   evaluate,
-  formatPValue,
+  formatCell,
   type ComparisonCell,
   type EvaluationResult,
   type RunComparison,
@@ -331,15 +331,7 @@ export function compare(runs: ReadonlyMap<string, Run>, qrels: Qrels): RunCompar
  * @param withP - print the p-value
  */
 export function cellText(cell: ComparisonCell | undefined, withP = true): string {
-  if (cell === undefined) {
-    return '–'
-  }
-  const mean = cell.mean.toFixed(4)
-  if (cell.pValue === undefined) {
-    return mean
-  }
-  const mark = cell.significant ? (cell.difference > 0 ? ' ▲' : ' ▼') : ''
-  return withP ? `${mean}${mark} (p ${formatPValue(cell.pValue)})` : `${mean}${mark}`
+  return formatCell(cell, { pValue: withP })
 }
 
 /**

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import { fixturePath, hasSharedData, dataPath } from '../../test/helpers.ts'
 import { fakeResult } from '../../test/fake-result.ts'
-import { compareRuns } from '../compare.ts'
+import { compareRuns, type ComparisonCell } from '../compare.ts'
 import { evaluate } from '../evaluate.ts'
 import { readQrels } from '../io/qrels.ts'
 import { readRun } from '../io/run.ts'
 import { renderHtmlReport } from './html.ts'
-import { alignColumns, formatPValue, formatTable } from './text.ts'
+import { alignColumns, formatCell, formatPValue, formatTable } from './text.ts'
 
 describe('alignColumns', () => {
   it('left-aligns the first column and right-aligns the others', () => {
@@ -17,6 +17,19 @@ describe('alignColumns', () => {
         ['x', '10.25'],
       ]),
     ).toBe('run     map\nbm25    0.1\nx     10.25')
+  })
+})
+
+describe('formatCell', () => {
+  const cell: ComparisonCell = { measure: 'ndcg_cut_10', mean: 0.36291, difference: 0.0574, wins: 120, ties: 100, losses: 60, pValue: 0.00001, significant: true }
+  it('writes the mean, the significance marker and optionally the p-value', () => {
+    expect(formatCell(cell)).toBe('0.3629 ▲')
+    expect(formatCell(cell, { pValue: true })).toBe('0.3629 ▲ (p <0.0001)')
+    expect(formatCell({ ...cell, difference: -0.01, pValue: 0.03 }, { pValue: true })).toBe('0.3629 ▼ (p 0.0300)')
+    expect(formatCell({ ...cell, significant: false, pValue: 0.53 })).toBe('0.3629')
+    const { pValue: _p, ...untested } = cell
+    expect(formatCell(untested)).toBe('0.3629')
+    expect(formatCell(undefined)).toBe('–')
   })
 })
 

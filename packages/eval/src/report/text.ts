@@ -1,4 +1,4 @@
-import type { RunComparison } from '../compare.ts'
+import type { ComparisonCell, RunComparison } from '../compare.ts'
 
 /** Options of {@link formatTable}. */
 export interface FormatTableOptions {
@@ -36,6 +36,24 @@ export function formatPValue(p: number): string {
     return '<0.0001'
   }
   return p >= 0.001 ? p.toFixed(4) : p.toPrecision(2)
+}
+
+/**
+ * One cell of a comparison for a table: the mean (4 decimals), `▲`/`▼` when it differs
+ * significantly from the baseline, and with `pValue` its p-value in parentheses; `–` for no cell.
+ * @param cell - a cell of {@link compareRuns}' rows, or `undefined`
+ * @param options - `pValue`: append the p-value (defaults to `false`)
+ */
+export function formatCell(cell: ComparisonCell | undefined, options: { readonly pValue?: boolean } = {}): string {
+  if (cell === undefined) {
+    return '–'
+  }
+  const mean = cell.mean.toFixed(4)
+  if (cell.pValue === undefined) {
+    return mean
+  }
+  const mark = cell.significant ? (cell.difference > 0 ? ' ▲' : ' ▼') : ''
+  return options.pValue === true ? `${mean}${mark} (p ${formatPValue(cell.pValue)})` : `${mean}${mark}`
 }
 
 /**

@@ -76,11 +76,7 @@ export async function openSearchPool(engine: SearchEngine, options: SearchPoolOp
   let served: SearchTaskOutcome & { ok: true }
   try {
     // as many warm-ups as workers, at once: each idle worker takes one and opens the engine
-    const warm = await Promise.all(Array.from({ length: workers }, () => threads.run({ kind: 'warm' })))
-    served = unwrap(warm[0]!)
-    for (const outcome of warm) {
-      unwrap(outcome)
-    }
+    served = (await Promise.all(Array.from({ length: workers }, () => threads.run({ kind: 'warm' })))).map(unwrap)[0]!
   } catch (error) {
     await threads.destroy()
     throw error

@@ -18,7 +18,8 @@ const layers = {
   fulltext: ['core', 'analysis', 'index', 'bm25f'],
   feedback: ['core', 'analysis', 'index', 'bm25f', 'ingest'],
   eval: ['core'],
-  engine: ['core', 'ingest', 'analysis', 'index', 'bm25f', 'lightgbm-wasm', 'ltr', 'eval', 'fulltext', 'feedback'],
+  solr: ['core', 'analysis', 'index', 'bm25f', 'ingest'],
+  engine: ['core', 'ingest', 'analysis', 'index', 'bm25f', 'lightgbm-wasm', 'ltr', 'eval', 'fulltext', 'feedback', 'solr'],
 }
 const all = Object.keys(layers)
 

@@ -4,6 +4,9 @@
 # and no root: LightGBM's WebAssembly is committed (packages/lightgbm-wasm/wasm/, with a
 # manifest of its inputs), so nothing is compiled from C++ unless those inputs change; then
 # `pnpm build` says so and `bash scripts/dev-deps.sh emscripten` installs the compiler.
+# The Solr backend's Java (packages/solr/java) is built by `pnpm build` with Maven when a JDK 17
+# and Maven are on the PATH (`bash scripts/dev-deps.sh java` installs them); without them the
+# embedded engine works as before and `pubmatch solr up` says what is missing.
 # Safe to run again: each step is skipped when already done.
 set -euo pipefail
 cd "$(dirname "$0")/.."

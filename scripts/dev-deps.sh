@@ -3,14 +3,17 @@
 #   emscripten   compile LightGBM to WebAssembly (packages/lightgbm-wasm; only when its inputs change)
 #   xapian       Xapian's Python bindings, for tools/bench-search's comparison and parity test
 #   chromium     Debian's Chromium, for the web page's end-to-end tests (apps/server, playwright-core)
+#   java         OpenJDK 17 and Maven, for the Solr backend (packages/solr/java: `pnpm build` runs Maven,
+#                which resolves Solr 9.10.1 from Maven Central into ~/.m2)
 # Usage: bash scripts/dev-deps.sh emscripten xapian
 set -euo pipefail
 
-declare -A package=([emscripten]=emscripten [xapian]=python3-xapian [chromium]=chromium)
+declare -A package=([emscripten]=emscripten [xapian]=python3-xapian [chromium]=chromium [java]='openjdk-17-jdk-headless maven')
 declare -A present=(
   [emscripten]='command -v emcc'
   [xapian]="/usr/bin/python3 -c 'import xapian' || python3 -c 'import xapian'"
   [chromium]='test -x /usr/bin/chromium'
+  [java]='command -v javac && command -v mvn'
 )
 missing=()
 for want in "$@"; do
@@ -19,7 +22,8 @@ for want in "$@"; do
     exit 64
   fi
   if ! eval "${present[$want]}" >/dev/null 2>&1; then
-    missing+=("${package[$want]}")
+    read -r -a names <<<"${package[$want]}"
+    missing+=("${names[@]}")
   fi
 done
 [ ${#missing[@]} -eq 0 ] && exit 0

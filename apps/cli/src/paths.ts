@@ -11,3 +11,6 @@ export const SAMPLE_CORPUS_DIR: string = fileURLToPath(new URL('../sample-corpus
 
 /** The default index directory. */
 export const DEFAULT_INDEX: string = `${DEFAULT_HOME}/index`
+
+/** The default directory of the local SolrCloud (`pubmatch solr up`). */
+export const DEFAULT_SOLR_DIR: string = `${DEFAULT_HOME}/solr`

@@ -11,6 +11,7 @@ import { registerClicksCommands } from './commands/clicks.ts'
 import { registerServeCommand } from './commands/serve.ts'
 import { registerFeedbackCommand } from './commands/feedback.ts'
 import { registerFulltextCommands } from './commands/fulltext.ts'
+import { registerSolrCommands } from './commands/solr.ts'
 import { CLI_VERSION } from './version.ts'
 
 /**
@@ -31,6 +32,7 @@ export function createProgram(): Command {
   registerFeedbackCommand(program)
   registerFulltextCommands(program)
   registerServeCommand(program)
+  registerSolrCommands(program)
   registerTrainCommands(program)
   registerClicksCommands(program)
   registerEvalCommand(program)

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// pubmatch-server --index DIR [--model DIR] [--host H] [--port N] [--log DIR] [--search-workers N]
+// pubmatch-server --index DIR [--model DIR] [--host H] [--port N] [--log DIR] [--search-workers N] [--backend solr://HOST:PORT/solr/COLLECTION]
 // The admin routes are on when PUBMATCH_ADMIN_TOKEN is set.
 import { parseArgs } from 'node:util'
 import { isPubmatchError } from '@pubmatch/core'
@@ -15,6 +15,7 @@ try {
       log: { type: 'string' },
       'request-log': { type: 'boolean', default: false },
       'search-workers': { type: 'string', default: '0' },
+      backend: { type: 'string' },
     },
   })
   const port = Number(values.port)
@@ -35,6 +36,7 @@ try {
     ...(process.env['PUBMATCH_ADMIN_TOKEN'] ? { adminToken: process.env['PUBMATCH_ADMIN_TOKEN'] } : {}),
     logger: values['request-log'],
     searchWorkers,
+    ...(values.backend === undefined ? {} : { solrBackend: values.backend }),
   })
   process.stdout.write(`pubmatch-server: serving ${values.index} at ${server.url}\n`)
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {

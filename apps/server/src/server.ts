@@ -14,6 +14,7 @@ import fastifySwagger from '@fastify/swagger'
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
 import { isPubmatchError, PubmatchError } from '@pubmatch/core'
 import {
+  attachSolrBackend,
   fulltextDir,
   openFeedbackSessions,
   openFulltext,
@@ -27,6 +28,7 @@ import {
   type PooledResult,
   type SearchEngine,
   type SearchPool,
+  type SolrSearch,
 } from '@pubmatch/engine'
 import type { FulltextStrategy } from '@pubmatch/fulltext'
 import type { FeedbackGrade, FeedbackSession } from '@pubmatch/feedback'
@@ -69,6 +71,12 @@ export interface ServerOptions {
    * new set before the swap). Defaults to `0`: searches run on the server's own thread.
    */
   readonly searchWorkers?: number
+  /**
+   * Run `GET /search`'s first stage in a SolrCloud collection (`solr://HOST:PORT/solr/COLLECTION`,
+   * built by `pubmatch index --solr` from the engine's corpus); the features, the model and the
+   * records stay in this process. Not with `searchWorkers`. Defaults to none: the embedded first stage.
+   */
+  readonly solrBackend?: string
 }
 
 declare module 'fastify' {
@@ -97,6 +105,17 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   const searchWorkers = options.searchWorkers ?? 0
   const poolOf = (engine: SearchEngine): Promise<SearchPool | undefined> =>
     searchWorkers > 0 ? openSearchPool(engine, { workers: searchWorkers }) : Promise.resolve(undefined)
+  if (options.solrBackend !== undefined && searchWorkers > 0) {
+    throw new PubmatchError('INVALID_ARGUMENT', 'pubmatch: a Solr backend runs the first stage in Solr; it does not take search workers')
+  }
+  // each engine's Solr first stage, attached when the engine is served (at start and before a swap)
+  const solrs = new WeakMap<SearchEngine, SolrSearch>()
+  const attachSolr = async (engine: SearchEngine): Promise<void> => {
+    if (options.solrBackend !== undefined) {
+      solrs.set(engine, await attachSolrBackend(engine, { backend: options.solrBackend }))
+    }
+  }
+  await attachSolr(options.engine)
   const holder: EngineHolder = { current: options.engine, pool: await poolOf(options.engine) }
   const timeoutMs = options.timeoutMs ?? 5000
   const app = Fastify({
@@ -230,10 +249,13 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
         ...(filters === undefined ? {} : { filters }),
       }
       const pool = holder.pool
+      const solr = solrs.get(engine)
       const result: EngineResult | PooledResult =
-        pool === undefined
-          ? engine.search(q.q, { ...searchOptions, deadline: request.deadline })
-          : await pool.search(q.q, { ...searchOptions, deadlineAt: Date.now() + (request.deadline - performance.now()) })
+        solr !== undefined
+          ? await solr.search(q.q, { ...searchOptions, deadline: request.deadline })
+          : pool === undefined
+            ? engine.search(q.q, { ...searchOptions, deadline: request.deadline })
+            : await pool.search(q.q, { ...searchOptions, deadlineAt: Date.now() + (request.deadline - performance.now()) })
       let searchId: string | undefined
       if (q.session !== undefined && sink !== undefined) {
         searchId = randomUUID()
@@ -452,6 +474,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
         reloading = next.catch(() => undefined)
         const engine = await next
         await warmFulltext(engine)
+        await attachSolr(engine)
         const pool = await poolOf(engine)
         const retired = holder.pool
         holder.current = engine

@@ -78,3 +78,6 @@ export type {
   TieBreak,
 } from './search/types.ts'
 export { QUESTION_STOPWORDS } from './search/question-stopwords.ts'
+export { dateLowerBound, dateUpperBound, dateTermBounds } from './search/dates.ts'
+export type { DateBounds } from './search/dates.ts'
+export { TAG_SCORE_FIELDS } from './search/compile.ts'

@@ -241,6 +241,22 @@ describe.runIf(existsSync(shared))('openSearch with a Best Match model (NFCorpus
     await expect(openSearchPool(engine, { workers: 0 })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' })
   }, 120_000)
 
+  it('pages and reranks a first-stage result computed elsewhere exactly as its own (the Solr backend path)', () => {
+    for (const query of ['vitamin d and breast cancer', 'statins']) {
+      for (const options of [{ limit: 10 }, { offset: 25, limit: 10 }, { limit: 5, sort: 'date' as const }, { limit: 10, rerank: false }]) {
+        const request = engine.firstStageRequest(options)
+        const page = (options.offset ?? 0) + options.limit
+        expect(request.limit).toBe(options.sort === 'date' ? RESULT_WINDOW : options.rerank === false ? page : Math.max(30, page))
+        const result = engine.searcher.search(query, { limit: request.limit, ...(request.exactTotal ? { exactTotal: true } : {}) })
+        const { tookMs: _a, ...fromElsewhere } = engine.pageFrom(query, result, options)
+        const { tookMs: _b, ...direct } = engine.search(query, options)
+        expect(fromElsewhere).toEqual(direct)
+      }
+      const result = engine.searcher.search(query, { limit: 1000, tieBreak: 'idDescending', exactTotal: true })
+      expect(engine.runFrom(query, result, 1000)).toEqual(engine.run(query, 1000))
+    }
+  })
+
   it("explains the model's score as its bias plus each feature's contribution", () => {
     const hit = engine.search('vitamin d and breast cancer', { limit: 1, explain: true }).hits[0]!
     const explained = engine.explain(hit.id, 'vitamin d and breast cancer')

@@ -181,12 +181,39 @@ export interface SearchEngine {
    */
   search(query: string, options?: EngineSearchOptions): EngineResult
   /**
+   * How many first-stage candidates {@link SearchEngine.search} needs for these options (the page,
+   * the model's depth, PRF's candidates, the date sort's window), and whether the total must be
+   * exact (the model's F176). A first stage run elsewhere (a Solr backend) asks for as many.
+   * @throws PubmatchError `INVALID_ARGUMENT` (a bad or too deep page)
+   */
+  firstStageRequest(options?: EngineSearchOptions): { readonly limit: number; readonly exactTotal: boolean }
+  /**
+   * A result page from a first-stage result computed elsewhere (a Solr backend): PRF, the model,
+   * paging, the date sort and the stored records, exactly as `search` does after its first stage.
+   * The candidates' `docNumber`s must be this engine's.
+   * @param query - the query
+   * @param result - the first-stage result (at least `firstStageRequest(options).limit` deep)
+   * @param options - as `search`'s
+   * @param started - `performance.now()` when the request started (for `tookMs`)
+   */
+  pageFrom(query: string, result: SearchResult, options?: EngineSearchOptions, started?: number): EngineResult
+  /**
    * A whole ranking for a TREC run: trec_eval's tie order, the top candidates reranked.
    * @param query - the query
    * @param limit - documents. Defaults to `1000`.
    */
   run(
     query: string,
+    limit?: number,
+    options?: { readonly prf?: boolean | PrfOptions },
+  ): { hits: Array<{ id: string; score: number; rank: number }>; fallback?: RerankFallback; warnings: readonly SearchWarning[] }
+  /**
+   * `run` from a first-stage result computed elsewhere (in trec_eval's tie order, at least
+   * `max(limit, model depth)` deep).
+   */
+  runFrom(
+    query: string,
+    result: SearchResult,
     limit?: number,
     options?: { readonly prf?: boolean | PrfOptions },
   ): { hits: Array<{ id: string; score: number; rank: number }>; fallback?: RerankFallback; warnings: readonly SearchWarning[] }
@@ -296,6 +323,18 @@ export async function openSearch(options: OpenSearchOptions): Promise<SearchEngi
 
     search(query, searchOptions = {}) {
       const started = performance.now()
+      const { limit, exactTotal } = engine.firstStageRequest(searchOptions)
+      const result = searcher.search(query, {
+        ...(searchOptions.filters === undefined ? {} : { filters: searchOptions.filters }),
+        ...(searchOptions.deadline === undefined ? {} : { deadline: searchOptions.deadline }),
+        explain: searchOptions.explain === true,
+        limit,
+        ...(exactTotal ? { exactTotal: true } : {}),
+      })
+      return engine.pageFrom(query, result, searchOptions, started)
+    },
+
+    firstStageRequest(searchOptions = {}) {
       const offset = searchOptions.offset ?? 0
       const limit = searchOptions.limit ?? 20
       if (!Number.isInteger(offset) || offset < 0 || !Number.isInteger(limit) || limit < 0) {
@@ -308,15 +347,25 @@ export async function openSearch(options: OpenSearchOptions): Promise<SearchEngi
           { details: { offset, limit, window: RESULT_WINDOW } },
         )
       }
-      const explain = searchOptions.explain === true
-      const base: SearchOptions = {
-        ...(searchOptions.filters === undefined ? {} : { filters: searchOptions.filters }),
-        ...(searchOptions.deadline === undefined ? {} : { deadline: searchOptions.deadline }),
-        explain,
-      }
       if (searchOptions.sort === 'date') {
         // newest first over the matches (the best RESULT_WINDOW by relevance when there are more)
-        const result = searcher.search(query, { ...base, limit: RESULT_WINDOW })
+        return { limit: RESULT_WINDOW, exactTotal: false }
+      }
+      const useModel = model !== undefined && searchOptions.rerank !== false
+      const prf = prfOptions(searchOptions.prf)
+      return {
+        limit: Math.max(offset + limit, useModel ? depth : 0, prf === undefined ? 0 : (prf.candidates ?? PRF_CANDIDATES)),
+        // the model's F176 is the exact result count, as in training
+        exactTotal: useModel,
+      }
+    },
+
+    pageFrom(query, firstStageResult, searchOptions = {}, started = performance.now()) {
+      const offset = searchOptions.offset ?? 0
+      const limit = searchOptions.limit ?? 20
+      const explain = searchOptions.explain === true
+      let result = firstStageResult
+      if (searchOptions.sort === 'date') {
         const dates = reader.numericValues('pubdate')
         const ordered = [...result.hits].sort((a, b) => (dateOf(dates, b) - dateOf(dates, a)) || a.rank - b.rank)
         const hits = ordered.slice(offset, offset + limit).map((hit, i) => toHit(hit, offset + i + 1, hit.score))
@@ -324,12 +373,6 @@ export async function openSearch(options: OpenSearchOptions): Promise<SearchEngi
       }
       const useModel = model !== undefined && searchOptions.rerank !== false
       const prf = prfOptions(searchOptions.prf)
-      // the model's F176 is the exact result count, as in training
-      let result = searcher.search(query, {
-        ...base,
-        limit: Math.max(offset + limit, useModel ? depth : 0, prf === undefined ? 0 : (prf.candidates ?? PRF_CANDIDATES)),
-        ...(useModel ? { exactTotal: true } : {}),
-      })
       let prfTerms: PrfResult['terms'] | undefined
       if (prf !== undefined) {
         checkTime(searchOptions.deadline)
@@ -367,11 +410,17 @@ export async function openSearch(options: OpenSearchOptions): Promise<SearchEngi
 
     run(query, limit = 1000, runOptions = {}) {
       const prf = prfOptions(runOptions.prf)
-      let result = searcher.search(query, {
+      const result = searcher.search(query, {
         limit: Math.max(limit, depth, prf === undefined ? 0 : (prf.candidates ?? PRF_CANDIDATES)),
         tieBreak: 'idDescending',
         ...(model === undefined ? {} : { exactTotal: true }),
       })
+      return engine.runFrom(query, result, limit, runOptions)
+    },
+
+    runFrom(query, firstStageResult, limit = 1000, runOptions = {}) {
+      const prf = prfOptions(runOptions.prf)
+      let result = firstStageResult
       if (prf !== undefined) {
         result = applyPrf(engine, query, result, prf).result
         if (model === undefined) {

@@ -3,6 +3,8 @@ import { BUILTIN_ANALYZER_NAMES } from '@pubmatch/analysis'
 import { fulltextDir, updateFulltext, updateIndex, type FieldSet, type UpdateIndexResult } from '@pubmatch/engine'
 import { createProgress } from '../progress.ts'
 import { DEFAULT_CORPUS, DEFAULT_INDEX } from '../paths.ts'
+import { parsePositiveInt } from './ingest.ts'
+import { runSolrIndex } from './solr.ts'
 
 interface IndexOptions {
   corpus: string
@@ -16,6 +18,11 @@ interface IndexOptions {
   quiet: boolean
   json?: boolean
   fulltext?: boolean
+  solr?: string
+  collection?: string
+  shards: number
+  replicas: number
+  batch: number
 }
 
 /** Adds `pubmatch index`. */
@@ -43,13 +50,40 @@ export function registerIndexCommand(program: Command): void {
     .option('-q, --quiet', 'no progress output', false)
     .option('--json', 'print the result as JSON', false)
     .option('--fulltext', 'also index the corpus’s PMC full texts by section (<index>/fulltext) for `search --fulltext`', false)
+    .option('--solr <urls>', 'index into a SolrCloud collection instead: `local` (the cluster of `pubmatch solr up`) or Solr base URLs, comma-separated')
+    .option('--collection <name>', 'with --solr: the collection (created when missing)')
+    .option('--shards <n>', 'with --solr: shards of a new collection', parsePositiveInt, 1)
+    .option('--replicas <n>', 'with --solr: replicas per shard of a new collection', parsePositiveInt, 1)
+    .option('--batch <n>', 'with --solr: documents per update request', parsePositiveInt, 1000)
     .addHelpText(
       'after',
       `
 The first run builds the index; later runs apply only what \`pubmatch ingest\` added or deleted
-since (new PMID versions replace old ones, DeleteCitation removes documents).`,
+since (new PMID versions replace old ones, DeleteCitation removes documents).
+
+With --solr the corpus goes into a SolrCloud collection (configset generated from the field set,
+BM25F in Solr, global statistics across shards), committed once per corpus segment; an
+interrupted run resumes after the last segment it committed:
+  pubmatch solr up
+  pubmatch index --solr local --collection pubmed --shards 2 --replicas 2`,
     )
     .action(async (options: IndexOptions) => {
+      if (options.solr !== undefined) {
+        const result = await runSolrIndex({ ...options, solr: options.solr })
+        if (options.json) {
+          const { errorList, ...summary } = result
+          process.stdout.write(
+            `${JSON.stringify({ collection: options.collection, ...summary, errorList: errorList.map(({ id, error }) => ({ id, code: error.code, message: error.message })) }, null, 2)}\n`,
+          )
+          return
+        }
+        process.stdout.write(
+          `Solr collection ${options.collection}${result.created ? ' (created)' : ''}: ${result.added} added or replaced, ${result.deleted} deleted, ` +
+            `${result.errorList.length} errors, ${result.segments} corpus segments committed` +
+            `${result.resumedAfter === undefined ? '' : ` after ${result.resumedAfter}`} in ${result.seconds.toFixed(1)} s\n`,
+        )
+        return
+      }
       const result = await runIndex(options)
       const fulltext = options.fulltext === true ? await updateFulltext({ index: options.index }) : undefined
       if (fulltext !== undefined && !options.json) {

@@ -4,7 +4,7 @@ import { PubmatchError, type Query } from '@pubmatch/core'
 import { readQueries } from '@pubmatch/ingest'
 import { SCORER_NAMES, formatExplanation, type MatchMode, type QuerySyntax, type ScorerName, type SearchFilters } from '@pubmatch/bm25f'
 import { writeRun } from '@pubmatch/eval'
-import { openFulltext, openSearch, type EngineHit, type RankingOptions, type SearchEngine } from '@pubmatch/engine'
+import { openFulltext, openSearch, openSolrSearch, type EngineHit, type EngineResult, type EngineSearchOptions, type RankingOptions, type SearchEngine } from '@pubmatch/engine'
 import { FULLTEXT_STRATEGIES, type FulltextStrategy } from '@pubmatch/fulltext'
 import { createProgress } from '../progress.ts'
 import { DEFAULT_INDEX } from '../paths.ts'
@@ -135,7 +135,38 @@ export async function openEngine(flags: RankingFlags, model?: string, usageLog?:
   })
 }
 
+/** The engine of the flags, with its first stage local or in Solr (`--backend`). */
+interface Searching {
+  readonly engine: SearchEngine
+  search(text: string, options: EngineSearchOptions): Promise<EngineResult>
+  run(text: string, limit: number, options: { prf?: boolean }): Promise<ReturnType<SearchEngine['run']>>
+}
+
+async function openSearching(flags: RankingFlags & { backend?: string }, model?: string, usageLog?: string, depth?: number): Promise<Searching> {
+  if (flags.backend === undefined) {
+    const engine = await openEngine(flags, model, usageLog, depth)
+    return {
+      engine,
+      search: (text, options) => Promise.resolve(engine.search(text, options)),
+      run: (text, limit, options) => Promise.resolve(engine.run(text, limit, options)),
+    }
+  }
+  if (usageLog !== undefined && model === undefined) {
+    throw new PubmatchError('INVALID_ARGUMENT', 'search: --usage-log only matters with --rerank')
+  }
+  const solr = await openSolrSearch({
+    backend: flags.backend,
+    index: flags.index,
+    ranking: rankingOf(flags),
+    ...(model === undefined ? {} : { model }),
+    ...(usageLog === undefined ? {} : { usageLog }),
+    ...(depth === undefined ? {} : { depth }),
+  })
+  return { engine: solr.engine, search: (text, options) => solr.search(text, options), run: (text, limit, options) => solr.run(text, limit, options) }
+}
+
 interface SearchFlags extends RankingFlags {
+  backend?: string
   fulltext?: FulltextStrategy
   limit: number
   offset: number
@@ -152,6 +183,10 @@ function addRerankOptions(command: Command): Command {
     .option('--rerank <model>', 'rerank the first-stage candidates with a LambdaMART model (`pubmatch train`)')
     .option('--usage-log <dir>', 'with --rerank: a click log for past usage (F2–F3)')
     .option('--depth <n>', 'with --rerank: first-stage candidates reranked (default: the model’s training depth)', parsePositiveInt)
+    .option(
+      '--backend <solr://host:port/solr/collection>',
+      'run the first stage in a SolrCloud collection (`pubmatch index --solr`) built from the same corpus as --index; the features and the model run here',
+    )
 }
 
 /** Adds `pubmatch search` and `pubmatch run`. */
@@ -183,7 +218,11 @@ Examples:
     )
     .action(async (words: string[], flags: SearchFlags) => {
       const text = words.join(' ')
-      const engine = await openEngine(flags, flags.rerank, flags.usageLog, flags.depth)
+      if (flags.fulltext !== undefined && flags.backend !== undefined) {
+        throw new PubmatchError('INVALID_ARGUMENT', 'search: --fulltext searches the local full-text index; it does not take --backend')
+      }
+      const searching = await openSearching(flags, flags.rerank, flags.usageLog, flags.depth)
+      const engine = searching.engine
       if (flags.fulltext !== undefined) {
         const started = performance.now()
         const fulltext = await openFulltext(engine)
@@ -200,7 +239,7 @@ Examples:
         return
       }
       const filters = filtersOf(flags)
-      const result = engine.search(text, {
+      const result = await searching.search(text, {
         offset: flags.offset,
         limit: flags.limit,
         sort: flags.sort,
@@ -253,16 +292,17 @@ the rest follow in first-stage order. Example (NFCorpus):
   pubmatch run -i nf/index --queries ../shared/data/nfcorpus/dev/q-titles.queries -o dev.run
   pubmatch eval dev.run ../shared/data/nfcorpus/dev/s-3.qrel`,
     )
-    .action(async (flags: RankingFlags & { queries: string; out: string; limit: number; depth?: number; tag: string; plain: boolean; quiet: boolean; json: boolean; rerank?: string; usageLog?: string }) => {
+    .action(async (flags: RankingFlags & { backend?: string; queries: string; out: string; limit: number; depth?: number; tag: string; plain: boolean; quiet: boolean; json: boolean; rerank?: string; usageLog?: string }) => {
       const queries: Query[] = await readQueries(flags.queries)
-      const engine = await openEngine(flags, flags.rerank, flags.usageLog, flags.depth)
+      const searching = await openSearching(flags, flags.rerank, flags.usageLog, flags.depth)
+      const engine = searching.engine
       const run = { tag: flags.tag, queries: new Map<string, Array<{ docId: string; score: number; rank: number }>>() }
       const progress = createProgress({ plain: flags.plain, quiet: flags.quiet })
       progress.start(queries.length, 'run')
       let fallbacks = 0
       let warnings = 0
       for (const [i, query] of queries.entries()) {
-        const ranking = engine.run(query.text, flags.limit, { prf: flags.prf === true })
+        const ranking = await searching.run(query.text, flags.limit, { prf: flags.prf === true })
         warnings += ranking.warnings.length
         run.queries.set(query.id, ranking.hits.map((hit) => ({ docId: hit.id, score: hit.score, rank: hit.rank })))
         if (ranking.fallback !== undefined) {

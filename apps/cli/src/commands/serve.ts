@@ -22,6 +22,7 @@ interface ServeOptions {
   eutilsUrl?: string
   cacheDir: string
   searchWorkers: number
+  backend?: string
 }
 
 /** Adds `pubmatch serve`. */
@@ -41,6 +42,7 @@ export function registerServeCommand(program: Command): void {
     .option('--eutils-url <url>', 'with --metasearch: E-utilities base URL (mirrors, tests)')
     .option('--cache-dir <dir>', 'with --metasearch: the Entrez response cache', join(DEFAULT_HOME, 'entrez-cache'))
     .option('--search-workers <n>', 'worker threads that run searches, each with its own copy of the engine (0: the server thread)', parseNonNegativeInt, 0)
+    .option('--backend <solr://host:port/solr/collection>', 'run the first stage of /search in a SolrCloud collection built from the same corpus (`pubmatch index --solr`); features and model stay here')
     .option('--plain', 'plain progress lines even on a terminal', false)
     .addHelpText(
       'after',
@@ -80,6 +82,7 @@ Examples:
         logger: options.requestLog,
         feedbackDir: options.sessions,
         searchWorkers: options.searchWorkers,
+        ...(options.backend === undefined ? {} : { solrBackend: options.backend }),
         ...(options.metasearch
           ? {
               entrez: createEntrezClient({

@@ -178,6 +178,11 @@ export type SearchWarningCode =
   | 'EMPTY_DATE_RANGE'
   /** Nothing searchable is left of the query; there are no hits. */
   | 'EMPTY_QUERY'
+  /**
+   * A first stage run elsewhere (a Solr backend) returned documents the local index does not
+   * hold (the two were built from different states of the corpus); they were left out.
+   */
+  | 'BACKEND_MISMATCH'
 
 /** A problem worked around during a search. */
 export interface SearchWarning {

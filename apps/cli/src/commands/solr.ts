@@ -1,0 +1,174 @@
+import type { Command } from 'commander'
+import { PubmatchError } from '@pubmatch/core'
+import {
+  createSolrClient,
+  indexCorpus,
+  readLocalCluster,
+  startLocalCluster,
+  stopLocalCluster,
+  type IndexCorpusResult,
+  type SolrClient,
+  type SolrFieldSet,
+} from '@pubmatch/solr'
+import { createProgress } from '../progress.ts'
+import { DEFAULT_SOLR_DIR } from '../paths.ts'
+import { parsePositiveInt } from './ingest.ts'
+
+/**
+ * The Solr nodes of a `--solr` flag: `local` (the cluster `pubmatch solr up` started in
+ * `.pubmatch/solr`, or `local:DIR`) or base URLs separated by commas.
+ * @param solr - the flag's value
+ */
+export async function solrUrls(solr: string): Promise<string[]> {
+  if (solr === 'local' || solr.startsWith('local:')) {
+    const dir = solr === 'local' ? DEFAULT_SOLR_DIR : solr.slice('local:'.length)
+    const state = await readLocalCluster(dir)
+    if (state === undefined) {
+      throw new PubmatchError('NOT_FOUND', `solr: no local cluster in ${dir}; start one with \`pubmatch solr up\``)
+    }
+    return state.nodes.filter((node) => node.running).map((node) => node.url)
+  }
+  return solr.split(',').map((url) => url.trim())
+}
+
+/** A client for a `--solr` flag. */
+export async function solrClient(solr: string): Promise<SolrClient> {
+  return createSolrClient({ urls: await solrUrls(solr) })
+}
+
+interface ClusterFlags {
+  dir: string
+  nodes: number
+  heap: string
+  solr?: string
+  json: boolean
+}
+
+/** Adds `pubmatch solr up|down|status`. */
+export function registerSolrCommands(program: Command): void {
+  const solr = program.command('solr').description('a local SolrCloud (several Solr nodes and ZooKeeper on loopback) for the Solr backend')
+  solr
+    .command('up')
+    .description('start a local SolrCloud in its own JVM (needs Java 17; the Maven module is built by `pnpm build`), or check a cluster with --solr')
+    .option('--dir <dir>', 'the cluster directory (data, logs, state)', DEFAULT_SOLR_DIR)
+    .option('--nodes <n>', 'Solr nodes', parsePositiveInt, 2)
+    .option('--heap <size>', 'the JVM heap', '2g')
+    .option('--solr <urls>', 'check a cluster of your own instead (base URLs, comma-separated) and print its live nodes')
+    .option('--json', 'print JSON', false)
+    .addHelpText(
+      'after',
+      `
+Example:
+  pubmatch solr up
+  pubmatch index --solr local --collection pubmed --shards 2 --replicas 2
+  pubmatch search --backend solr://127.0.0.1:PORT/solr/pubmed "asthma children"
+  pubmatch solr down`,
+    )
+    .action(async (flags: ClusterFlags) => {
+      if (flags.solr !== undefined) {
+        const client = await solrClient(flags.solr)
+        const status = await client.request({ path: 'admin/collections', params: { action: 'CLUSTERSTATUS' } })
+        const live = ((status.cluster as { live_nodes?: string[] } | undefined)?.live_nodes ?? []).sort()
+        process.stdout.write(flags.json ? `${JSON.stringify({ urls: client.urls, liveNodes: live }, null, 2)}\n` : `Solr at ${client.urls.join(', ')}: ${live.length} live nodes (${live.join(', ')})\n`)
+        return
+      }
+      const started = performance.now()
+      const cluster = await startLocalCluster({ dir: flags.dir, nodes: flags.nodes, heap: flags.heap })
+      const state = cluster.state
+      if (flags.json) {
+        process.stdout.write(`${JSON.stringify({ dir: cluster.dir, ...state }, null, 2)}\n`)
+        return
+      }
+      const first = state.nodes[0]!.url.replace(/^http:\/\//, '')
+      process.stdout.write(
+        `SolrCloud in ${cluster.dir} (ready in ${((performance.now() - started) / 1000).toFixed(1)} s): ${state.nodes.length} nodes, ZooKeeper ${state.zkHost}\n` +
+          state.nodes.map((node) => `  node ${node.node}: ${node.url}\n`).join('') +
+          `Index a corpus:  pubmatch index --solr local --collection pubmed --shards 2 --replicas 2\n` +
+          `Search it:       pubmatch search --backend solr://${first}/pubmed "…"\n` +
+          `Stop it:         pubmatch solr down\n`,
+      )
+    })
+  solr
+    .command('down')
+    .description('stop the local SolrCloud')
+    .option('--dir <dir>', 'the cluster directory', DEFAULT_SOLR_DIR)
+    .option('--solr <urls>', 'a cluster of your own: pubmatch does not stop what it did not start, and says so')
+    .action(async (flags: { dir: string; solr?: string }) => {
+      if (flags.solr !== undefined) {
+        throw new PubmatchError('INVALID_ARGUMENT', `solr: ${flags.solr} is not a cluster pubmatch started; stop it with its own tools`)
+      }
+      const stopped = await stopLocalCluster(flags.dir)
+      process.stdout.write(stopped ? `stopped the SolrCloud in ${flags.dir}\n` : `no SolrCloud is running in ${flags.dir}\n`)
+    })
+  solr
+    .command('status')
+    .description('the local SolrCloud’s nodes')
+    .option('--dir <dir>', 'the cluster directory', DEFAULT_SOLR_DIR)
+    .action(async (flags: { dir: string }) => {
+      const state = await readLocalCluster(flags.dir)
+      if (state === undefined) {
+        process.stdout.write(`no SolrCloud in ${flags.dir}\n`)
+        return
+      }
+      process.stdout.write(`${JSON.stringify(state, null, 2)}\n`)
+    })
+}
+
+/** The flags of `pubmatch index --solr`. */
+export interface SolrIndexFlags {
+  corpus: string
+  solr: string
+  collection?: string
+  shards: number
+  replicas: number
+  fields?: SolrFieldSet
+  analyzer?: string
+  mesh: boolean
+  batch: number
+  plain: boolean
+  quiet: boolean
+}
+
+/**
+ * `pubmatch index --solr`: a corpus into a SolrCloud collection (created when missing), resumable.
+ * @param flags - the flags
+ */
+export async function runSolrIndex(flags: SolrIndexFlags): Promise<IndexCorpusResult> {
+  if (flags.collection === undefined) {
+    throw new PubmatchError('INVALID_ARGUMENT', 'index: --solr needs --collection NAME')
+  }
+  const client = await solrClient(flags.solr)
+  const progress = createProgress({ plain: flags.plain, quiet: flags.quiet })
+  let started = false
+  const controller = new AbortController()
+  const stop = (): void => controller.abort()
+  process.once('SIGINT', stop)
+  try {
+    const result = await indexCorpus({
+      client,
+      corpus: flags.corpus,
+      collection: flags.collection,
+      shards: flags.shards,
+      replicas: flags.replicas,
+      ...(flags.fields === undefined ? {} : { fieldSet: flags.fields }),
+      ...(flags.analyzer === undefined ? {} : { analyzer: flags.analyzer }),
+      meshEntryTerms: flags.mesh,
+      batchSize: flags.batch,
+      signal: controller.signal,
+      onProgress: ({ done, total }) => {
+        if (!started) {
+          progress.start(total ?? 0, 'solr')
+          started = true
+        }
+        progress.update(done)
+      },
+    })
+    for (const { id, error } of result.errorList.slice(0, 20)) {
+      process.stderr.write(`index: ${id}: ${error.code}: ${error.message}\n`)
+    }
+    return result
+  } finally {
+    progress.stop()
+    process.off('SIGINT', stop)
+  }
+}

@@ -1,0 +1,105 @@
+/**
+ * The Solr backend from the CLI and the server, on the bundled sample: `pubmatch solr up`,
+ * `index --solr`, `search`/`run --backend`, the server's `solrBackend`, `solr down`. Needs the
+ * Solr module built (a JDK and Maven at `pnpm build`); CI always has it.
+ */
+import { execFile } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
+import { javaBuilt } from '@pubmatch/solr'
+import { createServer } from '@pubmatch/server'
+import { openSearch } from '@pubmatch/engine'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+const run = promisify(execFile)
+const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url))
+const sample = fileURLToPath(new URL('../sample-corpus/', import.meta.url))
+
+async function pubmatch(...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [bin, ...args], { maxBuffer: 64 * 1024 * 1024 })
+    return { stdout, stderr, code: 0 }
+  } catch (error) {
+    const e = error as { stdout: string; stderr: string; code: number }
+    return { stdout: e.stdout, stderr: e.stderr, code: e.code }
+  }
+}
+
+describe.runIf(existsSync(bin) && (javaBuilt() || process.env.CI !== undefined))('pubmatch with a SolrCloud backend (built CLI, bundled sample)', { timeout: 300_000 }, () => {
+  let dir: string
+  let cluster: string
+  let backend: string
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'pubmatch-solr-cli-'))
+    cluster = join(dir, 'solr')
+    expect((await pubmatch('ingest', sample, '-c', join(dir, 'corpus'), '-q')).code).toBe(0)
+    expect((await pubmatch('index', '-c', join(dir, 'corpus'), '-i', join(dir, 'index'), '-q')).code).toBe(0)
+    const up = await pubmatch('solr', 'up', '--dir', cluster, '--nodes', '2', '--heap', '1g', '--json')
+    expect([up.code, up.stderr]).toEqual([0, ''])
+    const state = JSON.parse(up.stdout) as { nodes: Array<{ url: string }> }
+    expect(state.nodes).toHaveLength(2)
+    backend = `solr://${state.nodes[0]!.url.replace(/^http:\/\//, '')}/pubmed`
+  }, 300_000)
+  afterAll(async () => {
+    const down = await pubmatch('solr', 'down', '--dir', cluster)
+    expect(down.stdout).toMatch(/^stopped the SolrCloud/)
+    await rm(dir, { recursive: true, force: true })
+  }, 120_000)
+
+  it('indexes into 2 shards × 2 replicas, resumes, and searches with the first stage in Solr', async () => {
+    const indexed = await pubmatch('index', '--solr', `local:${cluster}`, '--collection', 'pubmed', '--shards', '2', '--replicas', '2', '-c', join(dir, 'corpus'), '-q', '--json')
+    expect([indexed.code, indexed.stderr]).toEqual([0, ''])
+    const summary = JSON.parse(indexed.stdout) as { created: boolean; added: number; errorList: unknown[] }
+    expect(summary.created).toBe(true)
+    expect(summary.errorList).toEqual([])
+    // every article of the corpus, as the embedded index holds them
+    const embeddedDocs = (await openSearch({ index: join(dir, 'index') })).docCount
+    expect(summary.added).toBe(embeddedDocs)
+    const again = JSON.parse((await pubmatch('index', '--solr', `local:${cluster}`, '--collection', 'pubmed', '-c', join(dir, 'corpus'), '-q', '--json')).stdout) as { added: number; segments: number }
+    expect(again).toMatchObject({ added: 0, segments: 0 })
+
+    const query = 'cancer AND 2000:2016[dp]'
+    const local = JSON.parse((await pubmatch('search', '-i', join(dir, 'index'), query, '--json', '-n', '1000')).stdout) as { total: number; hits: Array<{ id: string }> }
+    const solr = await pubmatch('search', '-i', join(dir, 'index'), '--backend', backend, query, '--json', '-n', '1000')
+    expect([solr.code, solr.stderr]).toEqual([0, ''])
+    const found = JSON.parse(solr.stdout) as { total: number; hits: Array<{ id: string; document: { title: string } }> }
+    // the same matches (the BM25F variants order them differently)
+    expect(found.total).toBe(local.total)
+    expect(found.hits.length).toBe(local.total)
+    expect(new Set(found.hits.map((h) => h.id))).toEqual(new Set(local.hits.map((h) => h.id)))
+    expect(found.hits[0]!.document.title).not.toBe('')
+
+    const queries = join(dir, 'queries.tsv')
+    await writeFile(queries, '1\tbreast cancer\n2\theart rate\n3\tsmith*[au]\n')
+    const ran = await pubmatch('run', '-i', join(dir, 'index'), '--backend', backend, '--queries', queries, '-o', join(dir, 'solr.run'), '-q')
+    expect([ran.code, ran.stderr]).toEqual([0, ''])
+    const lines = (await readFile(join(dir, 'solr.run'), 'utf8')).trim().split('\n')
+    expect(new Set(lines.map((line) => line.split(' ')[0]))).toEqual(new Set(['1', '2', '3']))
+
+    const bad = await pubmatch('search', '-i', join(dir, 'index'), '--backend', 'http://nope', 'x')
+    expect([bad.code, bad.stderr]).toEqual([64, expect.stringMatching(/INVALID_ARGUMENT: .*is not a Solr collection address/)])
+    const missing = await pubmatch('search', '-i', join(dir, 'index'), '--backend', backend.replace(/pubmed$/, 'absent'), 'x')
+    expect(missing.code).not.toBe(0)
+    expect(missing.stderr).toMatch(/absent/)
+  })
+
+  it('serves /search with the first stage in Solr', async () => {
+    const engine = await openSearch({ index: join(dir, 'index') })
+    const app = await createServer({ engine, rateLimit: false, solrBackend: backend })
+    try {
+      const viaSolr = (await app.inject({ method: 'GET', url: '/search?q=cancer&size=20' })).json<{ total: number; results: Array<{ pmid?: string; id?: string }> }>()
+      expect(viaSolr.total).toBe(engine.search('cancer').total)
+      expect(viaSolr.results).toHaveLength(20)
+      const bad = await app.inject({ method: 'GET', url: '/search?q=%22unclosed' })
+      expect(bad.statusCode).toBe(400)
+      expect(bad.json<{ code: string }>().code).toBe('QUERY_SYNTAX')
+    } finally {
+      await app.close()
+    }
+    await expect(createServer({ engine, solrBackend: backend, searchWorkers: 1 })).rejects.toThrow(/does not take search workers/)
+  })
+})

@@ -1,0 +1,162 @@
+/**
+ * Best Match with its first stage in SolrCloud: the query runs in a Solr collection that
+ * `indexCorpus` built from the same corpus (BM25F over the weighted fields, global statistics
+ * across shards), and everything after the first stage runs here as with the embedded first
+ * stage: the local engine's forward store, the 179 features, the model, paging and stored
+ * records, keyed by PMID. The local index supplies the features' statistics and the records.
+ */
+import type { SearchResult } from '@pubmatch/bm25f'
+import { PubmatchError } from '@pubmatch/core'
+import {
+  createSolrClient,
+  createSolrFirstStage,
+  parseBackend,
+  readCollectionState,
+  solrFields,
+  type SolrBackend,
+  type SolrClient,
+  type SolrSearchResult,
+} from '@pubmatch/solr'
+import { corpusMeshLookup } from './corpus-data.ts'
+import { openSearch, type EngineResult, type EngineSearchOptions, type OpenSearchOptions, type SearchEngine } from './search-engine.ts'
+import type { PrfOptions } from './feedback.ts'
+
+/** Options of {@link openSolrSearch}: the local engine's, and the collection. */
+export interface OpenSolrSearchOptions extends OpenSearchOptions {
+  /** `solr://HOST:PORT/solr/COLLECTION` (see `parseBackend`). */
+  readonly backend: string
+  /** The Solr client's attempts per request. Defaults to the client's. */
+  readonly retries?: number
+}
+
+/** Searches with the first stage in Solr. */
+export interface SolrSearch {
+  /** The local engine (records, features, model). */
+  readonly engine: SearchEngine
+  readonly backend: SolrBackend
+  readonly client: SolrClient
+  /** As `SearchEngine.search`, with the first stage in Solr. */
+  search(query: string, options?: EngineSearchOptions): Promise<EngineResult & { readonly solrQtimeMs: number }>
+  /** As `SearchEngine.run`, with the first stage in Solr. */
+  run(query: string, limit?: number, options?: { readonly prf?: boolean | PrfOptions }): Promise<ReturnType<SearchEngine['run']>>
+}
+
+/**
+ * Opens the local engine and a Solr collection's first stage.
+ * @param options - see {@link OpenSolrSearchOptions}
+ * @throws PubmatchError `SCHEMA_MISMATCH` (the collection holds another field set or analyzer, or
+ *   its BM25 is not the local ranker's), `NOT_FOUND` (no indexed collection), `INVALID_ARGUMENT`
+ *   (a bad backend address, a first stage other than BM25F)
+ */
+export async function openSolrSearch(options: OpenSolrSearchOptions): Promise<SolrSearch> {
+  const { backend, retries, ...local } = options
+  const engine = await openSearch(local)
+  return attachSolrBackend(engine, { backend, ...(retries === undefined ? {} : { retries }) })
+}
+
+/** Options of {@link attachSolrBackend}. */
+export interface AttachSolrOptions {
+  /** `solr://HOST:PORT/solr/COLLECTION` (see `parseBackend`). */
+  readonly backend: string
+  /** The Solr client's attempts per request. Defaults to the client's. */
+  readonly retries?: number
+}
+
+/**
+ * A Solr collection's first stage in front of an opened engine (the server attaches one to each
+ * engine it swaps in).
+ * @param engine - the local engine (records, features, model)
+ * @param options - see {@link AttachSolrOptions}
+ * @throws PubmatchError as {@link openSolrSearch}
+ */
+export async function attachSolrBackend(engine: SearchEngine, options: AttachSolrOptions): Promise<SolrSearch> {
+  const backend = parseBackend(options.backend)
+  const client = createSolrClient({ urls: backend.urls, ...(options.retries === undefined ? {} : { retries: options.retries }) })
+  const state = await readCollectionState(client, backend.collection)
+  if (state === undefined) {
+    throw new PubmatchError('NOT_FOUND', `engine: the Solr collection ${backend.collection} holds no indexed corpus; run \`pubmatch index --solr …\` first`)
+  }
+  const { settings, firstStage } = engine
+  const ranking = engine.openedWith.ranking
+  if (state.fieldSet !== settings.fieldSet || state.analyzer !== settings.analyzer) {
+    throw new PubmatchError(
+      'SCHEMA_MISMATCH',
+      `engine: the Solr collection ${backend.collection} holds ${state.fieldSet}/${state.analyzer} but the local index ${engine.indexDir} ${settings.fieldSet}/${settings.analyzer}`,
+    )
+  }
+  if (firstStage.ranker !== 'bm25f') {
+    throw new PubmatchError('INVALID_ARGUMENT', `engine: a Solr backend runs BM25F only, not ${firstStage.ranker}`)
+  }
+  const params = firstStage.params as { k1?: number; b?: number; fieldWeights?: Record<string, number> }
+  if ((params.k1 ?? 1.2) !== state.k1 || (params.b ?? 0.75) !== state.b) {
+    throw new PubmatchError(
+      'SCHEMA_MISMATCH',
+      `engine: the Solr collection ${backend.collection} scores with k1 ${state.k1}, b ${state.b}; the first stage asks for k1 ${params.k1 ?? 1.2}, b ${params.b ?? 0.75}`,
+    )
+  }
+  const textField = engine.reader.hasField('title') ? 'title' : engine.reader.schema.fields[0]!.name
+  const mesh = settings.fieldSet === 'pubmed' && ranking?.mesh !== false ? await corpusMeshLookup(settings, engine.indexDir) : undefined
+  const solr = createSolrFirstStage({
+    client,
+    collection: backend.collection,
+    fields: solrFields(state.fieldSet),
+    analyzer: engine.reader.analyzer(textField),
+    match: firstStage.match,
+    syntax: firstStage.syntax,
+    ...(ranking?.recover === true ? { recover: true } : {}),
+    ...(params.fieldWeights === undefined ? {} : { fieldWeights: params.fieldWeights }),
+    ...(mesh === undefined ? {} : { mesh }),
+  })
+
+  /** Solr's hits as first-stage candidates of the local index. */
+  const toResult = (answer: SolrSearchResult): SearchResult => {
+    const hits = []
+    let missing = 0
+    for (const hit of answer.hits) {
+      const docNumber = engine.reader.docNumber(hit.id)
+      if (docNumber === undefined) {
+        missing++
+        continue
+      }
+      hits.push({ id: hit.id, docNumber, score: hit.score, rank: hits.length + 1 })
+    }
+    const warnings = [...answer.warnings]
+    if (missing > 0) {
+      warnings.push({
+        code: 'BACKEND_MISMATCH',
+        message: `${missing} of Solr's ${answer.hits.length} documents are not in the local index ${engine.indexDir} and were left out; index both from the same corpus`,
+      })
+    }
+    return {
+      hits,
+      total: answer.total,
+      totalRelation: 'eq',
+      query: answer.query,
+      warnings,
+      stats: { docsScored: 0, postingsScored: 0, docsMatched: answer.total, windows: 0, blocksSkipped: 0, clauses: 0, pruned: false },
+    }
+  }
+
+  return {
+    engine,
+    backend,
+    client,
+    async search(query, searchOptions = {}) {
+      const started = performance.now()
+      const { limit } = engine.firstStageRequest(searchOptions)
+      const remaining = searchOptions.deadline === undefined ? undefined : searchOptions.deadline - performance.now()
+      const answer = await solr.search(query, {
+        limit,
+        ...(searchOptions.filters === undefined ? {} : { filters: searchOptions.filters }),
+        ...(remaining === undefined ? {} : { timeAllowedMs: Math.max(1, remaining) }),
+      })
+      const page = engine.pageFrom(query, toResult(answer), searchOptions, started)
+      return { ...page, solrQtimeMs: answer.qtimeMs }
+    },
+    async run(query, limit = 1000, runOptions = {}) {
+      const depth = engine.model?.depth ?? 0
+      const answer = await solr.search(query, { limit: Math.max(limit, depth), tieBreak: 'idDescending' })
+      return engine.runFrom(query, toResult(answer), limit, runOptions)
+    },
+  }
+}

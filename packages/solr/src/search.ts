@@ -1,0 +1,118 @@
+/**
+ * Best Match's first stage run in Solr: a query translated by {@link translateQuery}, the top
+ * `limit` documents by BM25F (with global term statistics across shards), returned as ids,
+ * scores and ranks — what the second stage needs, keyed by PMID.
+ */
+import type { Analyzer } from '@pubmatch/analysis'
+import type { MatchMode, QueryNode, QuerySyntax, SearchFilters, SearchMeshLookup, SearchWarning } from '@pubmatch/bm25f'
+import { PubmatchError } from '@pubmatch/core'
+import type { SolrClient } from './client.ts'
+import type { SolrFields } from './configset.ts'
+import { translateQuery } from './translate.ts'
+
+/** Options of {@link createSolrFirstStage}: the defaults of every search. */
+export interface SolrFirstStageOptions {
+  readonly client: SolrClient
+  readonly collection: string
+  readonly fields: SolrFields
+  /** The pubmatch analyzer of the text fields (stop-word decisions in the translation). */
+  readonly analyzer: Analyzer
+  readonly match?: MatchMode
+  readonly syntax?: QuerySyntax
+  /** Work around query syntax errors with warnings. Defaults to `false`. */
+  readonly recover?: boolean
+  readonly fieldWeights?: Readonly<Record<string, number>>
+  readonly mesh?: SearchMeshLookup
+}
+
+/** Options of one search. */
+export interface SolrSearchOptions {
+  /** Documents returned. Defaults to `500`. */
+  readonly limit?: number
+  readonly filters?: SearchFilters
+  /**
+   * Order of equal scores: `idDescending` (trec_eval's order, as the embedded `run`) or
+   * `idAscending`. Defaults to `idAscending`.
+   */
+  readonly tieBreak?: 'idDescending' | 'idAscending'
+  /** Solr's `timeAllowed` (ms); a search past it is a `TIMEOUT`. Defaults to none. */
+  readonly timeAllowedMs?: number
+}
+
+/** One hit. */
+export interface SolrHit {
+  readonly id: string
+  readonly score: number
+  /** 1-based. */
+  readonly rank: number
+}
+
+/** The answer to one search. */
+export interface SolrSearchResult {
+  readonly hits: readonly SolrHit[]
+  /** Matching documents (exact). */
+  readonly total: number
+  readonly query: QueryNode
+  readonly warnings: readonly SearchWarning[]
+  /** Solr's own time for the request (ms). */
+  readonly qtimeMs: number
+}
+
+/** The first stage over a collection. */
+export interface SolrFirstStage {
+  /**
+   * @throws PubmatchError `QUERY_SYNTAX`, `UNKNOWN_FIELD`, `INVALID_ARGUMENT`, `TIMEOUT`,
+   *   `UPSTREAM_HTTP`/`NETWORK` (Solr)
+   */
+  search(query: string | QueryNode, options?: SolrSearchOptions): Promise<SolrSearchResult>
+}
+
+/**
+ * The first stage over a collection that `indexCorpus` built.
+ * @param options - see {@link SolrFirstStageOptions}
+ */
+export function createSolrFirstStage(options: SolrFirstStageOptions): SolrFirstStage {
+  return {
+    async search(query, searchOptions = {}) {
+      const limit = searchOptions.limit ?? 500
+      if (!Number.isInteger(limit) || limit < 0) {
+        throw new PubmatchError('INVALID_ARGUMENT', `@pubmatch/solr: limit must be a non-negative integer, got ${limit}`)
+      }
+      const translated = translateQuery(query, {
+        fields: options.fields,
+        analyzer: options.analyzer,
+        ...(options.match === undefined ? {} : { match: options.match }),
+        ...(options.syntax === undefined ? {} : { syntax: options.syntax }),
+        ...(options.recover === true ? { parse: { recover: true } } : {}),
+        ...(options.fieldWeights === undefined ? {} : { fieldWeights: options.fieldWeights }),
+        ...(options.mesh === undefined ? {} : { mesh: options.mesh }),
+        ...(searchOptions.filters === undefined ? {} : { filters: searchOptions.filters }),
+      })
+      if (translated.empty) {
+        return { hits: [], total: 0, query: translated.query, warnings: translated.warnings, qtimeMs: 0 }
+      }
+      const answer = await options.client.request({
+        path: `${options.collection}/select`,
+        params: {
+          ...translated.params,
+          fl: 'id,score',
+          rows: limit,
+          sort: `score desc,id ${searchOptions.tieBreak === 'idDescending' ? 'desc' : 'asc'}`,
+          ...(searchOptions.timeAllowedMs === undefined ? {} : { timeAllowed: Math.max(1, Math.round(searchOptions.timeAllowedMs)) }),
+        },
+      })
+      const header: { QTime?: number; partialResults?: boolean } | undefined = answer.responseHeader
+      if (header?.partialResults === true) {
+        throw new PubmatchError('TIMEOUT', `@pubmatch/solr: the search ran past its time allowed (${searchOptions.timeAllowedMs} ms)`)
+      }
+      const response = answer.response as { numFound: number; docs: Array<{ id: string; score: number }> }
+      return {
+        hits: response.docs.map((doc, i) => ({ id: doc.id, score: doc.score, rank: i + 1 })),
+        total: response.numFound,
+        query: translated.query,
+        warnings: translated.warnings,
+        qtimeMs: header?.QTime ?? 0,
+      }
+    },
+  }
+}

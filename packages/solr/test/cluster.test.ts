@@ -72,6 +72,36 @@ describe.skipIf(!RUN)('a local SolrCloud', { timeout: 600_000 }, () => {
     expect((all.response as { numFound: number }).numFound).toBe(692)
   })
 
+  it('never shows half a corpus segment: an interrupted run leaves the last whole segment, and the next run finishes', async () => {
+    const controller = new AbortController()
+    let firstSegment: string | undefined
+    const interrupted = await indexCorpus({
+      client,
+      corpus: corpus(),
+      collection: 'resume',
+      shards: 2,
+      replicas: 1,
+      batchSize: 50,
+      signal: controller.signal,
+      onProgress: ({ segment }) => {
+        firstSegment ??= segment
+        // stop once a batch of the second segment (medsamp2006) has reached Solr, uncommitted
+        if (segment !== firstSegment) {
+          controller.abort()
+        }
+      },
+    }).catch((error: unknown) => error)
+    expect(interrupted).toMatchObject({ code: 'ABORTED' })
+    const visible = async (): Promise<number> =>
+      ((await client.request({ path: 'resume/select', params: { q: '{!lucene v=$x}', x: 'title:[* TO *]', rows: 0 } })).response as { numFound: number }).numFound
+    expect((await readCollectionState(client, 'resume'))?.corpusSegment).toBe(firstSegment)
+    // medline16n0902's 604 citations; none of the 50 medsamp2006 documents already sent
+    expect(await visible()).toBe(604)
+    const resumed = await indexCorpus({ client, corpus: corpus(), collection: 'resume' })
+    expect(resumed).toMatchObject({ created: false, resumedAfter: firstSegment, added: 88, segments: 1 })
+    expect(await visible()).toBe(692)
+  })
+
   it('matches the same documents as the embedded searcher for Boolean, tagged, phrase and date queries', async () => {
     // Solr's analysis chain only approximates pubmatch's tokenizer, but on this sample every set is the same
     const queries = [

@@ -117,3 +117,15 @@ describe('translateQuery', () => {
     expect(Object.values(query.params)).toContain('OR id:1')
   })
 })
+
+describe('translateQuery units', () => {
+  it('splits a bare hyphenated word into units that each must match, as the embedded searcher does', () => {
+    const text = expand(translateQuery('co-enzyme statin', pubmed))
+    for (const unit of ['co', 'enzyme', 'statin']) {
+      expect(text).toContain(`{!field f=title v=<${unit}>}`)
+    }
+    expect(text).not.toContain('v=<co-enzyme>}')
+    // a quoted or tagged run stays one phrase
+    expect(expand(translateQuery('"co-enzyme statin"', pubmed))).toContain('{!field f=title v=<co-enzyme statin>}')
+  })
+})

@@ -260,11 +260,13 @@ class Translator {
       if (positive && tag !== 'mh' && tag !== 'majr') {
         this.score(textFields, words.map((word) => word.replace(/\*/g, '')))
       }
+      // a bare run: every part of every word is a unit of its own (`t-dna` needs `t` and `dna`
+      // somewhere, as the embedded searcher's units, not the phrase Solr would make of it)
       textPart = phrase && !node.wildcard
         ? this.bool('should', textFields.map((field) => `{!field f=${field} v=${this.ref(words.join(' '))}}`))
         : this.bool(
             this.match === 'all' ? 'must' : 'should',
-            words.map((word) => this.bool('should', textFields.map((field) => this.word(field, word)))),
+            this.units(words).map((unit) => this.bool('should', textFields.map((field) => this.word(field, unit)))),
           )
     }
     if (textPart === IGNORED && (tag === null || tag === 'all' || keywordFields.length === 0)) {
@@ -362,6 +364,23 @@ class Translator {
       kept.push(this.stop.size === 0 ? word : word.includes('*') ? word : tokens.map((token) => token.original ?? token.term).join(' '))
     }
     return kept
+  }
+
+  /** The units of kept words: a truncated word as typed, else each searchable part (`COX-2` → `COX`, `2`). */
+  private units(words: readonly string[]): string[] {
+    const units: string[] = []
+    for (const word of words) {
+      if (word.includes('*')) {
+        units.push(word)
+        continue
+      }
+      for (const token of this.options.analyzer.analyze(word)) {
+        if (!isJoinedToken(token) && !this.stop.has((token.original ?? token.term).toLowerCase())) {
+          units.push(token.original ?? token.term)
+        }
+      }
+    }
+    return [...new Set(units)]
   }
 
   private score(fields: readonly string[], words: readonly string[]): void {

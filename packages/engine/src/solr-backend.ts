@@ -87,7 +87,18 @@ export async function attachSolrBackend(engine: SearchEngine, options: AttachSol
   if (firstStage.ranker !== 'bm25f') {
     throw new PubmatchError('INVALID_ARGUMENT', `engine: a Solr backend runs BM25F only, not ${firstStage.ranker}`)
   }
-  const params = firstStage.params as { k1?: number; b?: number; fieldWeights?: Record<string, number> }
+  const params = firstStage.params as {
+    k1?: number
+    b?: number
+    fieldWeights?: Record<string, number>
+    defaultFieldWeight?: number
+    fieldB?: Record<string, number>
+    idf?: string
+    k1Plus1?: boolean
+  }
+  if ((params.idf !== undefined && params.idf !== 'lucene') || params.k1Plus1 === true) {
+    throw new PubmatchError('INVALID_ARGUMENT', "engine: Solr's bm25f parser scores with Lucene's idf and without (k1 + 1); drop idf/k1Plus1 from the ranker's parameters")
+  }
   if ((params.k1 ?? 1.2) !== state.k1 || (params.b ?? 0.75) !== state.b) {
     throw new PubmatchError(
       'SCHEMA_MISMATCH',
@@ -105,6 +116,9 @@ export async function attachSolrBackend(engine: SearchEngine, options: AttachSol
     syntax: firstStage.syntax,
     ...(ranking?.recover === true ? { recover: true } : {}),
     ...(params.fieldWeights === undefined ? {} : { fieldWeights: params.fieldWeights }),
+    ...(params.defaultFieldWeight === undefined ? {} : { defaultFieldWeight: params.defaultFieldWeight }),
+    ...(params.fieldB === undefined ? {} : { fieldB: params.fieldB }),
+    scoring: backend.scoring,
     ...(mesh === undefined ? {} : { mesh }),
   })
 

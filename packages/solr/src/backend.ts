@@ -1,6 +1,7 @@
 /**
  * The `--backend` address of a Solr collection: `solr://HOST:PORT[,HOST:PORT…]/solr/COLLECTION`
- * (`solr+https://` for TLS). Several hosts are nodes of one cluster, tried in turn.
+ * (`solr+https://` for TLS), optionally `?scoring=combined` for Lucene's CombinedFieldQuery instead
+ * of the default Robertson–Zaragoza BM25F. Several hosts are nodes of one cluster, tried in turn.
  */
 import { PubmatchError, truncateForMessage } from '@pubmatch/core'
 
@@ -9,6 +10,8 @@ export interface SolrBackend {
   /** The nodes' base URLs (`http://127.0.0.1:8983/solr`). */
   readonly urls: readonly string[]
   readonly collection: string
+  /** The `bm25f` parser's model. */
+  readonly scoring: 'bm25f' | 'combined'
 }
 
 /**
@@ -17,7 +20,8 @@ export interface SolrBackend {
  * @throws PubmatchError `INVALID_ARGUMENT` naming what is wrong
  */
 export function parseBackend(address: string): SolrBackend {
-  const match = /^solr(\+https)?:\/\/([^/]+)\/(.+)\/([^/]+)\/?$/.exec(address.trim())
+  const [path0, query = ''] = address.trim().split('?', 2) as [string, string?]
+  const match = /^solr(\+https)?:\/\/([^/]+)\/(.+)\/([^/]+)\/?$/.exec(path0)
   const invalid = (why: string): PubmatchError =>
     new PubmatchError('INVALID_ARGUMENT', `@pubmatch/solr: backend "${truncateForMessage(address)}" ${why} (expected solr://HOST:PORT/solr/COLLECTION)`, {
       details: { backend: address },
@@ -32,5 +36,15 @@ export function parseBackend(address: string): SolrBackend {
     }
     return `${tls === undefined ? 'http' : 'https'}://${host}/${path}`
   })
-  return { urls, collection: collection! }
+  const params = new URLSearchParams(query)
+  const scoring = params.get('scoring') ?? 'bm25f'
+  if (scoring !== 'bm25f' && scoring !== 'combined') {
+    throw invalid(`asks for scoring "${scoring}" (bm25f or combined)`)
+  }
+  for (const key of params.keys()) {
+    if (key !== 'scoring') {
+      throw invalid(`has an unknown option "${key}"`)
+    }
+  }
+  return { urls, collection: collection!, scoring }
 }

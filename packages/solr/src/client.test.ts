@@ -74,12 +74,14 @@ describe('createSolrClient', () => {
 
 describe('parseBackend', () => {
   it('reads one or several nodes, the path and the collection', () => {
-    expect(parseBackend('solr://127.0.0.1:8983/solr/pubmed')).toEqual({ urls: ['http://127.0.0.1:8983/solr'], collection: 'pubmed' })
-    expect(parseBackend('solr+https://a:1,b:2/solr/nf/')).toEqual({ urls: ['https://a:1/solr', 'https://b:2/solr'], collection: 'nf' })
+    expect(parseBackend('solr://127.0.0.1:8983/solr/pubmed')).toEqual({ urls: ['http://127.0.0.1:8983/solr'], collection: 'pubmed', scoring: 'bm25f' })
+    expect(parseBackend('solr+https://a:1,b:2/solr/nf/?scoring=combined')).toEqual({ urls: ['https://a:1/solr', 'https://b:2/solr'], collection: 'nf', scoring: 'combined' })
   })
 
   it('names what is wrong', () => {
     expect(() => parseBackend('http://a:1/solr/x')).toThrow(/is not a Solr collection address/)
     expect(() => parseBackend('solr://a/solr/x')).toThrow(/has a host without a port: "a"/)
+    expect(() => parseBackend('solr://a:1/solr/x?scoring=tfidf')).toThrow(/asks for scoring "tfidf"/)
+    expect(() => parseBackend('solr://a:1/solr/x?shards=2')).toThrow(/unknown option "shards"/)
   })
 })

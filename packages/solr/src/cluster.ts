@@ -107,11 +107,12 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
   )
   closeSync(log)
   let exited: number | null | undefined
+  let failed: Error | undefined
   child.on('exit', (code) => {
     exited = code
   })
-  child.on('error', () => {
-    exited = -1
+  child.on('error', (error) => {
+    failed = error
   })
   child.unref()
   const deadline = Date.now() + (options.timeoutMs ?? 180_000)
@@ -119,6 +120,11 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
     const state = await readLocalCluster(dir)
     if (state !== undefined && state.pid === child.pid && state.nodes.every((node) => node.running)) {
       return attach(dir, state)
+    }
+    if (failed !== undefined) {
+      throw new PubmatchError('NOT_FOUND', `@pubmatch/solr: could not start java (${failed.message}); install a JDK 17 (\`bash scripts/dev-deps.sh java\`) or set JAVA_HOME`, {
+        cause: failed,
+      })
     }
     if (exited !== undefined) {
       throw new PubmatchError('INTERNAL', `@pubmatch/solr: the cluster JVM exited (${exited}) before it was ready; see ${join(dir, 'jvm.log')} and ${join(dir, 'solr.log')}`, {

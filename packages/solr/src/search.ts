@@ -22,6 +22,12 @@ export interface SolrFirstStageOptions {
   /** Work around query syntax errors with warnings. Defaults to `false`. */
   readonly recover?: boolean
   readonly fieldWeights?: Readonly<Record<string, number>>
+  /** Weight of the scored fields `fieldWeights` does not name. Defaults to `1`. */
+  readonly defaultFieldWeight?: number
+  /** BM25's b per field. Defaults to the schema's b for every field. */
+  readonly fieldB?: Readonly<Record<string, number>>
+  /** The `bm25f` parser's model (see `TranslateOptions.scoring`). Defaults to `bm25f`. */
+  readonly scoring?: 'bm25f' | 'combined'
   readonly mesh?: SearchMeshLookup
 }
 
@@ -85,6 +91,9 @@ export function createSolrFirstStage(options: SolrFirstStageOptions): SolrFirstS
         ...(options.syntax === undefined ? {} : { syntax: options.syntax }),
         ...(options.recover === true ? { parse: { recover: true } } : {}),
         ...(options.fieldWeights === undefined ? {} : { fieldWeights: options.fieldWeights }),
+        ...(options.defaultFieldWeight === undefined ? {} : { defaultFieldWeight: options.defaultFieldWeight }),
+        ...(options.fieldB === undefined ? {} : { fieldB: options.fieldB }),
+        ...(options.scoring === undefined ? {} : { scoring: options.scoring }),
         ...(options.mesh === undefined ? {} : { mesh: options.mesh }),
         ...(searchOptions.filters === undefined ? {} : { filters: searchOptions.filters }),
       })

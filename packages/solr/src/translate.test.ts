@@ -101,7 +101,9 @@ describe('translateQuery', () => {
     expect(() => translateQuery('x[zz]', pubmed)).toThrow(expect.objectContaining({ code: 'UNKNOWN_FIELD' }))
     expect(() => translateQuery('aspirin[au]', { fields: solrFields('test-collection'), analyzer })).toThrow(/no field for \[au\]/)
     expect(() => translateQuery('#3', pubmed)).toThrow(/search history/)
-    expect(() => translateQuery('aspirin', { ...pubmed, fieldWeights: { title: 0.5 } })).toThrow(/at least 1/)
+    expect(() => translateQuery('aspirin', { ...pubmed, fieldWeights: { title: -1 } })).toThrow(/finite and ≥ 0/)
+    expect(() => translateQuery('aspirin', { ...pubmed, scoring: 'combined', fieldWeights: { title: 0.5 } })).toThrow(/at least 1/)
+    expect(expand(translateQuery('aspirin', { ...pubmed, fieldWeights: { title: 0.5 } }))).toContain('qf=<title^0.5 abstract mesh keywords>')
     const empty = translateQuery('the', pubmed)
     expect(empty.empty).toBe(true)
     expect(empty.warnings.map((w) => w.code)).toEqual(['IGNORED_TERM', 'EMPTY_QUERY'])
@@ -115,6 +117,13 @@ describe('translateQuery', () => {
       expect(value).not.toContain('id:1')
     }
     expect(Object.values(query.params)).toContain('OR id:1')
+  })
+})
+
+describe('translateQuery scoring options', () => {
+  it("passes per-field b and the parser's model", () => {
+    const text = expand(translateQuery('aspirin', { ...pubmed, fieldB: { title: 0.5 }, scoring: 'combined' }))
+    expect(text).toContain('{!bm25f qf=<title^5 abstract mesh^5 keywords> fb=<title:0.5> model=combined mm=any v=<aspirin>}')
   })
 })
 

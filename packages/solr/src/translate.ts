@@ -46,6 +46,14 @@ export interface TranslateOptions {
   readonly fieldWeights?: Readonly<Record<string, number>>
   /** Weight of the scored fields `fieldWeights` does not name. Defaults to `1`. */
   readonly defaultFieldWeight?: number
+  /** BM25's b per field (the `bm25f` parser's `fb`), over the schema's b. Defaults to none. */
+  readonly fieldB?: Readonly<Record<string, number>>
+  /**
+   * The `bm25f` parser's model: `bm25f` (default; Robertson–Zaragoza BM25F as pubmatch's embedded
+   * first stage, with global statistics for every field) or `combined` (Lucene's
+   * CombinedFieldQuery: one length normalisation over the weighted fields).
+   */
+  readonly scoring?: 'bm25f' | 'combined'
   /** Defaults to `all` (PubMed). */
   readonly match?: MatchMode
   /** Defaults to `pubmed`. */
@@ -150,10 +158,13 @@ class Translator {
     const weights: Record<string, number> = {}
     for (const field of options.fields.text) {
       const weight = options.fieldWeights?.[field] ?? (options.fieldWeights === undefined ? BEST_MATCH_FIELD_WEIGHTS[field] : undefined) ?? options.defaultFieldWeight ?? 1
-      if (weight !== 0 && !(weight >= 1)) {
+      const combined = options.scoring === 'combined'
+      if (!Number.isFinite(weight) || weight < 0 || (combined && weight !== 0 && weight < 1)) {
         throw new PubmatchError(
           'INVALID_ARGUMENT',
-          `@pubmatch/solr: Solr's BM25F (CombinedFieldQuery) needs field weights of at least 1 (or 0 to leave a field out), got ${weight} for ${field}`,
+          combined
+            ? `@pubmatch/solr: Lucene's CombinedFieldQuery needs field weights of at least 1 (or 0 to leave a field out), got ${weight} for ${field}`
+            : `@pubmatch/solr: field weights must be finite and ≥ 0 (0 leaves a field out), got ${weight} for ${field}`,
           { details: { field, weight } },
         )
       }
@@ -398,7 +409,10 @@ class Translator {
   scoringClauses(): string[] {
     return [...this.scoring.values()].map(({ fields, words }) => {
       const qf = fields.map((field) => (this.weights[field] === 1 ? field : `${field}^${this.weights[field]}`)).join(' ')
-      return `{!bm25f qf=${this.ref(qf)} mm=any v=${this.ref(words.join(' '))}}`
+      const fieldB = this.options.fieldB ?? {}
+      const fb = fields.filter((field) => fieldB[field] !== undefined).map((field) => `${field}:${fieldB[field]}`)
+      const model = this.options.scoring === 'combined' ? ' model=combined' : ''
+      return `{!bm25f qf=${this.ref(qf)}${fb.length === 0 ? '' : ` fb=${this.ref(fb.join(' '))}`}${model} mm=any v=${this.ref(words.join(' '))}}`
     })
   }
 

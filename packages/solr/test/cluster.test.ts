@@ -170,6 +170,38 @@ describe.skipIf(!RUN)('a local SolrCloud', { timeout: 600_000 }, () => {
     expect(Math.abs(localScores.get(other!)! - localScores.get('a!probe')!)).toBeGreaterThan(1e-3)
   })
 
+  it("keeps global statistics for a field whose term is absent on a shard (where Lucene's CombinedFieldQuery does not)", async () => {
+    await createCollection(client, { collection: 'skew', fieldSet: 'test-collection', shards: 2, replicas: 1 })
+    // "zebrafish" in abstracts only on one shard (prefix a!), and a probe holding it only in its title on both shards
+    const docs = Array.from({ length: 12 }, (_, i) => ({ id: `a!${i}`, title: [`development study ${i}`], abstract: [`zebrafish embryo number ${i}`] }))
+    await client.request({ path: 'skew/update', body: [...docs, { id: 'a!probe', title: ['zebrafish heart'], abstract: ['a heart study'] }], params: { commit: 'true' } })
+    let other: string | undefined
+    for (let i = 0; i < 50 && other === undefined; i++) {
+      const id = `r${i}!probe`
+      await client.request({ path: 'skew/update', body: [{ id, title: ['zebrafish heart'], abstract: ['a heart study'] }], params: { commit: 'true' } })
+      const where = await client.request({ path: 'skew/select', params: { q: '{!terms f=id v=$ids}', ids: `a!probe,${id}`, fl: 'id,[shard]' } })
+      if (new Set((where.response as { docs: Array<{ '[shard]': string }> }).docs.map((d) => d['[shard]'])).size === 2) {
+        other = id
+      } else {
+        await client.request({ path: 'skew/update', body: { delete: [id] }, params: { commit: 'true' } })
+      }
+    }
+    expect(other).toBeDefined()
+    const scores = async (model: string): Promise<Map<string, number>> => {
+      const answer = await client.request({ path: 'skew/select', params: { q: `{!bm25f qf=$qf ${model} v=$t}`, qf: 'title^5 abstract', t: 'zebrafish', fl: 'id,score', rows: 50 } })
+      return new Map((answer.response as { docs: Array<{ id: string; score: number }> }).docs.map((d) => [d.id, d.score]))
+    }
+    const rz = await scores('')
+    expect(rz.get(other!)).toBeCloseTo(rz.get('a!probe')!, 6)
+    // by hand: N = 14 documents (the state-free collection), n = 12 (abstracts), idf = ln(1 + 2.5/12.5);
+    // the probe: tf~ = 5·1 / (1 − 0.75 + 0.75·2/avgl(title)), avgl(title) = (12·3 + 2·2)/14
+    const idf = Math.log(1 + 2.5 / 12.5)
+    const tf = 5 / (0.25 + (0.75 * 2) / (40 / 14))
+    expect(rz.get('a!probe')).toBeCloseTo((idf * tf) / (1.2 + tf), 5)
+    const combined = await scores('model=combined')
+    expect(Math.abs(combined.get(other!)! - combined.get('a!probe')!)).toBeGreaterThan(1e-3)
+  })
+
   it('keeps answering every query while a node is down, and the node catches up when it returns', async () => {
     const expected = await solr.search('cancer', { limit: 10 })
     let stop = false

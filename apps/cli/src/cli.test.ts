@@ -1,25 +1,13 @@
-import { execFile } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { bin, pubmatch, samplePath } from '../test/run-cli.ts'
 
-const run = promisify(execFile)
-const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url))
 const shared = fileURLToPath(new URL('../../../../shared/data/', import.meta.url))
 
-async function pubmatch(...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [bin, ...args], { maxBuffer: 64 * 1024 * 1024 })
-    return { stdout, stderr, code: 0 }
-  } catch (error) {
-    const e = error as { stdout: string; stderr: string; code: number }
-    return { stdout: e.stdout, stderr: e.stderr, code: e.code }
-  }
-}
 
 describe.runIf(existsSync(bin))('pubmatch CLI (built)', () => {
   let dir: string
@@ -73,7 +61,7 @@ describe.runIf(existsSync(bin))('pubmatch CLI (built)', () => {
   it('keeps the index in step with the corpus: a later DeleteCitation removes the article from search', async () => {
     const corpus = join(dir, 'sync')
     const index = join(dir, 'sync-index')
-    const sample = fileURLToPath(new URL('../sample-corpus/pubmed/pmid_9500320.xml', import.meta.url))
+    const sample = samplePath('pubmed/pmid_9500320.xml')
     expect((await pubmatch('ingest', sample, '-c', corpus, '-q')).code).toBe(0)
     expect((await pubmatch('index', '-c', corpus, '-i', index, '-q')).code).toBe(0)
     const hit = JSON.parse((await pubmatch('search', '9500320[pmid]', '-i', index, '--json')).stdout) as { hits: Array<{ id: string }> }

@@ -1,25 +1,12 @@
-import { execFile } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { bin, pubmatch, samplePath } from '../test/run-cli.ts'
 
-const run = promisify(execFile)
-const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url))
-const sample = fileURLToPath(new URL('../sample-corpus/pubmed/medsamp2006.xml', import.meta.url))
+const sample = samplePath('pubmed/medsamp2006.xml')
 
-async function pubmatch(...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [bin, ...args], { maxBuffer: 64 * 1024 * 1024 })
-    return { stdout, stderr, code: 0 }
-  } catch (error) {
-    const e = error as { stdout: string; stderr: string; code: number }
-    return { stdout: e.stdout, stderr: e.stderr, code: e.code }
-  }
-}
 
 describe.runIf(existsSync(bin))('pubmatch feedback and --prf (built CLI)', () => {
   let dir: string

@@ -1,26 +1,14 @@
-import { execFile, spawn } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { bin, pubmatch, samplePath } from '../test/run-cli.ts'
 
 // How the built CLI behaves as a Unix tool: exit statuses, closed output, encodings, JSON.
-const run = promisify(execFile)
-const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url))
-const sample = fileURLToPath(new URL('../sample-corpus/pubmed/pmid_9500320.xml', import.meta.url))
+const sample = samplePath('pubmed/pmid_9500320.xml')
 
-async function pubmatch(...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [bin, ...args], { maxBuffer: 64 * 1024 * 1024 })
-    return { stdout, stderr, code: 0 }
-  } catch (error) {
-    const e = error as { stdout: string; stderr: string; code: number }
-    return { stdout: e.stdout, stderr: e.stderr, code: e.code }
-  }
-}
 
 /** A billion-laughs PubMed file: ten levels of ten-fold entity expansion. */
 function entityBomb(): string {

@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { PubmatchError, truncateForMessage } from '@pubmatch/core'
 import { writeFileAtomic } from '@pubmatch/core/node'
-import { createMeshVocabulary, type CorpusStore } from '@pubmatch/ingest'
+import { meshEntryTermLookup, type CorpusStore } from '@pubmatch/ingest'
 import { defaultPubmedFields, testCollectionFields, type IndexConfig } from '@pubmatch/index'
 
 /** Which field set an index was built with. */
@@ -76,18 +76,6 @@ export async function indexConfigFor(settings: IndexSettings, store?: CorpusStor
   if (settings.fieldSet === 'test-collection') {
     return { fields: testCollectionFields({ analyzer: settings.analyzer }) }
   }
-  let meshEntryTerms: ((key: string) => readonly string[]) | undefined
-  if (settings.meshEntryTerms && store) {
-    const descriptors = []
-    for await (const entry of store.mesh()) {
-      if (entry.type === 'descriptor') {
-        descriptors.push(entry.record)
-      }
-    }
-    if (descriptors.length > 0) {
-      const vocabulary = createMeshVocabulary(descriptors)
-      meshEntryTerms = (key) => (vocabulary.descriptor(key) ?? vocabulary.descriptorByName(key))?.entryTerms ?? []
-    }
-  }
+  const meshEntryTerms = settings.meshEntryTerms && store ? await meshEntryTermLookup(store.mesh()) : undefined
   return { fields: defaultPubmedFields({ analyzer: settings.analyzer, meshEntryTerms }) }
 }

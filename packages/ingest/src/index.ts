@@ -26,7 +26,7 @@ export type { JatsSectionCode, JatsTitleRule } from './jats/section-rules.ts'
 // MeSH
 export { parseMeshXmlString, readMeshXml } from './mesh/reader.ts'
 export type { MeshXmlOptions } from './mesh/reader.ts'
-export { createMeshVocabulary, normaliseMeshTerm } from './mesh/vocabulary.ts'
+export { createMeshVocabulary, meshEntryTermLookup, normaliseMeshTerm } from './mesh/vocabulary.ts'
 export type { MeshVocabulary } from './mesh/vocabulary.ts'
 
 // Plain test collections and queries

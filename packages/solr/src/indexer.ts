@@ -7,7 +7,7 @@
  * segment it committed, exactly like the embedded index's `corpusSegment`.
  */
 import { PubmatchError } from '@pubmatch/core'
-import { createMeshVocabulary, openCorpus, type CorpusStore } from '@pubmatch/ingest'
+import { meshEntryTermLookup, openCorpus, type CorpusStore } from '@pubmatch/ingest'
 import type { SolrClient, SolrResponse } from './client.ts'
 import { STATE_FIELD, createConfigset, zipConfigset, type SolrFieldSet } from './configset.ts'
 import { createDocumentMapper, type SolrDocument } from './documents.ts'
@@ -105,7 +105,9 @@ export async function indexCorpus(options: IndexCorpusOptions): Promise<IndexCor
       replicas: options.replicas ?? 1,
     })
   }
-  const mapper = createDocumentMapper(fieldSet, fieldSet === 'pubmed' && options.meshEntryTerms !== false ? await entryTerms(store) : {})
+  // MeSH entry terms beside descriptor names, as the embedded index indexes them
+  const meshEntryTerms = fieldSet === 'pubmed' && options.meshEntryTerms !== false ? await meshEntryTermLookup(store.mesh()) : undefined
+  const mapper = createDocumentMapper(fieldSet, meshEntryTerms === undefined ? {} : { meshEntryTerms })
   const batchSize = options.batchSize ?? 1000
   const errorList: Array<{ id: string; error: PubmatchError }> = []
   const resumedAfter = state?.corpusSegment
@@ -301,19 +303,4 @@ async function guessFieldSet(store: CorpusStore): Promise<SolrFieldSet> {
     return article.source === 'test-collection' ? 'test-collection' : 'pubmed'
   }
   throw new PubmatchError('INVALID_ARGUMENT', `@pubmatch/solr: the corpus ${store.dir} holds no articles; run \`pubmatch ingest\` first`)
-}
-
-/** MeSH entry terms from the corpus's MeSH records, as the embedded index indexes them. */
-async function entryTerms(store: CorpusStore): Promise<{ meshEntryTerms?: (key: string) => readonly string[] }> {
-  const descriptors = []
-  for await (const entry of store.mesh()) {
-    if (entry.type === 'descriptor') {
-      descriptors.push(entry.record)
-    }
-  }
-  if (descriptors.length === 0) {
-    return {}
-  }
-  const vocabulary = createMeshVocabulary(descriptors)
-  return { meshEntryTerms: (key) => (vocabulary.descriptor(key) ?? vocabulary.descriptorByName(key))?.entryTerms ?? [] }
 }

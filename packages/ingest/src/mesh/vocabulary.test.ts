@@ -2,7 +2,8 @@ import { join } from 'node:path'
 import type { MeshDescriptor, MeshSupplementaryRecord } from '@pubmatch/core'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { readMeshXml } from './reader.ts'
-import { createMeshVocabulary, type MeshVocabulary } from './vocabulary.ts'
+import type { MeshEntry } from '../records.ts'
+import { createMeshVocabulary, meshEntryTermLookup, type MeshVocabulary } from './vocabulary.ts'
 
 const MESH = new URL('../../../../../shared/data/mesh/', import.meta.url).pathname
 
@@ -79,5 +80,24 @@ describe('createMeshVocabulary', () => {
     const exploded = vocabulary.explode('D005123')
     expect(exploded[0]).toBe('D005123')
     expect([...exploded].sort()).toEqual(['D005123', 'D005138', 'D009801'])
+  })
+})
+
+describe('meshEntryTermLookup', () => {
+  it("gives a descriptor's entry terms by UI or by name, and nothing without descriptors", async () => {
+    async function* entries(): AsyncGenerator<MeshEntry> {
+      for await (const record of readMeshXml(join(MESH, 'desc-samples.xml'))) {
+        if (record.kind === 'mesh') {
+          yield record.entry
+        }
+      }
+    }
+    const lookup = await meshEntryTermLookup(entries())
+    const byUi = lookup!('D000082')
+    expect(byUi).toEqual(createMeshVocabulary((await load('desc-samples.xml')) as MeshDescriptor[]).descriptor('D000082')!.entryTerms)
+    expect(byUi.length).toBeGreaterThan(0)
+    expect(lookup!('acetaminophen')).toEqual(byUi)
+    expect(lookup!('no such heading')).toEqual([])
+    expect(await meshEntryTermLookup((async function* () {})())).toBeUndefined()
   })
 })

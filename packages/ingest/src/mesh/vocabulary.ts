@@ -1,4 +1,5 @@
 import type { MeshDescriptor, MeshSupplementaryRecord } from '@pubmatch/core'
+import type { MeshEntry } from '../records.ts'
 
 /** Lookups over a set of MeSH descriptors (and optionally supplementary concept records). */
 export interface MeshVocabulary {
@@ -155,4 +156,26 @@ export function createMeshVocabulary(
     },
     supplementary: (ui) => scrs.get(ui),
   }
+}
+
+/**
+ * The MeSH entry terms (synonyms) of a descriptor, looked up by its unique id or, failing that,
+ * by its name — what an index puts beside each descriptor name (`meshEntryTerms` of the PubMed
+ * field set). `undefined` when the records hold no descriptor.
+ * @param entries - MeSH records, e.g. a corpus store's `mesh()`
+ */
+export async function meshEntryTermLookup(
+  entries: AsyncIterable<MeshEntry>,
+): Promise<((descriptorUiOrName: string) => readonly string[]) | undefined> {
+  const descriptors = []
+  for await (const entry of entries) {
+    if (entry.type === 'descriptor') {
+      descriptors.push(entry.record)
+    }
+  }
+  if (descriptors.length === 0) {
+    return undefined
+  }
+  const vocabulary = createMeshVocabulary(descriptors)
+  return (key) => (vocabulary.descriptor(key) ?? vocabulary.descriptorByName(key))?.entryTerms ?? []
 }

@@ -98,6 +98,7 @@ Examples:
       const health = (await server.app.inject({ method: 'GET', url: '/health' })).json<{ documents: number; firstStage: string; model?: string }>()
       say(
         `serve: ${health.documents} documents from ${index}; ranking: ${health.firstStage}` +
+          (options.backend === undefined ? '' : ` (first stage in Solr: ${options.backend})`) +
           (options.model === undefined
             ? options.index === undefined
               ? ' alone (no model: the bundled sample has no relevance judgements to train one on honestly; give one with --model)'

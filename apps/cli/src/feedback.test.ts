@@ -47,7 +47,7 @@ describe.runIf(existsSync(bin))('pubmatch feedback and --prf (built CLI)', () =>
     expect(third.round).toBe(3)
     expect(third.shown.some((d) => ids.includes(d.id))).toBe(false)
     const bad = await pubmatch('feedback', '--session', 'nosuchsession', '-i', index, '--grades', grades, '--sessions', join(dir, 'sessions'))
-    expect([bad.code, bad.stderr]).toEqual([2, 'pubmatch: NOT_FOUND: feedback: no session nosuchsession\n'])
+    expect([bad.code, bad.stderr]).toEqual([2, 'pubmatch: NOT_FOUND: no session nosuchsession\n'])
   })
 
   it('writes a run per round that pubmatch eval plots by round', async () => {

@@ -106,7 +106,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   const poolOf = (engine: SearchEngine): Promise<SearchPool | undefined> =>
     searchWorkers > 0 ? openSearchPool(engine, { workers: searchWorkers }) : Promise.resolve(undefined)
   if (options.solrBackend !== undefined && searchWorkers > 0) {
-    throw new PubmatchError('INVALID_ARGUMENT', 'pubmatch: a Solr backend runs the first stage in Solr; it does not take search workers')
+    throw new PubmatchError('INVALID_ARGUMENT', 'a Solr backend runs the first stage in Solr; it does not take search workers')
   }
   // each engine's Solr first stage, attached when the engine is served (at start and before a swap)
   const solrs = new WeakMap<SearchEngine, SolrSearch>()
@@ -180,7 +180,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
       errorResponseBuilder: (_request, context) => ({
         statusCode: 429,
         code: 'RATE_LIMITED',
-        message: `pubmatch: more than ${context.max} requests a minute from this client; retry in ${Math.ceil(context.ttl / 1000)} s`,
+        message: `more than ${context.max} requests a minute from this client; retry in ${Math.ceil(context.ttl / 1000)} s`,
       }),
     })
   }
@@ -193,7 +193,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   })
   app.setErrorHandler((error: FastifyError, _request, reply) => sendError(reply, error))
   app.setNotFoundHandler((request, reply) => {
-    void reply.code(404).send({ code: 'NOT_FOUND', message: `pubmatch: no route ${request.method} ${request.url.split('?')[0]}` })
+    void reply.code(404).send({ code: 'NOT_FOUND', message: `no route ${request.method} ${request.url.split('?')[0]}` })
   })
 
   const errorResponses = {
@@ -306,7 +306,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
       const { pmid } = request.params as { pmid: string }
       const document = holder.current.document(pmid)
       if (document === undefined) {
-        throw new PubmatchError('NOT_FOUND', `pubmatch: no article ${pmid} in the index`)
+        throw new PubmatchError('NOT_FOUND', `no article ${pmid} in the index`)
       }
       return document
     },
@@ -376,7 +376,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     },
     async (request, reply) => {
       if (sink === undefined) {
-        throw new PubmatchError('NOT_FOUND', 'pubmatch: this server keeps no search log (start it with a log directory)')
+        throw new PubmatchError('NOT_FOUND', 'this server keeps no search log (start it with a log directory)')
       }
       const body = request.body as EventBody
       const time = new Date().toISOString()
@@ -458,7 +458,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
         preHandler: async (request) => {
           const given = Buffer.from(/^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1] ?? '')
           if (given.length !== token.length || !timingSafeEqual(given, token)) {
-            throw new PubmatchError('UNAUTHORIZED', 'pubmatch: the admin routes need `Authorization: Bearer <PUBMATCH_ADMIN_TOKEN>`')
+            throw new PubmatchError('UNAUTHORIZED', 'the admin routes need `Authorization: Bearer <PUBMATCH_ADMIN_TOKEN>`')
           }
         },
       },
@@ -501,7 +501,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
       : openFeedbackSessions({ dir: options.feedbackDir, engine: () => holder.current, ...(options.entrez === undefined ? {} : { entrez: options.entrez }) })
   const needSessions = (): FeedbackSessions => {
     if (sessions === undefined) {
-      throw new PubmatchError('NOT_FOUND', 'pubmatch: this server keeps no feedback sessions (start it with a session directory)')
+      throw new PubmatchError('NOT_FOUND', 'this server keeps no feedback sessions (start it with a session directory)')
     }
     return sessions
   }
@@ -774,23 +774,23 @@ function sendError(reply: FastifyReply, error: FastifyError | Error): FastifyRep
     if (status === 503) {
       void reply.header('retry-after', '1')
     }
-    return reply.code(status).send({ code: error.code, message: status === 500 ? `pubmatch: internal error (${error.code})` : error.message })
+    return reply.code(status).send({ code: error.code, message: status === 500 ? `internal error (${error.code})` : error.message })
   }
   const fastifyError = error as FastifyError
   if (fastifyError.validation !== undefined) {
-    return reply.code(400).send({ code: 'INVALID_ARGUMENT', message: `pubmatch: ${fastifyError.message}` })
+    return reply.code(400).send({ code: 'INVALID_ARGUMENT', message: `${fastifyError.message}` })
   }
   if (fastifyError.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-    return reply.code(413).send({ code: 'PAYLOAD_TOO_LARGE', message: 'pubmatch: the request body is larger than 64 KiB' })
+    return reply.code(413).send({ code: 'PAYLOAD_TOO_LARGE', message: 'the request body is larger than 64 KiB' })
   }
   if (fastifyError.statusCode === 429) {
     return reply.code(429).send({ code: 'RATE_LIMITED', message: fastifyError.message })
   }
   if (fastifyError.statusCode !== undefined && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {
-    return reply.code(fastifyError.statusCode).send({ code: 'INVALID_ARGUMENT', message: `pubmatch: ${fastifyError.message}` })
+    return reply.code(fastifyError.statusCode).send({ code: 'INVALID_ARGUMENT', message: `${fastifyError.message}` })
   }
   reply.log.error(error)
-  return reply.code(500).send({ code: 'INTERNAL', message: 'pubmatch: internal error' })
+  return reply.code(500).send({ code: 'INTERNAL', message: 'internal error' })
 }
 
 export type { ServerMetrics }

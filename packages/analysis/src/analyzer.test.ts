@@ -39,7 +39,7 @@ describe('createAnalyzer', () => {
 
   it('rejects an empty name', () => {
     expect(() => createAnalyzer('', whitespaceTokenize, [])).toThrowErrorMatchingInlineSnapshot(
-      `[PubmatchError: @pubmatch/analysis: an analyzer needs a non-empty name]`,
+      `[PubmatchError: an analyzer needs a non-empty name]`,
     )
   })
 })

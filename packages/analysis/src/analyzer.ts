@@ -49,7 +49,7 @@ export function createAnalyzer(
   if (name.length === 0) {
     throw new PubmatchError(
       'INVALID_ARGUMENT',
-      '@pubmatch/analysis: an analyzer needs a non-empty name',
+      'an analyzer needs a non-empty name',
     )
   }
   const chain = [...filters]

@@ -30,7 +30,7 @@ describe('getAnalyzer', () => {
 
   it('throws NOT_FOUND for an unknown name', () => {
     expect(() => getAnalyzer('english')).toThrowErrorMatchingInlineSnapshot(
-      `[PubmatchError: @pubmatch/analysis: unknown analyzer "english" (known: biomedical, biomedical:nostem, biomedical:nostop, biomedical:nostem:nostop, whitespace, whitespace:stem)]`,
+      `[PubmatchError: unknown analyzer "english" (known: biomedical, biomedical:nostem, biomedical:nostop, biomedical:nostem:nostop, whitespace, whitespace:stem)]`,
     )
   })
 })
@@ -59,7 +59,7 @@ describe('createAnalyzerRegistry', () => {
         biomedical: () => createAnalyzer('biomedical', whitespaceTokenize, []),
       }),
     ).toThrowErrorMatchingInlineSnapshot(
-      `[PubmatchError: @pubmatch/analysis: analyzer name "biomedical" is built in and cannot be registered again]`,
+      `[PubmatchError: analyzer name "biomedical" is built in and cannot be registered again]`,
     )
   })
 
@@ -68,7 +68,7 @@ describe('createAnalyzerRegistry', () => {
       mine: () => createAnalyzer('other', whitespaceTokenize, []),
     })
     expect(() => registry.get('mine')).toThrowErrorMatchingInlineSnapshot(
-      `[PubmatchError: @pubmatch/analysis: the factory registered as "mine" made an analyzer named "other"]`,
+      `[PubmatchError: the factory registered as "mine" made an analyzer named "other"]`,
     )
   })
 })

@@ -49,7 +49,7 @@ export function createAnalyzerRegistry(
     if (Object.hasOwn(BUILTIN_FACTORIES, name)) {
       throw new PubmatchError(
         'INVALID_ARGUMENT',
-        `@pubmatch/analysis: analyzer name "${truncateForMessage(name)}" is built in and cannot be registered again`,
+        `analyzer name "${truncateForMessage(name)}" is built in and cannot be registered again`,
       )
     }
   }
@@ -67,14 +67,14 @@ export function createAnalyzerRegistry(
       if (!has(name)) {
         throw new PubmatchError(
           'NOT_FOUND',
-          `@pubmatch/analysis: unknown analyzer "${truncateForMessage(name)}" (known: ${Object.keys(all).join(', ')})`,
+          `unknown analyzer "${truncateForMessage(name)}" (known: ${Object.keys(all).join(', ')})`,
         )
       }
       const analyzer = all[name]!()
       if (analyzer.name !== name) {
         throw new PubmatchError(
           'INVALID_ARGUMENT',
-          `@pubmatch/analysis: the factory registered as "${truncateForMessage(name)}" made an analyzer named "${truncateForMessage(analyzer.name)}"`,
+          `the factory registered as "${truncateForMessage(name)}" made an analyzer named "${truncateForMessage(analyzer.name)}"`,
         )
       }
       created.set(name, analyzer)

@@ -4,7 +4,7 @@ import { PubmatchError, isPubmatchError, toPubmatchError, truncateForMessage } f
 describe('PubmatchError', () => {
   it('carries a code, details and cause', () => {
     const cause = new Error('boom')
-    const error = new PubmatchError('MALFORMED_XML', 'ingest: bad', {
+    const error = new PubmatchError('MALFORMED_XML', 'bad', {
       cause,
       details: { file: 'a.xml', record: '123' },
     })
@@ -12,7 +12,7 @@ describe('PubmatchError', () => {
     expect(error.cause).toBe(cause)
     expect(error.toJSON()).toEqual({
       code: 'MALFORMED_XML',
-      message: 'ingest: bad',
+      message: 'bad',
       details: { file: 'a.xml', record: '123' },
     })
     expect(error).toBeInstanceOf(Error)

@@ -61,7 +61,7 @@ export async function openForwardStore(
   if (!existsSync(settings.corpus)) {
     throw new PubmatchError(
       'NOT_FOUND',
-      `engine: the index's corpus ${settings.corpus} is gone; the forward store (document text for the features) is built from it`,
+      `the index's corpus ${settings.corpus} is gone; the forward store (document text for the features) is built from it`,
     )
   }
   const store = await openCorpus(settings.corpus, { readOnly: true })

@@ -146,7 +146,7 @@ export function openFeedbackSessions(options: FeedbackSessionsOptions): Feedback
     let byId = articles.get(start.session)
     if (byId === undefined) {
       if (options.entrez === undefined) {
-        throw new PubmatchError('INVALID_ARGUMENT', `engine: session ${start.session} searched Entrez, and there is no Entrez client to fetch its articles again`)
+        throw new PubmatchError('INVALID_ARGUMENT', `session ${start.session} searched Entrez, and there is no Entrez client to fetch its articles again`)
       }
       // the articles again, from the client's response cache when it has them
       byId = new Map()
@@ -189,7 +189,7 @@ export function openFeedbackSessions(options: FeedbackSessionsOptions): Feedback
     },
     async startMetasearch(query, metaOptions = {}) {
       if (options.entrez === undefined) {
-        throw new PubmatchError('INVALID_ARGUMENT', 'engine: metasearch needs an Entrez client')
+        throw new PubmatchError('INVALID_ARGUMENT', 'metasearch needs an Entrez client')
       }
       const engine = options.engine()
       const result = await metasearch({

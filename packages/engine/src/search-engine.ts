@@ -292,7 +292,7 @@ export async function openSearch(options: OpenSearchOptions): Promise<SearchEngi
     })
     model = { dir: options.model, id: reranker.id, depth: options.depth ?? reranker.manifest.firstStage.depth, reranker }
   } else if (options.usageLog !== undefined) {
-    throw new PubmatchError('INVALID_ARGUMENT', 'engine: a usage log only matters with a model')
+    throw new PubmatchError('INVALID_ARGUMENT', 'a usage log only matters with a model')
   }
   const highlighter = createHighlighter({ analyzer: reader.analyzer(textField) })
   const depth = model?.depth ?? 0
@@ -338,12 +338,12 @@ export async function openSearch(options: OpenSearchOptions): Promise<SearchEngi
       const offset = searchOptions.offset ?? 0
       const limit = searchOptions.limit ?? 20
       if (!Number.isInteger(offset) || offset < 0 || !Number.isInteger(limit) || limit < 0) {
-        throw new PubmatchError('INVALID_ARGUMENT', `engine: offset and limit must be non-negative integers, got ${offset} and ${limit}`)
+        throw new PubmatchError('INVALID_ARGUMENT', `offset and limit must be non-negative integers, got ${offset} and ${limit}`)
       }
       if (offset + limit > RESULT_WINDOW) {
         throw new PubmatchError(
           'INVALID_ARGUMENT',
-          `engine: results ${offset + 1}–${offset + limit} are beyond the result window of ${RESULT_WINDOW}; narrow the query`,
+          `results ${offset + 1}–${offset + limit} are beyond the result window of ${RESULT_WINDOW}; narrow the query`,
           { details: { offset, limit, window: RESULT_WINDOW } },
         )
       }
@@ -439,7 +439,7 @@ export async function openSearch(options: OpenSearchOptions): Promise<SearchEngi
     explain(id, query, explainOptions = {}) {
       const docNumber = reader.docNumber(id)
       if (docNumber === undefined) {
-        throw new PubmatchError('NOT_FOUND', `engine: no document ${id} in the index`, { details: { record: id } })
+        throw new PubmatchError('NOT_FOUND', `no document ${id} in the index`, { details: { record: id } })
       }
       const document = reader.stored(docNumber)
       // deep enough to find the rank of anything a result page shows near the top
@@ -513,7 +513,7 @@ function dateOf(dates: Float64Array, hit: Candidate): number {
 
 function checkTime(deadline: number | undefined): void {
   if (deadline !== undefined && performance.now() > deadline) {
-    throw new PubmatchError('TIMEOUT', 'engine: the search ran past its deadline')
+    throw new PubmatchError('TIMEOUT', 'the search ran past its deadline')
   }
 }
 

@@ -58,11 +58,11 @@ function defaultWorkerFilename(): string {
 export async function openSearchPool(engine: SearchEngine, options: SearchPoolOptions): Promise<SearchPool> {
   const workers = options.workers
   if (!Number.isInteger(workers) || workers < 1) {
-    throw new PubmatchError('INVALID_ARGUMENT', `engine: a search pool needs a positive whole number of workers, got ${String(workers)}`)
+    throw new PubmatchError('INVALID_ARGUMENT', `a search pool needs a positive whole number of workers, got ${String(workers)}`)
   }
   const filename = options.workerFilename ?? defaultWorkerFilename()
   if (!existsSync(filename)) {
-    throw new PubmatchError('NOT_FOUND', `engine: the search worker ${filename} is missing; run \`pnpm --filter @pubmatch/engine build\` first`, {
+    throw new PubmatchError('NOT_FOUND', `the search worker ${filename} is missing; run \`pnpm --filter @pubmatch/engine build\` first`, {
       details: { file: filename },
     })
   }

@@ -43,7 +43,7 @@ export async function readIndexSettings(indexDir: string): Promise<IndexSettings
   try {
     text = await readFile(join(indexDir, SETTINGS_FILE), 'utf8')
   } catch (error) {
-    throw new PubmatchError('NOT_FOUND', `engine: no pubmatch index at ${indexDir}; run \`pubmatch index\` first`, {
+    throw new PubmatchError('NOT_FOUND', `no pubmatch index at ${indexDir}; run \`pubmatch index\` first`, {
       cause: error,
       details: { file: indexDir },
     })
@@ -51,7 +51,7 @@ export async function readIndexSettings(indexDir: string): Promise<IndexSettings
   try {
     return JSON.parse(text) as IndexSettings
   } catch (error) {
-    throw new PubmatchError('INDEX_CORRUPTED', `engine: ${join(indexDir, SETTINGS_FILE)} is not JSON: "${truncateForMessage(text)}"`, {
+    throw new PubmatchError('INDEX_CORRUPTED', `${join(indexDir, SETTINGS_FILE)} is not JSON: "${truncateForMessage(text)}"`, {
       cause: error,
       details: { file: join(indexDir, SETTINGS_FILE) },
     })

@@ -74,18 +74,18 @@ export async function attachSolrBackend(engine: SearchEngine, options: AttachSol
   const client = createSolrClient({ urls: backend.urls, ...(options.retries === undefined ? {} : { retries: options.retries }) })
   const state = await readCollectionState(client, backend.collection)
   if (state === undefined) {
-    throw new PubmatchError('NOT_FOUND', `engine: the Solr collection ${backend.collection} holds no indexed corpus; run \`pubmatch index --solr …\` first`)
+    throw new PubmatchError('NOT_FOUND', `the Solr collection ${backend.collection} holds no indexed corpus; run \`pubmatch index --solr …\` first`)
   }
   const { settings, firstStage } = engine
   const ranking = engine.openedWith.ranking
   if (state.fieldSet !== settings.fieldSet || state.analyzer !== settings.analyzer) {
     throw new PubmatchError(
       'SCHEMA_MISMATCH',
-      `engine: the Solr collection ${backend.collection} holds ${state.fieldSet}/${state.analyzer} but the local index ${engine.indexDir} ${settings.fieldSet}/${settings.analyzer}`,
+      `the Solr collection ${backend.collection} holds ${state.fieldSet}/${state.analyzer} but the local index ${engine.indexDir} ${settings.fieldSet}/${settings.analyzer}`,
     )
   }
   if (firstStage.ranker !== 'bm25f') {
-    throw new PubmatchError('INVALID_ARGUMENT', `engine: a Solr backend runs BM25F only, not ${firstStage.ranker}`)
+    throw new PubmatchError('INVALID_ARGUMENT', `a Solr backend runs BM25F only, not ${firstStage.ranker}`)
   }
   const params = firstStage.params as {
     k1?: number
@@ -97,12 +97,12 @@ export async function attachSolrBackend(engine: SearchEngine, options: AttachSol
     k1Plus1?: boolean
   }
   if ((params.idf !== undefined && params.idf !== 'lucene') || params.k1Plus1 === true) {
-    throw new PubmatchError('INVALID_ARGUMENT', "engine: Solr's bm25f parser scores with Lucene's idf and without (k1 + 1); drop idf/k1Plus1 from the ranker's parameters")
+    throw new PubmatchError('INVALID_ARGUMENT', "Solr's bm25f parser scores with Lucene's idf and without (k1 + 1); drop idf/k1Plus1 from the ranker's parameters")
   }
   if ((params.k1 ?? 1.2) !== state.k1 || (params.b ?? 0.75) !== state.b) {
     throw new PubmatchError(
       'SCHEMA_MISMATCH',
-      `engine: the Solr collection ${backend.collection} scores with k1 ${state.k1}, b ${state.b}; the first stage asks for k1 ${params.k1 ?? 1.2}, b ${params.b ?? 0.75}`,
+      `the Solr collection ${backend.collection} scores with k1 ${state.k1}, b ${state.b}; the first stage asks for k1 ${params.k1 ?? 1.2}, b ${params.b ?? 0.75}`,
     )
   }
   const textField = engine.reader.hasField('title') ? 'title' : engine.reader.schema.fields[0]!.name

@@ -72,7 +72,7 @@ export async function updateIndex(options: UpdateIndexOptions): Promise<UpdateIn
   if (previous && (previous.fieldSet !== settings.fieldSet || previous.analyzer !== settings.analyzer)) {
     throw new PubmatchError(
       'SCHEMA_MISMATCH',
-      `engine: ${options.index} was built with fields ${previous.fieldSet} and analyzer ${previous.analyzer}; rebuild it to change them`,
+      `${options.index} was built with fields ${previous.fieldSet} and analyzer ${previous.analyzer}; rebuild it to change them`,
     )
   }
   const hadForward = existsSync(join(options.index, FORWARD_META_FILE))
@@ -129,5 +129,5 @@ async function guessFieldSet(store: CorpusStore): Promise<FieldSet> {
   for await (const article of store.articles()) {
     return article.source === 'test-collection' ? 'test-collection' : 'pubmed'
   }
-  throw new PubmatchError('INVALID_ARGUMENT', `engine: the corpus ${store.dir} holds no articles; run \`pubmatch ingest\` first`)
+  throw new PubmatchError('INVALID_ARGUMENT', `the corpus ${store.dir} holds no articles; run \`pubmatch ingest\` first`)
 }

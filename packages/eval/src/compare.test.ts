@@ -52,7 +52,7 @@ describe('compareRuns', () => {
 
   it('rejects an unknown baseline', () => {
     expect(() => compareRuns(runs, { baseline: 'nope' })).toThrowErrorMatchingInlineSnapshot(
-      `[PubmatchError: @pubmatch/eval: baseline "nope" is not one of the runs (base, better, same)]`,
+      `[PubmatchError: baseline "nope" is not one of the runs (base, better, same)]`,
     )
   })
 })

@@ -84,7 +84,7 @@ export function compareRuns(
   if (first === undefined) {
     throw new PubmatchError(
       'INVALID_ARGUMENT',
-      '@pubmatch/eval: compareRuns needs at least one run',
+      'compareRuns needs at least one run',
     )
   }
   const baselineName = options.baseline ?? first[0]
@@ -92,7 +92,7 @@ export function compareRuns(
   if (baseline === undefined) {
     throw new PubmatchError(
       'INVALID_ARGUMENT',
-      `@pubmatch/eval: baseline ${JSON.stringify(baselineName)} is not one of the runs (${entries.map(([n]) => n).join(', ')})`,
+      `baseline ${JSON.stringify(baselineName)} is not one of the runs (${entries.map(([n]) => n).join(', ')})`,
     )
   }
   const measures = options.measures ?? baseline.measures.filter((m) => !COUNT_MEASURES.has(m))

@@ -110,13 +110,13 @@ describe('resolveMeasures', () => {
 
   it('rejects unknown measures, bad and duplicate cutoffs', () => {
     expect(() => resolveMeasures(['ndcg@10'])).toThrowErrorMatchingInlineSnapshot(
-      `[PubmatchError: @pubmatch/eval: bad measure "ndcg@10": unknown measure; known: num_q, num_ret, num_rel, num_rel_ret, map, Rprec, bpref, recip_rank, iprec_at_recall, P, recall, infAP, ndcg, ndcg_cut, ndcg_exp_cut, map_cut, success, num_nonrel_judged_ret]`,
+      `[PubmatchError: bad measure "ndcg@10": unknown measure; known: num_q, num_ret, num_rel, num_rel_ret, map, Rprec, bpref, recip_rank, iprec_at_recall, P, recall, infAP, ndcg, ndcg_cut, ndcg_exp_cut, map_cut, success, num_nonrel_judged_ret]`,
     )
     expect(() => resolveMeasures(['P.0'])).toThrowErrorMatchingInlineSnapshot(
-      `[PubmatchError: @pubmatch/eval: bad measure "P.0": cutoffs must be positive integers]`,
+      `[PubmatchError: bad measure "P.0": cutoffs must be positive integers]`,
     )
     expect(() => resolveMeasures(['P.5,5'])).toThrowErrorMatchingInlineSnapshot(
-      `[PubmatchError: @pubmatch/eval: bad measure "P.5,5": duplicate cutoffs]`,
+      `[PubmatchError: bad measure "P.5,5": duplicate cutoffs]`,
     )
   })
 })

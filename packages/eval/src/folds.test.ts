@@ -27,7 +27,7 @@ describe('kFold', () => {
 
   it('rejects k < 2', () => {
     expect(() => kFold(ids, 1)).toThrowErrorMatchingInlineSnapshot(
-      `[PubmatchError: @pubmatch/eval: k-fold needs an integer k ≥ 2, got 1]`,
+      `[PubmatchError: k-fold needs an integer k ≥ 2, got 1]`,
     )
   })
 })
@@ -47,7 +47,7 @@ describe('topicFold / mod5Folds', () => {
 
   it('rejects ids without digits', () => {
     expect(() => topicFold('abc')).toThrowErrorMatchingInlineSnapshot(
-      `[PubmatchError: @pubmatch/eval: topic id "abc" contains no digits, so it has no "mod 5" fold]`,
+      `[PubmatchError: topic id "abc" contains no digits, so it has no "mod 5" fold]`,
     )
   })
 

@@ -28,7 +28,7 @@ function buildFolds(
   if (!Number.isInteger(k) || k < 2) {
     throw new PubmatchError(
       'INVALID_ARGUMENT',
-      `@pubmatch/eval: k-fold needs an integer k ≥ 2, got ${k}`,
+      `k-fold needs an integer k ≥ 2, got ${k}`,
     )
   }
   const unique = [...new Set(ids)].sort(compareCodePoints)
@@ -74,7 +74,7 @@ export function topicFold(id: string, k = 5): number {
   if (digits === '') {
     throw new PubmatchError(
       'INVALID_ARGUMENT',
-      `@pubmatch/eval: topic id ${JSON.stringify(id)} contains no digits, so it has no "mod ${k}" fold`,
+      `topic id ${JSON.stringify(id)} contains no digits, so it has no "mod ${k}" fold`,
       { details: { record: id } },
     )
   }

@@ -102,7 +102,7 @@ function countGrades(judgements: ReadonlyMap<string, number> | undefined): numbe
     if (!Number.isInteger(grade)) {
       throw new PubmatchError(
         'INVALID_ARGUMENT',
-        `@pubmatch/eval: judgement of ${JSON.stringify(docId)} is ${grade}; grades must be integers (trec_eval reads them with atol)`,
+        `judgement of ${JSON.stringify(docId)} is ${grade}; grades must be integers (trec_eval reads them with atol)`,
         { details: { docId } },
       )
     }
@@ -125,7 +125,7 @@ function assertNoDuplicates(ranked: readonly RunEntry[], queryId: string | undef
     if (ids[i] === ids[i - 1]) {
       throw new PubmatchError(
         'INVALID_ARGUMENT',
-        `@pubmatch/eval: query ${JSON.stringify(queryId ?? '?')} retrieves document ${JSON.stringify(ids[i])} twice; trec_eval rejects such runs (deduplicate with dedupeRun first)`,
+        `query ${JSON.stringify(queryId ?? '?')} retrieves document ${JSON.stringify(ids[i])} twice; trec_eval rejects such runs (deduplicate with dedupeRun first)`,
         { details: { record: queryId, docId: ids[i] } },
       )
     }

@@ -220,7 +220,7 @@ function parseGains(params: string): Map<number, number> {
 function badMeasure(spec: string, why: string): PubmatchError {
   return new PubmatchError(
     'INVALID_ARGUMENT',
-    `@pubmatch/eval: bad measure ${JSON.stringify(spec)}: ${why}`,
+    `bad measure ${JSON.stringify(spec)}: ${why}`,
     {
       details: { measure: spec },
     },

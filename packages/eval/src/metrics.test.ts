@@ -116,13 +116,13 @@ describe('judgeRanking', () => {
     expect(() =>
       judgeRanking(entries(['a', 1], ['a', 0.5]), new Map(), { queryId: 'q1' }),
     ).toThrowErrorMatchingInlineSnapshot(
-      `[PubmatchError: @pubmatch/eval: query "q1" retrieves document "a" twice; trec_eval rejects such runs (deduplicate with dedupeRun first)]`,
+      `[PubmatchError: query "q1" retrieves document "a" twice; trec_eval rejects such runs (deduplicate with dedupeRun first)]`,
     )
   })
 
   it('rejects fractional grades', () => {
     expect(() => judgeRanking([], new Map([['a', 1.5]]))).toThrowErrorMatchingInlineSnapshot(
-      `[PubmatchError: @pubmatch/eval: judgement of "a" is 1.5; grades must be integers (trec_eval reads them with atol)]`,
+      `[PubmatchError: judgement of "a" is 1.5; grades must be integers (trec_eval reads them with atol)]`,
     )
   })
 })

@@ -94,7 +94,7 @@ function indexOfFactory(ids: readonly string[]): (id: string) => number {
 export function indexCandidates(reader: IndexReader, docNumbers: readonly number[]): CandidateSet {
   const fields = ['title', 'abstract'].filter((field) => reader.hasField(field))
   if (fields.length === 0) {
-    throw new PubmatchError('UNKNOWN_FIELD', 'feedback: the index has neither a title nor an abstract field to rank candidates by')
+    throw new PubmatchError('UNKNOWN_FIELD', 'the index has neither a title nor an abstract field to rank candidates by')
   }
   const size = docNumbers.length
   const ids = docNumbers.map((doc) => reader.externalId(doc))

@@ -81,7 +81,7 @@ const TAG_OR_OPERATOR = /\[[^\]]*\]|\b(?:AND|OR|NOT)\b/g
 export function remoteQuery(query: string, stopwords: ReadonlySet<string>): string {
   const words = [...new Set((query.replace(TAG_OR_OPERATOR, ' ').toLowerCase().match(WORD) ?? []).filter((w) => !stopwords.has(w)))]
   if (words.length === 0) {
-    throw new PubmatchError('INVALID_ARGUMENT', `feedback: the query "${query}" has no words to search Entrez with`)
+    throw new PubmatchError('INVALID_ARGUMENT', `the query "${query}" has no words to search Entrez with`)
   }
   return words.join(' OR ')
 }

@@ -277,11 +277,11 @@ export function rankOrder(scores: Float64Array): Int32Array {
 
 function checkSameLength(rankings: readonly WeightedScores[]): number {
   if (rankings.length === 0) {
-    throw new PubmatchError('INVALID_ARGUMENT', 'feedback: nothing to fuse')
+    throw new PubmatchError('INVALID_ARGUMENT', 'nothing to fuse')
   }
   const n = rankings[0]!.scores.length
   if (rankings.some((r) => r.scores.length !== n)) {
-    throw new PubmatchError('INVALID_ARGUMENT', 'feedback: the rankings to fuse cover different numbers of candidates')
+    throw new PubmatchError('INVALID_ARGUMENT', 'the rankings to fuse cover different numbers of candidates')
   }
   return n
 }

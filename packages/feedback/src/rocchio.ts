@@ -106,7 +106,7 @@ export function rocchio(query: QueryVector, classes: readonly FeedbackClass[], o
   const alpha = options.alpha ?? 1
   const maxTerms = options.maxTerms ?? 30
   if (!Number.isInteger(maxTerms) || maxTerms < 1) {
-    throw new PubmatchError('INVALID_ARGUMENT', `feedback: maxTerms must be a positive integer, got ${maxTerms}`)
+    throw new PubmatchError('INVALID_ARGUMENT', `maxTerms must be a positive integer, got ${maxTerms}`)
   }
   const sum = new Map<string, number>()
   for (const [term, weight] of query) {

@@ -65,7 +65,7 @@ const VERSION = 1
 const SESSION_ID = /^[A-Za-z0-9_-]{8,64}$/
 
 function fail(where: { file: string; line: number }, message: string): never {
-  throw new PubmatchError('MALFORMED_JSON', `feedback: session log ${where.file}:${where.line}: ${message}`, {
+  throw new PubmatchError('MALFORMED_JSON', `session log ${where.file}:${where.line}: ${message}`, {
     details: { file: where.file, position: where.line },
   })
 }
@@ -158,7 +158,7 @@ function parseEvent(line: string, where: { file: string; line: number }): Sessio
 export function createSessionStore(dir: string): SessionStore {
   const log = createJsonlLog<SessionEvent>(dir, {
     prefix: 'session',
-    name: 'feedback: session log',
+    name: 'session log',
     format: (event) => JSON.stringify({ v: VERSION, ...event }),
     parse: parseEvent,
   })
@@ -180,7 +180,7 @@ export function createSessionStore(dir: string): SessionStore {
             line: 0,
             error: new PubmatchError(
               'MALFORMED_JSON',
-              `feedback: session log: round ${event.round} of session ${event.session} does not follow ${stored === undefined ? 'a start' : `round ${stored.rounds.length}`}; skipped`,
+              `session log: round ${event.round} of session ${event.session} does not follow ${stored === undefined ? 'a start' : `round ${stored.rounds.length}`}; skipped`,
             ),
           })
           continue

@@ -133,7 +133,7 @@ export function startSession(options: StartSessionOptions): FeedbackSession {
     roundSize: options.roundSize ?? 10,
   } as const
   if (!Number.isInteger(settings.roundSize) || settings.roundSize < 1) {
-    throw new PubmatchError('INVALID_ARGUMENT', `feedback: roundSize must be a positive integer, got ${settings.roundSize}`)
+    throw new PubmatchError('INVALID_ARGUMENT', `roundSize must be a positive integer, got ${settings.roundSize}`)
   }
   const set = options.candidates
   let vector: QueryVector = initialQueryVector(options.query, options.analyzer, set, settings.idf)
@@ -193,13 +193,13 @@ function makeSession(
       const inRound = new Set(round.shown)
       for (const id of round.shown) {
         if (set.indexOf(id) < 0) {
-          throw new PubmatchError('INVALID_ARGUMENT', `feedback: ${id} is not one of the session's candidates`)
+          throw new PubmatchError('INVALID_ARGUMENT', `${id} is not one of the session's candidates`)
         }
       }
       const grades = new Map<number, FeedbackGrade>()
       for (const [id, grade] of round.grades) {
         if (!inRound.has(id)) {
-          throw new PubmatchError('INVALID_ARGUMENT', `feedback: ${id} was graded but not shown in this round`)
+          throw new PubmatchError('INVALID_ARGUMENT', `${id} was graded but not shown in this round`)
         }
         grades.set(set.indexOf(id), grade)
       }
@@ -221,7 +221,7 @@ function makeSession(
     explain(id) {
       const i = set.indexOf(id)
       if (i < 0) {
-        throw new PubmatchError('NOT_FOUND', `feedback: ${id} is not one of the session's candidates`)
+        throw new PubmatchError('NOT_FOUND', `${id} is not one of the session's candidates`)
       }
       return { tfidf: explainTfidf(set, vector, i, settings.idf), bm25: explainBm25(set, vector, i, settings.idf) }
     },

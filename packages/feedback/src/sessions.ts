@@ -76,7 +76,7 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
     const { sessions } = await options.store.load()
     const stored = sessions.get(id)
     if (stored === undefined) {
-      throw new PubmatchError('NOT_FOUND', `feedback: no session ${id}`)
+      throw new PubmatchError('NOT_FOUND', `no session ${id}`)
     }
     let session = startSession({ ...stored.start.settings, query: stored.start.query, candidates: await options.reopen(stored.start), analyzer: options.analyzer })
     for (const round of stored.rounds) {
@@ -114,7 +114,7 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
     },
     async get(id) {
       if (!SESSION_ID.test(id)) {
-        throw new PubmatchError('NOT_FOUND', `feedback: no session ${id.slice(0, 80)}`)
+        throw new PubmatchError('NOT_FOUND', `no session ${id.slice(0, 80)}`)
       }
       const known = live.get(id)
       if (known !== undefined) {

@@ -40,20 +40,20 @@ export async function loadSectionModel(file: string): Promise<SavedSectionModel>
   try {
     text = await readFile(file, 'utf8')
   } catch (error) {
-    throw new PubmatchError('NOT_FOUND', `fulltext: no section model at ${file}; train one with \`pubmatch fulltext train\``, { cause: error, details: { file } })
+    throw new PubmatchError('NOT_FOUND', `no section model at ${file}; train one with \`pubmatch fulltext train\``, { cause: error, details: { file } })
   }
   let value: SavedSectionModel
   try {
     value = JSON.parse(text) as SavedSectionModel
   } catch (error) {
-    throw new PubmatchError('UNSUPPORTED_FORMAT', `fulltext: ${file} is not JSON: "${truncateForMessage(text)}"`, { cause: error, details: { file } })
+    throw new PubmatchError('UNSUPPORTED_FORMAT', `${file} is not JSON: "${truncateForMessage(text)}"`, { cause: error, details: { file } })
   }
   if (value.format !== SECTION_MODEL_FORMAT || typeof value.sections !== 'object' || !(value.prior > 0 && value.prior < 1)) {
-    throw new PubmatchError('UNSUPPORTED_FORMAT', `fulltext: ${file} is not a ${SECTION_MODEL_FORMAT} model`, { details: { file } })
+    throw new PubmatchError('UNSUPPORTED_FORMAT', `${file} is not a ${SECTION_MODEL_FORMAT} model`, { details: { file } })
   }
   for (const [type, f] of Object.entries(value.sections)) {
     if (!(SECTION_TYPES as readonly string[]).includes(type)) {
-      throw new PubmatchError('SCHEMA_MISMATCH', `fulltext: ${file}: unknown section type "${truncateForMessage(type)}"`)
+      throw new PubmatchError('SCHEMA_MISMATCH', `${file}: unknown section type "${truncateForMessage(type)}"`)
     }
     checkPavFunction(f, `${file}: ${type}`)
   }

@@ -38,7 +38,7 @@ export interface PavFunction {
  */
 export function fitPav(points: readonly PavPoint[]): PavFunction {
   if (points.length === 0) {
-    throw new PubmatchError('INVALID_ARGUMENT', 'fulltext: PAV needs at least one point')
+    throw new PubmatchError('INVALID_ARGUMENT', 'PAV needs at least one point')
   }
   // pool equal scores: sum of weights, weighted sum of labels
   const byX = new Map<number, [number, number]>()
@@ -47,7 +47,7 @@ export function fitPav(points: readonly PavPoint[]): PavFunction {
   for (const point of points) {
     const w = point.w ?? 1
     if (!Number.isFinite(point.x) || !Number.isFinite(point.y) || !(w > 0)) {
-      throw new PubmatchError('INVALID_ARGUMENT', `fulltext: PAV points need finite x and y and a weight > 0, got x ${point.x}, y ${point.y}, w ${w}`)
+      throw new PubmatchError('INVALID_ARGUMENT', `PAV points need finite x and y and a weight > 0, got x ${point.x}, y ${point.y}, w ${w}`)
     }
     const entry = byX.get(point.x)
     if (entry === undefined) {
@@ -162,7 +162,7 @@ export function checkPavFunction(value: unknown, where: string): PavFunction {
     f.ys.every((y, i) => Number.isFinite(y) && (i === 0 || y >= f.ys[i - 1]!)) &&
     Number.isFinite(f.prior)
   if (!ok) {
-    throw new PubmatchError('SCHEMA_MISMATCH', `fulltext: ${where} is not a monotone PAV function ({xs increasing, ys non-decreasing, prior})`)
+    throw new PubmatchError('SCHEMA_MISMATCH', `${where} is not a monotone PAV function ({xs increasing, ys non-decreasing, prior})`)
   }
   return f
 }

@@ -559,14 +559,14 @@ export function rankFulltext(
   } else {
     const model = options.model
     if (model === undefined) {
-      throw new PubmatchError('INVALID_ARGUMENT', `fulltext: ${strategy} needs PAV functions: train them with \`pubmatch fulltext train\``)
+      throw new PubmatchError('INVALID_ARGUMENT', `${strategy} needs PAV functions: train them with \`pubmatch fulltext train\``)
     }
     const max = strategy === 'max-logodds'
     if ('offsets' in model && model.index !== index) {
-      throw new PubmatchError('INVALID_ARGUMENT', `fulltext: the section model was compiled for the index in ${model.index.dir}, not this one (${index.dir})`)
+      throw new PubmatchError('INVALID_ARGUMENT', `the section model was compiled for the index in ${model.index.dir}, not this one (${index.dir})`)
     }
     if ('offsets' in model && ((options.bm25?.k1 ?? 1.2) !== model.bm25.k1 || (options.bm25?.b ?? 0.75) !== model.bm25.b)) {
-      throw new PubmatchError('INVALID_ARGUMENT', `fulltext: the compiled section model has k1 ${model.bm25.k1}, b ${model.bm25.b}; compile it again for other BM25 parameters`)
+      throw new PubmatchError('INVALID_ARGUMENT', `the compiled section model has k1 ${model.bm25.k1}, b ${model.bm25.b}; compile it again for other BM25 parameters`)
     }
     scored =
       'offsets' in model
@@ -643,7 +643,7 @@ export function trainSectionModel(index: FulltextIndex, queries: readonly Labell
     }
   }
   if (total === 0) {
-    throw new PubmatchError('INVALID_ARGUMENT', 'fulltext: no training points: the queries match no article of the index')
+    throw new PubmatchError('INVALID_ARGUMENT', 'no training points: the queries match no article of the index')
   }
   return { prior: positives / total, sections, points: total }
 }

@@ -94,7 +94,7 @@ describe('IndexReader', () => {
   it('names unknown fields and doc values', async () => {
     const reader = await threeSegments()
     expect(() => reader.docFreq('titel', 'x')).toThrowErrorMatchingInlineSnapshot(
-      `[PubmatchError: @pubmatch/index: unknown field "titel" (known: title, abstract, kw, tag)]`,
+      `[PubmatchError: unknown field "titel" (known: title, abstract, kw, tag)]`,
     )
     expect(() => reader.numericValue('yr', 0)).toThrow(/unknown numeric doc value "yr"/)
     expect(() => reader.sortedSetValues('pt', 0)).toThrow(/unknown sorted-set doc value "pt"/)

@@ -200,7 +200,7 @@ const TERM_CACHE_SIZE = 4096
 function unknownField(kind: string, name: string, known: readonly string[]): PubmatchError {
   return new PubmatchError(
     'UNKNOWN_FIELD',
-    `@pubmatch/index: unknown ${kind} "${truncateForMessage(name)}" (known: ${truncateForMessage(known.join(', '))})`,
+    `unknown ${kind} "${truncateForMessage(name)}" (known: ${truncateForMessage(known.join(', '))})`,
   )
 }
 
@@ -511,7 +511,7 @@ class Reader implements IndexReader {
 
   private leaf(doc: number): Leaf {
     if (!Number.isInteger(doc) || doc < 0 || doc >= this.maxDoc) {
-      throw new PubmatchError('INVALID_ARGUMENT', `@pubmatch/index: document number ${doc} is outside 0…${this.maxDoc - 1}`)
+      throw new PubmatchError('INVALID_ARGUMENT', `document number ${doc} is outside 0…${this.maxDoc - 1}`)
     }
     const leaves = this.leaves
     let lo = 0
@@ -541,7 +541,7 @@ export async function openIndex(dir: string, options: OpenIndexOptions = {}): Pr
   for (let attempt = 0; ; attempt++) {
     const manifest = await readManifest(dir)
     if (manifest === null) {
-      throw new PubmatchError('NOT_FOUND', `@pubmatch/index: no index in ${truncateForMessage(dir)} (no INDEX.json)`, {
+      throw new PubmatchError('NOT_FOUND', `no index in ${truncateForMessage(dir)} (no INDEX.json)`, {
         details: { file: dir },
       })
     }

@@ -150,7 +150,7 @@ class Writer implements IndexWriter {
     this.nextSegment = manifest?.nextSegment ?? 0
     const maxBufferedDocs = options.maxBufferedDocs ?? 10_000
     if (!Number.isInteger(maxBufferedDocs) || maxBufferedDocs < 1) {
-      throw new PubmatchError('INVALID_ARGUMENT', `@pubmatch/index: maxBufferedDocs must be a positive integer, got ${maxBufferedDocs}`)
+      throw new PubmatchError('INVALID_ARGUMENT', `maxBufferedDocs must be a positive integer, got ${maxBufferedDocs}`)
     }
     this.options = {
       maxBufferedDocs,
@@ -220,7 +220,7 @@ class Writer implements IndexWriter {
   forceMerge(maxSegments = 1): Promise<CommitInfo> {
     if (!Number.isInteger(maxSegments) || maxSegments < 1) {
       return Promise.reject(
-        new PubmatchError('INVALID_ARGUMENT', `@pubmatch/index: forceMerge needs maxSegments ≥ 1, got ${maxSegments}`),
+        new PubmatchError('INVALID_ARGUMENT', `forceMerge needs maxSegments ≥ 1, got ${maxSegments}`),
       )
     }
     return this.serial(() => this.commitNow(maxSegments))
@@ -255,13 +255,13 @@ class Writer implements IndexWriter {
 
   private serial<T>(operation: () => Promise<T>): Promise<T> {
     if (this.closed) {
-      return Promise.reject(new PubmatchError('INVALID_ARGUMENT', `@pubmatch/index: the writer of ${this.dir} is closed`))
+      return Promise.reject(new PubmatchError('INVALID_ARGUMENT', `the writer of ${this.dir} is closed`))
     }
     const run = async (): Promise<T> => {
       if (this.failure !== undefined) {
         throw new PubmatchError(
           'INTERNAL',
-          `@pubmatch/index: an earlier flush of ${this.dir} failed; call rollback()`,
+          `an earlier flush of ${this.dir} failed; call rollback()`,
           { cause: this.failure },
         )
       }
@@ -522,7 +522,7 @@ export async function createIndexWriter(
     if (error instanceof PubmatchError) {
       throw error
     }
-    throw new PubmatchError('IO', `@pubmatch/index: cannot open ${truncateForMessage(dir)} for writing`, {
+    throw new PubmatchError('IO', `cannot open ${truncateForMessage(dir)} for writing`, {
       cause: error,
       details: { file: dir },
     })

@@ -105,7 +105,7 @@ export class Booster {
   /** The native handle. @internal */
   get handle(): Pointer {
     if (this.#handle === 0) {
-      throw new PubmatchError('INVALID_ARGUMENT', 'lightgbm-wasm: the booster was freed')
+      throw new PubmatchError('INVALID_ARGUMENT', 'the booster was freed')
     }
     return this.#handle
   }
@@ -142,12 +142,12 @@ export class Booster {
    */
   addValidation(dataset: Dataset, name: string): void {
     if (dataset.runtime !== this.runtime) {
-      throw new PubmatchError('INVALID_ARGUMENT', 'lightgbm-wasm: the validation dataset belongs to another LightGBM instance')
+      throw new PubmatchError('INVALID_ARGUMENT', 'the validation dataset belongs to another LightGBM instance')
     }
     if (dataset.numFeatures !== this.numFeatures) {
       throw new PubmatchError(
         'FEATURE_COUNT_MISMATCH',
-        `lightgbm-wasm: validation set "${name}" has ${dataset.numFeatures} features, the model ${this.numFeatures}`,
+        `validation set "${name}" has ${dataset.numFeatures} features, the model ${this.numFeatures}`,
       )
     }
     this.runtime.check('LGBM_BoosterAddValidData', this.runtime.module._LGBM_BoosterAddValidData(this.handle, dataset.handle))
@@ -229,7 +229,7 @@ export class Booster {
     if (features.numFeatures !== this.numFeatures) {
       throw new PubmatchError(
         'FEATURE_COUNT_MISMATCH',
-        `lightgbm-wasm: the model expects ${this.numFeatures} features, the rows have ${features.numFeatures}`,
+        `the model expects ${this.numFeatures} features, the rows have ${features.numFeatures}`,
       )
     }
     const { runtime } = this
@@ -262,7 +262,7 @@ export class Booster {
           )
           const written = runtime.scratchInt64()
           if (written !== outLength) {
-            throw new PubmatchError('INTERNAL', `lightgbm-wasm: LightGBM wrote ${written} predictions, expected ${outLength}`)
+            throw new PubmatchError('INTERNAL', `LightGBM wrote ${written} predictions, expected ${outLength}`)
           }
           return runtime.heap().f64.slice(out >>> 3, (out >>> 3) + outLength)
         }),
@@ -338,7 +338,7 @@ export class Booster {
         return text
       }
     }
-    throw new PubmatchError('INTERNAL', 'lightgbm-wasm: LGBM_BoosterSaveModelToString kept asking for a larger buffer')
+    throw new PubmatchError('INTERNAL', 'LGBM_BoosterSaveModelToString kept asking for a larger buffer')
   }
 
   /**
@@ -368,7 +368,7 @@ export class Booster {
  */
 export function createBooster(runtime: Runtime, trainSet: Dataset, params: LightGbmParams): Booster {
   if (trainSet.runtime !== runtime) {
-    throw new PubmatchError('INVALID_ARGUMENT', 'lightgbm-wasm: the training dataset belongs to another LightGBM instance')
+    throw new PubmatchError('INVALID_ARGUMENT', 'the training dataset belongs to another LightGBM instance')
   }
   const handle = runtime.withString(formatParams(params), (paramsPtr) => {
     runtime.check('LGBM_BoosterCreate', runtime.module._LGBM_BoosterCreate(trainSet.handle, paramsPtr, runtime.scratch))

@@ -37,13 +37,13 @@ export interface DatasetOptions {
 
 function toFiniteArray(values: ArrayLike<number>, what: string, numRows: number): Float32Array {
   if (values.length !== numRows) {
-    throw new PubmatchError('INVALID_ARGUMENT', `lightgbm-wasm: ${values.length} ${what} for ${numRows} rows`)
+    throw new PubmatchError('INVALID_ARGUMENT', `${values.length} ${what} for ${numRows} rows`)
   }
   const out = new Float32Array(numRows)
   for (let i = 0; i < numRows; i += 1) {
     const value = values[i] ?? Number.NaN
     if (!Number.isFinite(value)) {
-      throw new PubmatchError('INVALID_ARGUMENT', `lightgbm-wasm: ${what} of row ${i} is ${value}, not a finite number`, {
+      throw new PubmatchError('INVALID_ARGUMENT', `${what} of row ${i} is ${value}, not a finite number`, {
         details: { record: `#${i}` },
       })
     }
@@ -64,7 +64,7 @@ export function checkGroups(groups: ArrayLike<number>, numRows: number): Int32Ar
   for (let i = 0; i < groups.length; i += 1) {
     const size = groups[i] ?? Number.NaN
     if (!Number.isInteger(size) || size <= 0) {
-      throw new PubmatchError('INVALID_ARGUMENT', `lightgbm-wasm: query group ${i} has size ${size}, not a positive whole number`, {
+      throw new PubmatchError('INVALID_ARGUMENT', `query group ${i} has size ${size}, not a positive whole number`, {
         details: { record: `#${i}` },
       })
     }
@@ -72,7 +72,7 @@ export function checkGroups(groups: ArrayLike<number>, numRows: number): Int32Ar
     sum += size
   }
   if (sum !== numRows) {
-    throw new PubmatchError('INVALID_ARGUMENT', `lightgbm-wasm: query group sizes sum to ${sum}, but the data has ${numRows} rows`)
+    throw new PubmatchError('INVALID_ARGUMENT', `query group sizes sum to ${sum}, but the data has ${numRows} rows`)
   }
   return out
 }
@@ -103,24 +103,24 @@ export class Dataset {
     const labels = input.labels === undefined ? undefined : toFiniteArray(input.labels, 'labels', features.numRows)
     const weights = input.weights === undefined ? undefined : toFiniteArray(input.weights, 'weights', features.numRows)
     if (weights?.some((w) => w < 0) === true) {
-      throw new PubmatchError('INVALID_ARGUMENT', 'lightgbm-wasm: weights must not be negative')
+      throw new PubmatchError('INVALID_ARGUMENT', 'weights must not be negative')
     }
     const groups = input.groups === undefined ? undefined : checkGroups(input.groups, features.numRows)
     if (input.featureNames !== undefined && input.featureNames.length !== features.numFeatures) {
       throw new PubmatchError(
         'FEATURE_COUNT_MISMATCH',
-        `lightgbm-wasm: ${input.featureNames.length} feature names for ${features.numFeatures} features`,
+        `${input.featureNames.length} feature names for ${features.numFeatures} features`,
       )
     }
     const { reference } = options
     if (reference !== undefined) {
       if (reference.runtime !== runtime) {
-        throw new PubmatchError('INVALID_ARGUMENT', 'lightgbm-wasm: the reference dataset belongs to another LightGBM instance')
+        throw new PubmatchError('INVALID_ARGUMENT', 'the reference dataset belongs to another LightGBM instance')
       }
       if (reference.numFeatures !== features.numFeatures) {
         throw new PubmatchError(
           'FEATURE_COUNT_MISMATCH',
-          `lightgbm-wasm: dataset has ${features.numFeatures} features, its reference dataset ${reference.numFeatures}`,
+          `dataset has ${features.numFeatures} features, its reference dataset ${reference.numFeatures}`,
         )
       }
     }
@@ -210,7 +210,7 @@ export class Dataset {
   /** The native handle. @internal */
   get handle(): Pointer {
     if (this.#handle === 0) {
-      throw new PubmatchError('INVALID_ARGUMENT', 'lightgbm-wasm: the dataset was freed')
+      throw new PubmatchError('INVALID_ARGUMENT', 'the dataset was freed')
     }
     return this.#handle
   }
@@ -231,7 +231,7 @@ export class Dataset {
     if (this.users.size > 0) {
       throw new PubmatchError(
         'INVALID_ARGUMENT',
-        `lightgbm-wasm: the dataset is still used by ${this.users.size} booster(s); free them first`,
+        `the dataset is still used by ${this.users.size} booster(s); free them first`,
       )
     }
     const handle = this.#handle

@@ -65,7 +65,7 @@ describe('LightGbm.createDataset', () => {
   it('rejects query groups that do not sum to the rows', () => {
     const error = caught(() => lightgbm.createDataset({ ...small, groups: [10, 10, 10] }))
     expect(error.code).toBe('INVALID_ARGUMENT')
-    expect(error.message).toMatchInlineSnapshot(`"lightgbm-wasm: query group sizes sum to 30, but the data has 40 rows"`)
+    expect(error.message).toMatchInlineSnapshot(`"query group sizes sum to 30, but the data has 40 rows"`)
     expect(caught(() => lightgbm.createDataset({ ...small, groups: [10, 10, 20.5, -0.5] })).message).toMatch(
       /group 2 has size 20.5/,
     )
@@ -73,7 +73,7 @@ describe('LightGbm.createDataset', () => {
 
   it('rejects labels of the wrong count or not finite', () => {
     expect(caught(() => lightgbm.createDataset({ ...small, labels: [1, 2] })).message).toMatchInlineSnapshot(
-      `"lightgbm-wasm: 2 labels for 40 rows"`,
+      `"2 labels for 40 rows"`,
     )
     const labels = Float32Array.from(small.labels)
     labels[7] = Number.NaN
@@ -85,7 +85,7 @@ describe('LightGbm.createDataset', () => {
     const narrow = createSyntheticRankingSet({ numQueries: 2, docsPerQuery: 5, numFeatures: 4, seed: 3 })
     const error = caught(() => lightgbm.createDataset(narrow, { reference: train }))
     expect(error.code).toBe('FEATURE_COUNT_MISMATCH')
-    expect(error.message).toMatchInlineSnapshot(`"lightgbm-wasm: dataset has 4 features, its reference dataset 5"`)
+    expect(error.message).toMatchInlineSnapshot(`"dataset has 4 features, its reference dataset 5"`)
     train.free()
   })
 
@@ -108,7 +108,7 @@ describe('LightGbm.train input checks', () => {
     )
     expect(error.code).toBe('INVALID_ARGUMENT')
     expect(error.message).toMatchInlineSnapshot(
-      `"lightgbm-wasm: training data label of row 3 is 5; ranking labels must be whole numbers from 0 to 4 (the length of label_gain minus one)"`,
+      `"training data label of row 3 is 5; ranking labels must be whole numbers from 0 to 4 (the length of label_gain minus one)"`,
     )
     const fractional = Float32Array.from(small.labels)
     fractional[0] = 0.5
@@ -121,7 +121,7 @@ describe('LightGbm.train input checks', () => {
   it('rejects ranking data without query groups', () => {
     expect(
       caught(() => lightgbm.train({ params: smallParams, train: { features: small.features, labels: small.labels } })).message,
-    ).toMatchInlineSnapshot(`"lightgbm-wasm: training data has no query groups, which ranking needs"`)
+    ).toMatchInlineSnapshot(`"training data has no query groups, which ranking needs"`)
   })
 
   it('rejects early stopping without a validation set', () => {
@@ -136,7 +136,7 @@ describe('LightGBM errors', () => {
     const train = lightgbm.createDataset(small)
     const error = caught(() => lightgbm.createBooster(train, { objective: 'nonsense' }))
     expect(error.code).toBe('LIGHTGBM')
-    expect(error.message).toMatchInlineSnapshot(`"lightgbm-wasm: LGBM_BoosterCreate failed: Unknown objective type name: nonsense"`)
+    expect(error.message).toMatchInlineSnapshot(`"LGBM_BoosterCreate failed: Unknown objective type name: nonsense"`)
     expect(error.details).toMatchObject({ function: 'LGBM_BoosterCreate' })
     train.free()
     expect(lightgbm.stats()).toMatchObject({ liveDatasets: 0, liveBoosters: 0 })
@@ -145,21 +145,21 @@ describe('LightGBM errors', () => {
   it('surfaces LightGBM own message for a parameter it refuses', () => {
     const error = caught(() => lightgbm.train({ params: { ...smallParams, num_leaves: 1 }, train: small, numBoostRound: 1 }))
     expect(error.code).toBe('LIGHTGBM')
-    expect(error.message).toMatch(/^lightgbm-wasm: LGBM_(DatasetCreateFromMat|BoosterCreate) failed: .*num_leaves/)
+    expect(error.message).toMatch(/^LGBM_(DatasetCreateFromMat|BoosterCreate) failed: .*num_leaves/)
     expect(lightgbm.stats()).toMatchObject({ liveDatasets: 0, liveBoosters: 0 })
   })
 
   it('surfaces LightGBM own message for a broken model text', () => {
     const error = caught(() => lightgbm.loadModel('tree\nversion=v4\nnot a model'))
     expect(error.code).toBe('LIGHTGBM')
-    expect(error.message).toMatch(/^lightgbm-wasm: LGBM_BoosterLoadModelFromString failed: /)
+    expect(error.message).toMatch(/^LGBM_BoosterLoadModelFromString failed: /)
   })
 
   it('rejects prediction rows with another feature count', () => {
     const { booster } = lightgbm.train({ params: smallParams, train: small, numBoostRound: 2 })
     const error = caught(() => booster.predict(featureMatrixFromRows([[1, 2, 3]])))
     expect(error.code).toBe('FEATURE_COUNT_MISMATCH')
-    expect(error.message).toMatchInlineSnapshot(`"lightgbm-wasm: the model expects 5 features, the rows have 3"`)
+    expect(error.message).toMatchInlineSnapshot(`"the model expects 5 features, the rows have 3"`)
     booster.free()
     expect(caught(() => booster.predict(small.features)).message).toMatch(/booster was freed/)
   })

@@ -14,7 +14,7 @@ describe('featureMatrixFromRows', () => {
 
   it('rejects rows whose feature count differs from the first row', () => {
     expect(() => featureMatrixFromRows([[1, 2], [3]])).toThrowErrorMatchingInlineSnapshot(
-      `[PubmatchError: lightgbm-wasm: row 1 has 1 features, row 0 has 2]`,
+      `[PubmatchError: row 1 has 1 features, row 0 has 2]`,
     )
   })
 })
@@ -24,7 +24,7 @@ describe('checkFeatureMatrix', () => {
     expect(() =>
       checkFeatureMatrix({ data: new Float32Array(5), numRows: 2, numFeatures: 3 }, 'training data'),
     ).toThrowErrorMatchingInlineSnapshot(
-      `[PubmatchError: lightgbm-wasm: training data holds 5 values, not 2 rows × 3 features = 6]`,
+      `[PubmatchError: training data holds 5 values, not 2 rows × 3 features = 6]`,
     )
     expect(() => checkFeatureMatrix({ data: new Float64Array(0), numRows: 0, numFeatures: 3 }, 'x')).toThrow(/positive/)
   })

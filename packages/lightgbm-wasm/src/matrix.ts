@@ -22,7 +22,7 @@ export interface FeatureMatrix {
 export function featureMatrixFromRows(rows: readonly (readonly number[])[]): FeatureMatrix {
   const first = rows[0]
   if (first === undefined || first.length === 0) {
-    throw new PubmatchError('INVALID_ARGUMENT', 'lightgbm-wasm: a feature matrix needs at least one row and one feature')
+    throw new PubmatchError('INVALID_ARGUMENT', 'a feature matrix needs at least one row and one feature')
   }
   const numFeatures = first.length
   const data = new Float64Array(rows.length * numFeatures)
@@ -30,7 +30,7 @@ export function featureMatrixFromRows(rows: readonly (readonly number[])[]): Fea
     if (row.length !== numFeatures) {
       throw new PubmatchError(
         'FEATURE_COUNT_MISMATCH',
-        `lightgbm-wasm: row ${r} has ${row.length} features, row 0 has ${numFeatures}`,
+        `row ${r} has ${row.length} features, row 0 has ${numFeatures}`,
         { details: { record: `#${r}` } },
       )
     }
@@ -50,19 +50,19 @@ export function checkFeatureMatrix(matrix: FeatureMatrix, what: string): void {
   if (!Number.isInteger(numRows) || numRows <= 0 || !Number.isInteger(numFeatures) || numFeatures <= 0) {
     throw new PubmatchError(
       'INVALID_ARGUMENT',
-      `lightgbm-wasm: ${what} must have a positive whole number of rows and features, got ${numRows} × ${numFeatures}`,
+      `${what} must have a positive whole number of rows and features, got ${numRows} × ${numFeatures}`,
     )
   }
   if (!(data instanceof Float32Array) && !(data instanceof Float64Array)) {
-    throw new PubmatchError('INVALID_ARGUMENT', `lightgbm-wasm: ${what} must be a Float32Array or Float64Array`)
+    throw new PubmatchError('INVALID_ARGUMENT', `${what} must be a Float32Array or Float64Array`)
   }
   if (data.length !== numRows * numFeatures) {
     throw new PubmatchError(
       'FEATURE_COUNT_MISMATCH',
-      `lightgbm-wasm: ${what} holds ${data.length} values, not ${numRows} rows × ${numFeatures} features = ${numRows * numFeatures}`,
+      `${what} holds ${data.length} values, not ${numRows} rows × ${numFeatures} features = ${numRows * numFeatures}`,
     )
   }
   if (numRows > 0x7fffffff || numFeatures > 0x7fffffff) {
-    throw new PubmatchError('INVALID_ARGUMENT', `lightgbm-wasm: ${what} is larger than LightGBM's 32-bit row and column counts`)
+    throw new PubmatchError('INVALID_ARGUMENT', `${what} is larger than LightGBM's 32-bit row and column counts`)
   }
 }

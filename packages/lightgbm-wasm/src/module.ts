@@ -187,7 +187,7 @@ function prepare(dir: string): { factory: ModuleFactory; module: Promise<object>
   if (!existsSync(loader) || !existsSync(binary)) {
     throw new PubmatchError(
       'NOT_FOUND',
-      `lightgbm-wasm: no WebAssembly build in ${dir} (lightgbm.cjs and lightgbm.wasm); run \`pnpm build\` in packages/lightgbm-wasm (it needs emcc: apt-get install -y emscripten)`,
+      `no WebAssembly build in ${dir} (lightgbm.cjs and lightgbm.wasm); run \`pnpm build\` in packages/lightgbm-wasm (it needs emcc: apt-get install -y emscripten)`,
       { details: { file: dir } },
     )
   }
@@ -224,7 +224,7 @@ function checkThreads(threads: number): void {
   if (!Number.isInteger(threads) || threads < 1 || threads > MAX_THREADS) {
     throw new PubmatchError(
       'INVALID_ARGUMENT',
-      `lightgbm-wasm: threads must be a whole number from 1 to ${MAX_THREADS}, got ${String(threads)}`,
+      `threads must be a whole number from 1 to ${MAX_THREADS}, got ${String(threads)}`,
     )
   }
 }
@@ -246,7 +246,7 @@ export async function loadWasmModule(
   if (!Number.isInteger(spinPolls) || spinPolls < 0 || spinPolls > 2 ** 31 - 1) {
     throw new PubmatchError(
       'INVALID_ARGUMENT',
-      `lightgbm-wasm: spinPolls must be a whole number from 0 to 2147483647, got ${String(spinPolls)}`,
+      `spinPolls must be a whole number from 0 to 2147483647, got ${String(spinPolls)}`,
     )
   }
   const dir = resolveDir(options.wasmDir ?? (threads > 1 ? DEFAULT_THREADED_DIR : DEFAULT_WASM_DIR))
@@ -255,7 +255,7 @@ export async function loadWasmModule(
   if (threads > 1 && !threaded) {
     throw new PubmatchError(
       'INVALID_ARGUMENT',
-      `lightgbm-wasm: threads: ${threads} needs a threaded build, but ${dir} holds the single-threaded build ${info.variant}`,
+      `threads: ${threads} needs a threaded build, but ${dir} holds the single-threaded build ${info.variant}`,
       { details: { file: dir } },
     )
   }
@@ -290,7 +290,7 @@ export async function loadWasmModule(
           (instance) => receive(instance, compiledWasm),
           (error: unknown) =>
             failInstantiation(
-              new PubmatchError('INTERNAL', `lightgbm-wasm: cannot instantiate ${dir}lightgbm.wasm`, { cause: error }),
+              new PubmatchError('INTERNAL', `cannot instantiate ${dir}lightgbm.wasm`, { cause: error }),
             ),
         )
         return {}

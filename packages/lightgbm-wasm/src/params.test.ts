@@ -18,7 +18,7 @@ describe('formatParams', () => {
 
   it('rejects values that would split into other parameters', () => {
     expect(() => formatParams({ objective: 'lambdarank metric=l2' })).toThrowErrorMatchingInlineSnapshot(
-      `[PubmatchError: lightgbm-wasm: parameter "objective" has a value LightGBM cannot parse: "lambdarank metric=l2"]`,
+      `[PubmatchError: parameter "objective" has a value LightGBM cannot parse: "lambdarank metric=l2"]`,
     )
     expect(() => formatParams({ eval_at: [1, Number.NaN] })).toThrow(/finite number/)
     expect(() => formatParams({ 'bad key': 1 })).toThrow(/not a LightGBM parameter name/)

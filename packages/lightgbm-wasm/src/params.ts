@@ -46,7 +46,7 @@ const FORBIDDEN_IN_VALUE = /[\s=,]/
 function formatScalar(name: string, value: string | number | boolean, inList: boolean): string {
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) {
-      throw new PubmatchError('INVALID_ARGUMENT', `lightgbm-wasm: parameter "${name}" must be a finite number, got ${value}`, {
+      throw new PubmatchError('INVALID_ARGUMENT', `parameter "${name}" must be a finite number, got ${value}`, {
         details: { record: name },
       })
     }
@@ -59,7 +59,7 @@ function formatScalar(name: string, value: string | number | boolean, inList: bo
   if (text === '' || (inList ? FORBIDDEN_IN_VALUE : /[\s=]/).test(text)) {
     throw new PubmatchError(
       'INVALID_ARGUMENT',
-      `lightgbm-wasm: parameter "${name}" has a value LightGBM cannot parse: "${truncateForMessage(text)}"`,
+      `parameter "${name}" has a value LightGBM cannot parse: "${truncateForMessage(text)}"`,
       { details: { record: name } },
     )
   }
@@ -80,14 +80,14 @@ export function formatParams(params: LightGbmParams): string {
       continue
     }
     if (!KEY.test(name)) {
-      throw new PubmatchError('INVALID_ARGUMENT', `lightgbm-wasm: "${truncateForMessage(name)}" is not a LightGBM parameter name`, {
+      throw new PubmatchError('INVALID_ARGUMENT', `"${truncateForMessage(name)}" is not a LightGBM parameter name`, {
         details: { record: name },
       })
     }
     if (Array.isArray(value)) {
       const list = value as readonly (string | number)[]
       if (list.length === 0) {
-        throw new PubmatchError('INVALID_ARGUMENT', `lightgbm-wasm: parameter "${name}" is an empty list`, {
+        throw new PubmatchError('INVALID_ARGUMENT', `parameter "${name}" is an empty list`, {
           details: { record: name },
         })
       }

@@ -80,7 +80,7 @@ export class Runtime {
       // `catch` clause matches, so LightGBM's C API catches every exception as `...` and
       // reports "unknown exception"; the message survives in the [Fatal] line it printed.
       const text = reported === 'unknown exception' && fatal !== undefined ? fatal : reported
-      throw new PubmatchError('LIGHTGBM', `lightgbm-wasm: ${fn} failed: ${truncateForMessage(text)}`, {
+      throw new PubmatchError('LIGHTGBM', `${fn} failed: ${truncateForMessage(text)}`, {
         details: { function: fn, lightgbmMessage: text },
       })
     }
@@ -105,7 +105,7 @@ export class Runtime {
     if (ptr === 0) {
       throw new PubmatchError(
         'LIGHTGBM',
-        `lightgbm-wasm: out of WebAssembly memory allocating ${bytes} bytes (the heap is capped at 4 GiB)`,
+        `out of WebAssembly memory allocating ${bytes} bytes (the heap is capped at 4 GiB)`,
       )
     }
     return ptr
@@ -183,7 +183,7 @@ export class Runtime {
         this.module._free(table)
       }
     }
-    throw new PubmatchError('INTERNAL', `lightgbm-wasm: ${fn} kept asking for a larger buffer`)
+    throw new PubmatchError('INTERNAL', `${fn} kept asking for a larger buffer`)
   }
 
   /** Bytes the allocator has handed out and not yet taken back. */

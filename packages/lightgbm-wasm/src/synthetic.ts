@@ -55,7 +55,7 @@ export function createSyntheticRankingSet(options: SyntheticRankingOptions): Syn
   const missingRate = options.missingRate ?? 0
   const [minDocs, maxDocs] = typeof options.docsPerQuery === 'number' ? [options.docsPerQuery, options.docsPerQuery] : options.docsPerQuery
   if (![numQueries, numFeatures, minDocs, maxDocs, numGrades].every((n) => Number.isInteger(n) && n > 0) || minDocs > maxDocs) {
-    throw new PubmatchError('INVALID_ARGUMENT', 'lightgbm-wasm: synthetic set sizes must be positive whole numbers (and min ≤ max documents)')
+    throw new PubmatchError('INVALID_ARGUMENT', 'synthetic set sizes must be positive whole numbers (and min ≤ max documents)')
   }
   const random = mulberry32(options.seed ?? 1)
   const groups = new Int32Array(numQueries)

@@ -66,7 +66,7 @@ describe('loadLightGbm({ threads })', () => {
   it('rejects a thread count that is not a whole number from 1 to 64', async () => {
     const error = await caught(loadLightGbm({ threads: 0 }))
     expect(error.code).toBe('INVALID_ARGUMENT')
-    expect(error.message).toMatchInlineSnapshot(`"lightgbm-wasm: threads must be a whole number from 1 to 64, got 0"`)
+    expect(error.message).toMatchInlineSnapshot(`"threads must be a whole number from 1 to 64, got 0"`)
     expect((await caught(loadLightGbm({ threads: 1.5 }))).message).toMatch(/got 1\.5$/)
     expect((await caught(loadLightGbm({ threads: 65 }))).message).toMatch(/got 65$/)
   })
@@ -74,7 +74,7 @@ describe('loadLightGbm({ threads })', () => {
   it('rejects a spin count that is not a whole number from 0 to 2^31 − 1', async () => {
     const error = await caught(loadLightGbm({ threads: 2, spinPolls: -1 }))
     expect(error.code).toBe('INVALID_ARGUMENT')
-    expect(error.message).toMatchInlineSnapshot(`"lightgbm-wasm: spinPolls must be a whole number from 0 to 2147483647, got -1"`)
+    expect(error.message).toMatchInlineSnapshot(`"spinPolls must be a whole number from 0 to 2147483647, got -1"`)
     expect((await caught(loadLightGbm({ threads: 2, spinPolls: 0.5 }))).message).toMatch(/got 0\.5$/)
   })
 
@@ -88,7 +88,7 @@ describe('loadLightGbm({ threads })', () => {
   it('refuses more than one thread with a single-threaded build', async () => {
     const error = await caught(loadLightGbm({ threads: 2, wasmDir: new URL('../wasm/', import.meta.url) }))
     expect(error.code).toBe('INVALID_ARGUMENT')
-    expect(error.message).toMatch(/^lightgbm-wasm: threads: 2 needs a threaded build, but .*wasm\/ holds the single-threaded build wasm-eh-simd-fx$/)
+    expect(error.message).toMatch(/^threads: 2 needs a threaded build, but .*wasm\/ holds the single-threaded build wasm-eh-simd-fx$/)
   })
 })
 

@@ -76,7 +76,7 @@ export function checkRankingLabels(labels: ArrayLike<number>, gainLength: number
     if (!Number.isInteger(label) || label < 0 || label >= gainLength) {
       throw new PubmatchError(
         'INVALID_ARGUMENT',
-        `lightgbm-wasm: ${what} label of row ${i} is ${label}; ranking labels must be whole numbers from 0 to ${gainLength - 1} (the length of label_gain minus one)`,
+        `${what} label of row ${i} is ${label}; ranking labels must be whole numbers from 0 to ${gainLength - 1} (the length of label_gain minus one)`,
         { details: { record: `#${i}` } },
       )
     }
@@ -88,10 +88,10 @@ function checkRankingData(dataset: Dataset, params: LightGbmParams, what: string
     return
   }
   if (dataset.labels === undefined) {
-    throw new PubmatchError('INVALID_ARGUMENT', `lightgbm-wasm: ${what} has no labels`)
+    throw new PubmatchError('INVALID_ARGUMENT', `${what} has no labels`)
   }
   if (dataset.groups === undefined) {
-    throw new PubmatchError('INVALID_ARGUMENT', `lightgbm-wasm: ${what} has no query groups, which ranking needs`)
+    throw new PubmatchError('INVALID_ARGUMENT', `${what} has no query groups, which ranking needs`)
   }
   checkRankingLabels(dataset.labels, labelGainLength(params), what)
 }
@@ -111,15 +111,15 @@ export function trainModel(runtime: Runtime, options: TrainOptions): TrainResult
   const params: LightGbmParams = options.evalTraining === true ? { ...options.params, is_provide_training_metric: true } : options.params
   const rounds = options.numBoostRound ?? (typeof params.num_iterations === 'number' ? params.num_iterations : 100)
   if (!Number.isInteger(rounds) || rounds < 1) {
-    throw new PubmatchError('INVALID_ARGUMENT', `lightgbm-wasm: numBoostRound must be a positive whole number, got ${rounds}`)
+    throw new PubmatchError('INVALID_ARGUMENT', `numBoostRound must be a positive whole number, got ${rounds}`)
   }
   const patience = options.earlyStoppingRounds
   if (patience !== undefined && (!Number.isInteger(patience) || patience < 1)) {
-    throw new PubmatchError('INVALID_ARGUMENT', `lightgbm-wasm: earlyStoppingRounds must be a positive whole number, got ${patience}`)
+    throw new PubmatchError('INVALID_ARGUMENT', `earlyStoppingRounds must be a positive whole number, got ${patience}`)
   }
   const validInputs = options.valid ?? []
   if (patience !== undefined && validInputs.length === 0) {
-    throw new PubmatchError('INVALID_ARGUMENT', 'lightgbm-wasm: early stopping needs at least one validation set')
+    throw new PubmatchError('INVALID_ARGUMENT', 'early stopping needs at least one validation set')
   }
 
   const created: Dataset[] = []

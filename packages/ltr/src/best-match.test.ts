@@ -134,7 +134,7 @@ describe.runIf(existsSync(nf))('Best Match recipe on NFCorpus', () => {
   it('refuses to rerank over another first stage, naming what differs', async () => {
     await saveBestMatchModel(join(dir, 'model'), trained)
     expect(() => checkFirstStage(trained.manifest, { ...firstStage, params: { k1: 0.9 } }, 'm')).toThrowError(
-      /^ltr: m was trained on a first stage with params \{\}, but this index searches with params \{"k1":0\.9\}/,
+      /^m was trained on a first stage with params \{\}, but this index searches with params \{"k1":0\.9\}/,
     )
     await expect(openReranker(join(dir, 'model'), { reader, forward, syntax: 'plain', firstStage: { ...firstStage, analyzer: 'whitespace' } })).rejects.toMatchObject({
       code: 'SCHEMA_MISMATCH',

@@ -388,7 +388,7 @@ export function checkFirstStage(manifest: ModelManifest, current: CurrentFirstSt
     if (a !== b) {
       throw new PubmatchError(
         'SCHEMA_MISMATCH',
-        `ltr: ${where} was trained on a first stage with ${key} ${a}, but this index searches with ${key} ${b}; ` +
+        `${where} was trained on a first stage with ${key} ${a}, but this index searches with ${key} ${b}; ` +
           'its features (first-stage score, analysed terms) would differ from what it learned: retrain it on this first stage',
       )
     }

@@ -46,7 +46,7 @@ export function formatLetor(set: TrainingSet, options: FormatLetorOptions = {}):
   for (const [g, size] of set.groups.entries()) {
     const qid = set.queryIds[g]!
     if (/\s/.test(qid)) {
-      throw new PubmatchError('INVALID_ARGUMENT', `ltr: query id "${truncateForMessage(qid)}" contains white space; LETOR cannot hold it`)
+      throw new PubmatchError('INVALID_ARGUMENT', `query id "${truncateForMessage(qid)}" contains white space; LETOR cannot hold it`)
     }
     for (let i = 0; i < size; i++, row++) {
       lines.push(`${set.labels[row]} qid:${qid} ${rowFeatures(set, row, dense)} # ${set.docIds[row]}`)
@@ -101,7 +101,7 @@ export function parseLetor(text: string, numFeatures: number, source = 'LETOR in
       continue
     }
     const fail = (what: string): never => {
-      throw new PubmatchError('UNSUPPORTED_FORMAT', `ltr: ${source}:${i + 1}: ${what}: "${truncateForMessage(raw)}"`, {
+      throw new PubmatchError('UNSUPPORTED_FORMAT', `${source}:${i + 1}: ${what}: "${truncateForMessage(raw)}"`, {
         details: { position: i + 1 },
       })
     }

@@ -96,14 +96,14 @@ function terms(analyzer: Analyzer, text: string): Map<string, number> {
 export function createQueryMemory(options: QueryMemoryOptions): QueryMemory {
   const k = options.k ?? 20
   if (!Number.isInteger(k) || k < 1) {
-    throw new PubmatchError('INVALID_ARGUMENT', `ltr: query memory k must be a positive integer, got ${k}`)
+    throw new PubmatchError('INVALID_ARGUMENT', `query memory k must be a positive integer, got ${k}`)
   }
   const { analyzer } = options
   const queries = options.queries
   const seen = new Set<string>()
   const counts = queries.map((query) => {
     if (seen.has(query.id)) {
-      throw new PubmatchError('INVALID_ARGUMENT', `ltr: query memory: query id ${query.id} appears twice`)
+      throw new PubmatchError('INVALID_ARGUMENT', `query memory: query id ${query.id} appears twice`)
     }
     seen.add(query.id)
     return terms(analyzer, query.text)

@@ -109,7 +109,7 @@ export async function saveModel(dir: string, manifest: ModelManifest, text: stri
   if (model.numFeatures !== manifest.schema.features.length) {
     throw new PubmatchError(
       'SCHEMA_MISMATCH',
-      `ltr: the model uses ${model.numFeatures} features but the manifest lists ${manifest.schema.features.length}`,
+      `the model uses ${model.numFeatures} features but the manifest lists ${manifest.schema.features.length}`,
     )
   }
   await mkdir(dir, { recursive: true })
@@ -132,7 +132,7 @@ export async function loadModel(dir: string, schema?: FeatureSchema): Promise<Ra
     text = await readFile(join(dir, MODEL_FILE), 'utf8')
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-      throw new PubmatchError('NOT_FOUND', `ltr: no model in ${dir} (expected ${MANIFEST_FILE} and ${MODEL_FILE}; train one with \`pubmatch train\`)`)
+      throw new PubmatchError('NOT_FOUND', `no model in ${dir} (expected ${MANIFEST_FILE} and ${MODEL_FILE}; train one with \`pubmatch train\`)`)
     }
     throw error
   }
@@ -140,12 +140,12 @@ export async function loadModel(dir: string, schema?: FeatureSchema): Promise<Ra
   try {
     manifest = JSON.parse(manifestText) as ModelManifest
   } catch {
-    throw new PubmatchError('UNSUPPORTED_FORMAT', `ltr: ${join(dir, MANIFEST_FILE)} is not JSON: "${truncateForMessage(manifestText)}"`)
+    throw new PubmatchError('UNSUPPORTED_FORMAT', `${join(dir, MANIFEST_FILE)} is not JSON: "${truncateForMessage(manifestText)}"`)
   }
   if ((manifest.format as string) === 'pubmatch-ltr-model/1') {
     throw new PubmatchError(
       'UNSUPPORTED_FORMAT',
-      `ltr: ${join(dir, MANIFEST_FILE)} is a pubmatch-ltr-model/1 manifest, which does not record its first stage exactly; retrain the model with \`pubmatch train\``,
+      `${join(dir, MANIFEST_FILE)} is a pubmatch-ltr-model/1 manifest, which does not record its first stage exactly; retrain the model with \`pubmatch train\``,
     )
   }
   if (
@@ -154,18 +154,18 @@ export async function loadModel(dir: string, schema?: FeatureSchema): Promise<Ra
     typeof manifest.firstStage?.ranker !== 'string' ||
     typeof manifest.training?.depth !== 'number'
   ) {
-    throw new PubmatchError('UNSUPPORTED_FORMAT', `ltr: ${join(dir, MANIFEST_FILE)} is not a ${MODEL_FORMAT} manifest (format "${String(manifest.format)}")`)
+    throw new PubmatchError('UNSUPPORTED_FORMAT', `${join(dir, MANIFEST_FILE)} is not a ${MODEL_FORMAT} manifest (format "${String(manifest.format)}")`)
   }
   let model: LightGbmModel
   try {
     model = parseLightGbmModel(text)
   } catch (error) {
-    throw isPubmatchError(error) ? new PubmatchError(error.code, `ltr: ${join(dir, MODEL_FILE)}: ${error.message}`) : error
+    throw isPubmatchError(error) ? new PubmatchError(error.code, `${join(dir, MODEL_FILE)}: ${error.message}`) : error
   }
   if (model.numFeatures !== manifest.schema.features.length) {
     throw new PubmatchError(
       'SCHEMA_MISMATCH',
-      `ltr: ${join(dir, MODEL_FILE)} uses ${model.numFeatures} features but its manifest lists ${manifest.schema.features.length}`,
+      `${join(dir, MODEL_FILE)} uses ${model.numFeatures} features but its manifest lists ${manifest.schema.features.length}`,
     )
   }
   if (schema !== undefined) {
@@ -185,14 +185,14 @@ export function checkSchema(manifest: ModelManifest, schema: FeatureSchema, wher
   if (manifest.schema.version !== schema.version) {
     throw new PubmatchError(
       'SCHEMA_MISMATCH',
-      `ltr: ${where} was trained on feature schema "${manifest.schema.version}", but the extractor computes "${schema.version}"; retrain it`,
+      `${where} was trained on feature schema "${manifest.schema.version}", but the extractor computes "${schema.version}"; retrain it`,
     )
   }
   const differ = ids.findIndex((id, i) => manifest.schema.features[i] !== id)
   if (ids.length !== manifest.schema.features.length || differ >= 0) {
     throw new PubmatchError(
       'SCHEMA_MISMATCH',
-      `ltr: ${where} lists ${manifest.schema.features.length} features, the extractor ${ids.length}` +
+      `${where} lists ${manifest.schema.features.length} features, the extractor ${ids.length}` +
         (differ >= 0 ? ` (column ${differ}: model "${manifest.schema.features[differ] ?? '-'}", extractor "${ids[differ]}")` : ''),
     )
   }
@@ -218,7 +218,7 @@ function solrNode(tree: ModelTree, node: number, names: readonly string[]): Solr
   }
   const type = tree.decisionType[node]!
   if ((type & 1) !== 0) {
-    throw new PubmatchError('UNSUPPORTED_FORMAT', 'ltr: Solr MultipleAdditiveTreesModel has no categorical splits; train without categorical_feature')
+    throw new PubmatchError('UNSUPPORTED_FORMAT', 'Solr MultipleAdditiveTreesModel has no categorical splits; train without categorical_feature')
   }
   const feature = tree.splitFeature[node]!
   return {
@@ -249,7 +249,7 @@ export function toSolrLtr(model: RankerModel, options: { name?: string; store?: 
     params: {
       trees: model.model.trees.map((tree) => {
         if (tree.linear !== undefined) {
-          throw new PubmatchError('UNSUPPORTED_FORMAT', 'ltr: Solr MultipleAdditiveTreesModel has no linear trees')
+          throw new PubmatchError('UNSUPPORTED_FORMAT', 'Solr MultipleAdditiveTreesModel has no linear trees')
         }
         return { weight: model.model.averageOutput ? String(1 / model.model.trees.length) : '1', root: solrNode(tree, tree.numLeaves === 1 ? -1 : 0, names) }
       }),
@@ -297,7 +297,7 @@ export async function loadModelMemory(dir: string): Promise<LabelledQuery[]> {
     text = await readFile(file, 'utf8')
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-      throw new PubmatchError('NOT_FOUND', `ltr: the model in ${dir} uses a query memory but has no ${MEMORY_FILE}`)
+      throw new PubmatchError('NOT_FOUND', `the model in ${dir} uses a query memory but has no ${MEMORY_FILE}`)
     }
     throw error
   }
@@ -320,7 +320,7 @@ export async function loadModelMemory(dir: string): Promise<LabelledQuery[]> {
       }
       out.push({ id: value.id, text: value.text, judgements })
     } catch (error) {
-      throw new PubmatchError('UNSUPPORTED_FORMAT', `ltr: ${file}:${i + 1}: ${(error as Error).message}: "${truncateForMessage(line)}"`)
+      throw new PubmatchError('UNSUPPORTED_FORMAT', `${file}:${i + 1}: ${(error as Error).message}: "${truncateForMessage(line)}"`)
     }
   }
   return out

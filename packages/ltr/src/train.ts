@@ -67,7 +67,7 @@ export interface TrainedRanker {
 
 function checkSet(set: TrainingSet, what: string): void {
   if (set.features.numRows === 0 || set.groups.length === 0) {
-    throw new PubmatchError('INVALID_ARGUMENT', `ltr: the ${what} set has no rows (no query had candidates with a relevant document)`)
+    throw new PubmatchError('INVALID_ARGUMENT', `the ${what} set has no rows (no query had candidates with a relevant document)`)
   }
 }
 
@@ -177,7 +177,7 @@ export function gridCombinations(grid: ParamGrid): LightGbmParams[] {
   let combos: Array<Record<string, number | string | boolean>> = [{}]
   for (const [name, values] of Object.entries(grid)) {
     if (values.length === 0) {
-      throw new PubmatchError('INVALID_ARGUMENT', `ltr: grid parameter ${name} has no values`)
+      throw new PubmatchError('INVALID_ARGUMENT', `grid parameter ${name} has no values`)
     }
     combos = combos.flatMap((combo) => values.map((value) => ({ ...combo, [name]: value })))
   }

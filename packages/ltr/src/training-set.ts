@@ -73,7 +73,7 @@ export function buildTrainingSet(options: BuildTrainingSetOptions): TrainingSet 
   const depth = options.depth ?? 500
   const minRelevant = options.minRelevantCandidates ?? 1
   if (!Number.isInteger(depth) || depth < 1) {
-    throw new PubmatchError('INVALID_ARGUMENT', `ltr: depth must be a positive integer, got ${depth}`)
+    throw new PubmatchError('INVALID_ARGUMENT', `depth must be a positive integer, got ${depth}`)
   }
   const chunks: Float64Array[] = []
   const labels: number[] = []
@@ -86,7 +86,7 @@ export function buildTrainingSet(options: BuildTrainingSetOptions): TrainingSet 
   for (const [i, query] of options.queries.entries()) {
     for (const [doc, grade] of query.judgements) {
       if (!Number.isInteger(grade) || grade < 0) {
-        throw new PubmatchError('INVALID_ARGUMENT', `ltr: query ${query.id}: grade of ${doc} must be a non-negative integer, got ${grade}`)
+        throw new PubmatchError('INVALID_ARGUMENT', `query ${query.id}: grade of ${doc} must be a non-negative integer, got ${grade}`)
       }
     }
     const result = options.searcher.search(query.text, { ...options.search, limit: depth, explain: false })
@@ -105,7 +105,7 @@ export function buildTrainingSet(options: BuildTrainingSetOptions): TrainingSet 
       if (numFeatures < 0) {
         numFeatures = matrix.numFeatures
       } else if (matrix.numFeatures !== numFeatures) {
-        throw new PubmatchError('FEATURE_COUNT_MISMATCH', `ltr: query ${query.id} has ${matrix.numFeatures} features, earlier queries ${numFeatures}`)
+        throw new PubmatchError('FEATURE_COUNT_MISMATCH', `query ${query.id} has ${matrix.numFeatures} features, earlier queries ${numFeatures}`)
       }
       chunks.push(matrix.data)
       groups.push(matrix.numRows)
@@ -183,7 +183,7 @@ export function selectFeatures(set: TrainingSet, columns: readonly number[]): Tr
   const { numFeatures, numRows, data } = set.features
   for (const c of columns) {
     if (!Number.isInteger(c) || c < 0 || c >= numFeatures) {
-      throw new PubmatchError('INVALID_ARGUMENT', `ltr: feature column ${c} is outside 0 … ${numFeatures - 1}`)
+      throw new PubmatchError('INVALID_ARGUMENT', `feature column ${c} is outside 0 … ${numFeatures - 1}`)
     }
   }
   const out = new Float64Array(numRows * columns.length)

@@ -23,7 +23,7 @@ export function parseBackend(address: string): SolrBackend {
   const [path0, query = ''] = address.trim().split('?', 2) as [string, string?]
   const match = /^solr(\+https)?:\/\/([^/]+)\/(.+)\/([^/]+)\/?$/.exec(path0)
   const invalid = (why: string): PubmatchError =>
-    new PubmatchError('INVALID_ARGUMENT', `@pubmatch/solr: backend "${truncateForMessage(address)}" ${why} (expected solr://HOST:PORT/solr/COLLECTION)`, {
+    new PubmatchError('INVALID_ARGUMENT', `backend "${truncateForMessage(address)}" ${why} (expected solr://HOST:PORT/solr/COLLECTION)`, {
       details: { backend: address },
     })
   if (match === null) {

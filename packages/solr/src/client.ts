@@ -64,7 +64,7 @@ const TRANSIENT = new Set([408, 429, 500, 502, 503, 504])
  */
 export function createSolrClient(options: SolrClientOptions): SolrClient {
   if (options.urls.length === 0) {
-    throw new PubmatchError('INVALID_ARGUMENT', '@pubmatch/solr: a Solr client needs at least one base URL')
+    throw new PubmatchError('INVALID_ARGUMENT', 'a Solr client needs at least one base URL')
   }
   const urls = options.urls.map((url) => {
     try {
@@ -73,7 +73,7 @@ export function createSolrClient(options: SolrClientOptions): SolrClient {
         throw new Error('not http')
       }
     } catch (error) {
-      throw new PubmatchError('INVALID_ARGUMENT', `@pubmatch/solr: "${truncateForMessage(url)}" is not an http(s) Solr URL`, {
+      throw new PubmatchError('INVALID_ARGUMENT', `"${truncateForMessage(url)}" is not an http(s) Solr URL`, {
         cause: error,
         details: { url },
       })
@@ -142,7 +142,7 @@ export function createSolrClient(options: SolrClientOptions): SolrClient {
           const message = solrMessage(answer.json) ?? truncateForMessage(answer.text)
           const error = new PubmatchError(
             'UPSTREAM_HTTP',
-            `@pubmatch/solr: ${request.path} answered ${answer.status}: ${message}`,
+            `${request.path} answered ${answer.status}: ${message}`,
             { details: { url: base, path: request.path, status: answer.status } },
           )
           if (!TRANSIENT.has(answer.status)) {
@@ -164,7 +164,7 @@ export function createSolrClient(options: SolrClientOptions): SolrClient {
       }
       throw new PubmatchError(
         'NETWORK',
-        `@pubmatch/solr: no Solr node answered ${request.path} (${urls.join(', ')}): ${last instanceof Error ? last.message : String(last)}`,
+        `no Solr node answered ${request.path} (${urls.join(', ')}): ${last instanceof Error ? last.message : String(last)}`,
         { cause: last, details: { path: request.path, urls } },
       )
     },

@@ -79,7 +79,7 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
   if (!javaBuilt()) {
     throw new PubmatchError(
       'NOT_FOUND',
-      `@pubmatch/solr: the Solr module is not built (${JAR}); install a JDK 17 and Maven, then run \`pnpm build\` (packages/solr/java)`,
+      `the Solr module is not built (${JAR}); install a JDK 17 and Maven, then run \`pnpm build\` (packages/solr/java)`,
       { details: { file: JAR } },
     )
   }
@@ -122,12 +122,12 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
       return attach(dir, state)
     }
     if (failed !== undefined) {
-      throw new PubmatchError('NOT_FOUND', `@pubmatch/solr: could not start java (${failed.message}); install a JDK 17 (\`bash scripts/dev-deps.sh java\`) or set JAVA_HOME`, {
+      throw new PubmatchError('NOT_FOUND', `could not start java (${failed.message}); install a JDK 17 (\`bash scripts/dev-deps.sh java\`) or set JAVA_HOME`, {
         cause: failed,
       })
     }
     if (exited !== undefined) {
-      throw new PubmatchError('INTERNAL', `@pubmatch/solr: the cluster JVM exited (${exited}) before it was ready; see ${join(dir, 'jvm.log')} and ${join(dir, 'solr.log')}`, {
+      throw new PubmatchError('INTERNAL', `the cluster JVM exited (${exited}) before it was ready; see ${join(dir, 'jvm.log')} and ${join(dir, 'solr.log')}`, {
         details: { file: join(dir, 'jvm.log') },
       })
     }
@@ -137,7 +137,7 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
       } catch {
         // already gone
       }
-      throw new PubmatchError('TIMEOUT', `@pubmatch/solr: the cluster in ${dir} was not ready within ${options.timeoutMs ?? 180_000} ms; see ${join(dir, 'jvm.log')}`)
+      throw new PubmatchError('TIMEOUT', `the cluster in ${dir} was not ready within ${options.timeoutMs ?? 180_000} ms; see ${join(dir, 'jvm.log')}`)
     }
     await sleep(250)
   }
@@ -185,7 +185,7 @@ function attach(dir: string, initial: LocalClusterState): LocalCluster {
     const response = await fetch(`${state.control}${path}`, { method: 'POST', signal: AbortSignal.timeout(180_000) })
     const text = await response.text()
     if (!response.ok) {
-      throw new PubmatchError('INTERNAL', `@pubmatch/solr: the cluster's control ${path} answered ${response.status}: ${text}`)
+      throw new PubmatchError('INTERNAL', `the cluster's control ${path} answered ${response.status}: ${text}`)
     }
     state = JSON.parse(text) as LocalClusterState
     return state

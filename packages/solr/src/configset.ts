@@ -81,7 +81,7 @@ export function createConfigset(options: ConfigsetOptions = {}): Configset {
     b: options.b ?? 0.75,
   }
   if (!(resolved.k1 >= 0) || !Number.isFinite(resolved.k1) || !(resolved.b >= 0 && resolved.b <= 1)) {
-    throw new PubmatchError('INVALID_ARGUMENT', `@pubmatch/solr: BM25 needs k1 ≥ 0 and 0 ≤ b ≤ 1, got k1 ${resolved.k1} and b ${resolved.b}`)
+    throw new PubmatchError('INVALID_ARGUMENT', `BM25 needs k1 ≥ 0 and 0 ≤ b ≤ 1, got k1 ${resolved.k1} and b ${resolved.b}`)
   }
   const fields = solrFields(resolved.fieldSet)
   const chain = analysisChain(resolved.analyzer)
@@ -155,7 +155,7 @@ function analysisChain(analyzer: string): Chain {
 function unsupported(analyzer: string): PubmatchError {
   return new PubmatchError(
     'INVALID_ARGUMENT',
-    `@pubmatch/solr: no Solr analysis chain for the analyzer "${analyzer}" (supported: biomedical, biomedical:nostem, biomedical:nostop, biomedical:nostem:nostop, whitespace, whitespace:stem)`,
+    `no Solr analysis chain for the analyzer "${analyzer}" (supported: biomedical, biomedical:nostem, biomedical:nostop, biomedical:nostem:nostop, whitespace, whitespace:stem)`,
     { details: { analyzer } },
   )
 }

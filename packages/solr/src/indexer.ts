@@ -90,7 +90,7 @@ export async function indexCorpus(options: IndexCorpusOptions): Promise<IndexCor
   if (state !== undefined && (state.fieldSet !== fieldSet || state.analyzer !== analyzer || state.k1 !== k1 || state.b !== b)) {
     throw new PubmatchError(
       'SCHEMA_MISMATCH',
-      `@pubmatch/solr: collection ${collection} holds ${state.fieldSet}/${state.analyzer} (k1 ${state.k1}, b ${state.b}); delete it to index with ${fieldSet}/${analyzer} (k1 ${k1}, b ${b})`,
+      `collection ${collection} holds ${state.fieldSet}/${state.analyzer} (k1 ${state.k1}, b ${state.b}); delete it to index with ${fieldSet}/${analyzer} (k1 ${k1}, b ${b})`,
       { details: { collection } },
     )
   }
@@ -145,7 +145,7 @@ export async function indexCorpus(options: IndexCorpusOptions): Promise<IndexCor
       await commitSegment(current)
     }
     if (options.signal?.aborted === true) {
-      throw new PubmatchError('ABORTED', `@pubmatch/solr: indexing into ${collection} was interrupted; the next run resumes after segment ${state?.corpusSegment ?? '(none)'}`)
+      throw new PubmatchError('ABORTED', `indexing into ${collection} was interrupted; the next run resumes after segment ${state?.corpusSegment ?? '(none)'}`)
     }
     current = change.segment
     if (change.kind === 'article') {
@@ -202,11 +202,11 @@ export interface CreateCollectionOptions {
 export async function createCollection(client: SolrClient, options: CreateCollectionOptions): Promise<void> {
   for (const [name, value] of [['shards', options.shards], ['replicas', options.replicas]] as const) {
     if (!Number.isInteger(value) || value < 1) {
-      throw new PubmatchError('INVALID_ARGUMENT', `@pubmatch/solr: ${name} must be a positive integer, got ${value}`)
+      throw new PubmatchError('INVALID_ARGUMENT', `${name} must be a positive integer, got ${value}`)
     }
   }
   if (!/^[A-Za-z0-9_][A-Za-z0-9_.-]*$/.test(options.collection)) {
-    throw new PubmatchError('INVALID_ARGUMENT', `@pubmatch/solr: "${options.collection}" is not a valid collection name (letters, digits, _ . -)`)
+    throw new PubmatchError('INVALID_ARGUMENT', `"${options.collection}" is not a valid collection name (letters, digits, _ . -)`)
   }
   const configset = createConfigset({
     fieldSet: options.fieldSet,
@@ -302,5 +302,5 @@ async function guessFieldSet(store: CorpusStore): Promise<SolrFieldSet> {
   for await (const article of store.articles()) {
     return article.source === 'test-collection' ? 'test-collection' : 'pubmed'
   }
-  throw new PubmatchError('INVALID_ARGUMENT', `@pubmatch/solr: the corpus ${store.dir} holds no articles; run \`pubmatch ingest\` first`)
+  throw new PubmatchError('INVALID_ARGUMENT', `the corpus ${store.dir} holds no articles; run \`pubmatch ingest\` first`)
 }

@@ -82,7 +82,7 @@ export function createSolrFirstStage(options: SolrFirstStageOptions): SolrFirstS
     async search(query, searchOptions = {}) {
       const limit = searchOptions.limit ?? 500
       if (!Number.isInteger(limit) || limit < 0) {
-        throw new PubmatchError('INVALID_ARGUMENT', `@pubmatch/solr: limit must be a non-negative integer, got ${limit}`)
+        throw new PubmatchError('INVALID_ARGUMENT', `limit must be a non-negative integer, got ${limit}`)
       }
       const translated = translateQuery(query, {
         fields: options.fields,
@@ -112,7 +112,7 @@ export function createSolrFirstStage(options: SolrFirstStageOptions): SolrFirstS
       })
       const header: { QTime?: number; partialResults?: boolean } | undefined = answer.responseHeader
       if (header?.partialResults === true) {
-        throw new PubmatchError('TIMEOUT', `@pubmatch/solr: the search ran past its time allowed (${searchOptions.timeAllowedMs} ms)`)
+        throw new PubmatchError('TIMEOUT', `the search ran past its time allowed (${searchOptions.timeAllowedMs} ms)`)
       }
       const response = answer.response as { numFound: number; docs: Array<{ id: string; score: number }> }
       return {

@@ -102,7 +102,7 @@ export function translateQuery(query: string | QueryNode, options: TranslateOpti
     tree = query
   } else if (syntax === 'plain') {
     if (query.trim() === '') {
-      throw new PubmatchError('INVALID_ARGUMENT', '@pubmatch/solr: the query is empty')
+      throw new PubmatchError('INVALID_ARGUMENT', 'the query is empty')
     }
     tree = { kind: 'term', text: query.trim().replace(/\s+/g, ' '), quoted: false, field: null, noExplode: false, wildcard: false }
   } else {
@@ -163,8 +163,8 @@ class Translator {
         throw new PubmatchError(
           'INVALID_ARGUMENT',
           combined
-            ? `@pubmatch/solr: Lucene's CombinedFieldQuery needs field weights of at least 1 (or 0 to leave a field out), got ${weight} for ${field}`
-            : `@pubmatch/solr: field weights must be finite and ≥ 0 (0 leaves a field out), got ${weight} for ${field}`,
+            ? `Lucene's CombinedFieldQuery needs field weights of at least 1 (or 0 to leave a field out), got ${weight} for ${field}`
+            : `field weights must be finite and ≥ 0 (0 leaves a field out), got ${weight} for ${field}`,
           { details: { field, weight } },
         )
       }
@@ -225,7 +225,7 @@ class Translator {
       case 'history':
         throw new PubmatchError(
           'INVALID_ARGUMENT',
-          `@pubmatch/solr: #${node.index} refers to the search history, which a collection does not have; search the query itself`,
+          `#${node.index} refers to the search history, which a collection does not have; search the query itself`,
           { details: { problem: 'HISTORY_REFERENCE', index: node.index } },
         )
       case 'and':
@@ -431,7 +431,7 @@ class Translator {
         return
       }
       if (!this.keyword.has(field) && field !== 'id') {
-        throw new PubmatchError('UNKNOWN_FIELD', `@pubmatch/solr: the collection has no ${field} field to filter on`, { details: { field } })
+        throw new PubmatchError('UNKNOWN_FIELD', `the collection has no ${field} field to filter on`, { details: { field } })
       }
       const kept = list.map(normalize).filter((value) => value !== '' && !value.includes(','))
       fq.push(kept.length === 0 ? this.none() : `{!terms f=${field} v=${this.ref(kept.join(','))}}`)
@@ -461,7 +461,7 @@ class Translator {
   private unknownTag(tag: string): PubmatchError {
     return new PubmatchError(
       'UNKNOWN_FIELD',
-      `@pubmatch/solr: the collection has no field for [${truncateForMessage(tag)}] (fields: ${[...this.text, ...this.keyword].join(', ')})`,
+      `the collection has no field for [${truncateForMessage(tag)}] (fields: ${[...this.text, ...this.keyword].join(', ')})`,
       { details: { field: tag } },
     )
   }

@@ -49,7 +49,7 @@ describe('createStemFilter', () => {
     expect(filter({ term: 'cells', position: 0 })?.term).toBe('cells')
     expect(filter({ term: 'tumors', position: 0 })?.term).toBe('tumor')
     expect(() => createStemFilter(stripS, { minLength: -1 })).toThrowErrorMatchingInlineSnapshot(
-      `[PubmatchError: @pubmatch/analysis: minLength must be a non-negative integer, got -1]`,
+      `[PubmatchError: minLength must be a non-negative integer, got -1]`,
     )
   })
 })

@@ -27,7 +27,7 @@ export function createStemFilter(stemmer: Stemmer, options: StemFilterOptions = 
   if (!Number.isInteger(minLength) || minLength < 0) {
     throw new PubmatchError(
       'INVALID_ARGUMENT',
-      `@pubmatch/analysis: minLength must be a non-negative integer, got ${String(minLength)}`,
+      `minLength must be a non-negative integer, got ${String(minLength)}`,
     )
   }
   return (token) => {

@@ -60,7 +60,7 @@ export function createSnowballStemmer(options: SnowballStemmerOptions = {}): Ste
   if (!algorithms().includes(language)) {
     throw new PubmatchError(
       'INVALID_ARGUMENT',
-      `@pubmatch/analysis: unknown Snowball language "${truncateForMessage(String(language))}" (known: ${algorithms().join(', ')})`,
+      `unknown Snowball language "${truncateForMessage(String(language))}" (known: ${algorithms().join(', ')})`,
     )
   }
   const snowball = newStemmer(language)

@@ -34,7 +34,7 @@ describe('createCachedStemmer', () => {
     const inner = countingStemmer()
     expect(createCachedStemmer(inner.stem, 0)).toBe(inner.stem)
     expect(() => createCachedStemmer(inner.stem, -1)).toThrowErrorMatchingInlineSnapshot(
-      `[PubmatchError: @pubmatch/analysis: stem cache capacity must be a non-negative integer, got -1]`,
+      `[PubmatchError: stem cache capacity must be a non-negative integer, got -1]`,
     )
   })
 })

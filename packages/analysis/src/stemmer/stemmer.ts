@@ -17,7 +17,7 @@ export function createCachedStemmer(stemmer: Stemmer, capacity = 100_000): Stemm
   if (!Number.isInteger(capacity) || capacity < 0) {
     throw new PubmatchError(
       'INVALID_ARGUMENT',
-      `@pubmatch/analysis: stem cache capacity must be a non-negative integer, got ${String(capacity)}`,
+      `stem cache capacity must be a non-negative integer, got ${String(capacity)}`,
     )
   }
   if (capacity === 0) {

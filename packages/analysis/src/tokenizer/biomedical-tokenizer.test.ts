@@ -220,7 +220,7 @@ describe('createBiomedicalTokenizer', () => {
       expect(() =>
         createBiomedicalTokenizer({ maxTokenLength: 0 }),
       ).toThrowErrorMatchingInlineSnapshot(
-        `[PubmatchError: @pubmatch/analysis: maxTokenLength must be a positive integer, got 0]`,
+        `[PubmatchError: maxTokenLength must be a positive integer, got 0]`,
       )
     })
   })

@@ -100,7 +100,7 @@ export function createBiomedicalTokenizer(options: BiomedicalTokenizerOptions = 
   if (!Number.isInteger(maxLength) || maxLength < 1) {
     throw new PubmatchError(
       'INVALID_ARGUMENT',
-      `@pubmatch/analysis: maxTokenLength must be a positive integer, got ${String(maxLength)}`,
+      `maxTokenLength must be a positive integer, got ${String(maxLength)}`,
     )
   }
 

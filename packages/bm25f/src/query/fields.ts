@@ -185,7 +185,7 @@ const FIELD_BY_NAME: ReadonlyMap<string, PubmedFieldInfo> = (() => {
       if (previous !== undefined && previous !== info) {
         throw new PubmatchError(
           'INTERNAL',
-          `@pubmatch/bm25f: field name "${name}" is ambiguous (fields.ts)`,
+          `field name "${name}" is ambiguous (fields.ts)`,
         )
       }
       map.set(key, info)
@@ -213,7 +213,7 @@ export function fieldInfo(tag: PubmedField): PubmedFieldInfo {
   if (info === undefined) {
     throw new PubmatchError(
       'INVALID_ARGUMENT',
-      `@pubmatch/bm25f: no field "${String(tag)}" (fields.ts)`,
+      `no field "${String(tag)}" (fields.ts)`,
     )
   }
   return info

@@ -13,7 +13,7 @@ const RANGE_LIKE = /^\d{4}(?:\/\d{1,2}(?:\/\d{1,2})?)? ?: ?\d{4}(?:\/\d{1,2}(?:\
 const unrepresentable = (node: QueryNode, why: string): PubmatchError =>
   new PubmatchError(
     'INVALID_ARGUMENT',
-    `@pubmatch/bm25f: cannot write ${node.kind} ${JSON.stringify(truncateForMessage(JSON.stringify(node), 120))} as PubMed text: ${why}`,
+    `cannot write ${node.kind} ${JSON.stringify(truncateForMessage(JSON.stringify(node), 120))} as PubMed text: ${why}`,
   )
 
 const checkText = (node: QueryNode, text: string): void => {

@@ -201,7 +201,7 @@ describe('parseQuery', () => {
       expect(error.code).toBe('UNKNOWN_FIELD')
       expect(error.details.position).toBe(23)
       expect(error.message).toMatchInlineSnapshot(`
-        "@pubmatch/bm25f: unknown field tag [tm] at position 23
+        "unknown field tag [tm] at position 23
           "therapeutic listening"[tm]
                                  ^"
       `)
@@ -232,7 +232,7 @@ describe('parseQuery', () => {
         problem: 'BAD_FIELD_MODIFIER',
       })
       expect(failure('x[mh:exp]').message).toMatchInlineSnapshot(`
-        "@pubmatch/bm25f: unknown field tag suffix ":exp" (PubMed has ":noexp" and ":~N") at position 4
+        "unknown field tag suffix ":exp" (PubMed has ":noexp" and ":~N") at position 4
           x[mh:exp]
               ^"
       `)
@@ -349,7 +349,7 @@ describe('parseQuery', () => {
       expect(failure('hip pain[tiab:~2]').details.problem).toBe('BAD_PROXIMITY')
       expect(failure('"hip"[tiab:~2]').details.problem).toBe('BAD_PROXIMITY')
       expect(failure('"hip pain"[mh:~2]').message).toMatchInlineSnapshot(`
-        "@pubmatch/bm25f: proximity search needs [ti], [tiab], [ab] or [ad], not [mh] at position 10
+        "proximity search needs [ti], [tiab], [ab] or [ad], not [mh] at position 10
           "hip pain"[mh:~2]
                     ^"
       `)
@@ -379,7 +379,7 @@ describe('parseQuery', () => {
       expect(error.code).toBe('QUERY_SYNTAX')
       expect(error.details).toEqual({ position: 4, problem: 'UNBALANCED_PARENTHESIS' })
       expect(error.message).toMatchInlineSnapshot(`
-        "@pubmatch/bm25f: "(" is never closed with ")" at position 4
+        ""(" is never closed with ")" at position 4
           dtxR(E175K
               ^"
       `)
@@ -393,7 +393,7 @@ describe('parseQuery', () => {
 
     it('reports an unclosed quote', () => {
       expect(failure('"cytomegalievirus diagnosis in renal').message).toMatchInlineSnapshot(`
-        "@pubmatch/bm25f: quote is never closed: "\\"cytomegalievirus diagnosis in renal" at position 0
+        "quote is never closed: "\\"cytomegalievirus diagnosis in renal" at position 0
           "cytomegalievirus diagnosis in renal
           ^"
       `)
@@ -435,7 +435,7 @@ describe('parseQuery', () => {
       const error = failure('a OR', { source: 'qid0001' })
       expect(error.details).toEqual({ position: 2, problem: 'MISSING_OPERAND', record: 'qid0001' })
       expect(error.message).toMatchInlineSnapshot(`
-        "@pubmatch/bm25f: OR has no search term after it at position 2 in qid0001
+        "OR has no search term after it at position 2 in qid0001
           a OR
             ^"
       `)
@@ -463,7 +463,7 @@ describe('parseQuery', () => {
         signal: 'subject-heading',
       })
       expect(error.message).toMatchInlineSnapshot(`
-        "@pubmatch/bm25f: query looks like Ovid MEDLINE syntax, not PubMed (subject heading "Glaucoma/" on line 1) at position 12
+        "query looks like Ovid MEDLINE syntax, not PubMed (subject heading "Glaucoma/" on line 1) at position 12
           exp Glaucoma/
                       ^"
       `)

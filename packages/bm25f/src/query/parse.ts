@@ -155,7 +155,7 @@ class Parser {
     if (token === undefined) {
       throw new PubmatchError(
         'INTERNAL',
-        '@pubmatch/bm25f: read past the last query token (query/parse.ts)',
+        'read past the last query token (query/parse.ts)',
       )
     }
     this.index += 1
@@ -267,7 +267,7 @@ class Parser {
       case 'rparen':
         throw new PubmatchError(
           'INTERNAL',
-          `@pubmatch/bm25f: unit() called on ${token.type} (query/parse.ts)`,
+          `unit() called on ${token.type} (query/parse.ts)`,
         )
       default:
         this.index -= 1

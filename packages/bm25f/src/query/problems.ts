@@ -96,7 +96,7 @@ export function queryError(
   const where = source === undefined ? '' : ` in ${source}`
   return new PubmatchError(
     code,
-    `@pubmatch/bm25f: ${message} at position ${position}${where}\n${caretExcerpt(text, position)}`,
+    `${message} at position ${position}${where}\n${caretExcerpt(text, position)}`,
     {
       details: {
         position,

@@ -127,7 +127,7 @@ describe('bestmatch-s1 upper bound', () => {
 describe('bestmatch-s1 parameters', () => {
   it('rejects b outside [0, 1] and negative weights', () => {
     expect(() => createScorer('bestmatch-s1', { b: 1.5 })).toThrowErrorMatchingInlineSnapshot(
-      `[PubmatchError: @pubmatch/bm25f: bestmatch-s1 parameter b must be a finite number in [0, 1], got 1.5]`,
+      `[PubmatchError: bestmatch-s1 parameter b must be a finite number in [0, 1], got 1.5]`,
     )
     const scorer = createScorer('bestmatch-s1', { fieldWeights: { title: -1 } })
     try {
@@ -136,7 +136,7 @@ describe('bestmatch-s1 parameters', () => {
     } catch (error) {
       expect(isPubmatchError(error, 'INVALID_ARGUMENT')).toBe(true)
       expect((error as Error).message).toMatchInlineSnapshot(
-        `"@pubmatch/bm25f: bestmatch-s1 parameter fieldWeights.title must be a finite number ≥ 0, got -1"`,
+        `"bestmatch-s1 parameter fieldWeights.title must be a finite number ≥ 0, got -1"`,
       )
     }
   })

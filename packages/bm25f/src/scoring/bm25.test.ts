@@ -56,7 +56,7 @@ describe('bm25', () => {
     } catch (error) {
       expect(isPubmatchError(error, 'UNKNOWN_FIELD')).toBe(true)
       expect((error as Error).message).toMatchInlineSnapshot(
-        `"@pubmatch/bm25f: bm25 field "body" is not a field of the collection (title, abstract)"`,
+        `"bm25 field "body" is not a field of the collection (title, abstract)"`,
       )
     }
   })

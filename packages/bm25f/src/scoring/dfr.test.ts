@@ -68,7 +68,7 @@ describe('dfrIneL2', () => {
     } catch (error) {
       expect(isPubmatchError(error, 'INVALID_ARGUMENT')).toBe(true)
       expect((error as Error).message).toMatchInlineSnapshot(
-        `"@pubmatch/bm25f: dfr needs the term's totalTermFreq (a finite number ≥ docFreq = 2), got undefined for "diet""`,
+        `"dfr needs the term's totalTermFreq (a finite number ≥ docFreq = 2), got undefined for "diet""`,
       )
     }
   })

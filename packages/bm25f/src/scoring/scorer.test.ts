@@ -93,7 +93,7 @@ describe('createScorer', () => {
 
   it('refuses an unknown name', () => {
     expect(() => createScorer('okapi' as 'bm25')).toThrowErrorMatchingInlineSnapshot(
-      `[PubmatchError: @pubmatch/bm25f: unknown scorer "okapi" (expected one of bestmatch-s1, bm25f, bm25, tfidf, dfr, xapian)]`,
+      `[PubmatchError: unknown scorer "okapi" (expected one of bestmatch-s1, bm25f, bm25, tfidf, dfr, xapian)]`,
     )
   })
 
@@ -110,12 +110,12 @@ describe('createScorer', () => {
     expect(
       codes(() => scorer.prepareQuery(collection, [{ docFreq: 1001, text: 'cancer' }])),
     ).toMatchInlineSnapshot(
-      `"INVALID_ARGUMENT: @pubmatch/bm25f: term "cancer" docFreq must be an integer in [0, docCount = 1000], got 1001"`,
+      `"INVALID_ARGUMENT: term "cancer" docFreq must be an integer in [0, docCount = 1000], got 1001"`,
     )
     expect(
       codes(() => scorer.prepareQuery({ docCount: 0, fields: collection.fields }, [])),
     ).toMatchInlineSnapshot(
-      `"INVALID_ARGUMENT: @pubmatch/bm25f: collection docCount must be an integer ≥ 1, got 0"`,
+      `"INVALID_ARGUMENT: collection docCount must be an integer ≥ 1, got 0"`,
     )
     expect(
       codes(() =>
@@ -125,19 +125,19 @@ describe('createScorer', () => {
         ),
       ),
     ).toMatchInlineSnapshot(
-      `"INVALID_ARGUMENT: @pubmatch/bm25f: collection field "title" is listed twice"`,
+      `"INVALID_ARGUMENT: collection field "title" is listed twice"`,
     )
     expect(
       codes(() => scorer.prepareQuery(collection, [{ docFreq: 1, boost: -1 }])),
     ).toMatchInlineSnapshot(
-      `"INVALID_ARGUMENT: @pubmatch/bm25f: a term boost must be a finite number ≥ 0, got -1"`,
+      `"INVALID_ARGUMENT: a term boost must be a finite number ≥ 0, got -1"`,
     )
     const query = scorer.prepareQuery(collection, [{ docFreq: 1 }])
     expect(codes(() => query.explain([[1, 2]], [3]))).toMatchInlineSnapshot(
-      `"INVALID_ARGUMENT: @pubmatch/bm25f: expected 2 per-field values (one per collection field), got 2 tfs and 1 lengths"`,
+      `"INVALID_ARGUMENT: expected 2 per-field values (one per collection field), got 2 tfs and 1 lengths"`,
     )
     expect(codes(() => query.explain([], [3, 4]))).toMatchInlineSnapshot(
-      `"INVALID_ARGUMENT: @pubmatch/bm25f: bm25 query has 1 terms, got tfs for 0"`,
+      `"INVALID_ARGUMENT: bm25 query has 1 terms, got tfs for 0"`,
     )
   })
 })

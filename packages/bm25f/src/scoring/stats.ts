@@ -55,7 +55,7 @@ export interface TermScoringInput {
 
 /** @internal Throws `INVALID_ARGUMENT` naming the package. */
 export function invalidArgument(message: string, details?: ErrorDetails): PubmatchError {
-  return new PubmatchError('INVALID_ARGUMENT', `@pubmatch/bm25f: ${message}`, {
+  return new PubmatchError('INVALID_ARGUMENT', `${message}`, {
     details: details ?? {},
   })
 }
@@ -164,7 +164,7 @@ export function resolveBagFields(
       const known = collection.fields.map((field) => field.name).join(', ')
       throw new PubmatchError(
         'UNKNOWN_FIELD',
-        `@pubmatch/bm25f: ${scorer} field "${show(name)}" is not a field of the collection (${show(known)})`,
+        `${scorer} field "${show(name)}" is not a field of the collection (${show(known)})`,
         { details: { field: name } },
       )
     }

@@ -74,7 +74,7 @@ function unknownTag(tag: string, reader: IndexReader): PubmatchError {
   const fields = reader.schema.fields.map((f) => f.name).join(', ')
   return new PubmatchError(
     'UNKNOWN_FIELD',
-    `@pubmatch/bm25f: the index has no field for [${show(tag)}] (index fields: ${show(fields)})`,
+    `the index has no field for [${show(tag)}] (index fields: ${show(fields)})`,
     { details: { field: tag } },
   )
 }
@@ -124,7 +124,7 @@ class Compiler {
       case 'history':
         throw new PubmatchError(
           'INVALID_ARGUMENT',
-          `@pubmatch/bm25f: #${node.index} refers to the search history, which a local index does not have; search the query itself`,
+          `#${node.index} refers to the search history, which a local index does not have; search the query itself`,
           { details: { problem: 'HISTORY_REFERENCE', index: node.index } },
         )
       case 'and': {
@@ -391,7 +391,7 @@ class Compiler {
         if (parts.length > MAX_PROXIMITY_WORDS) {
           throw new PubmatchError(
             'INVALID_ARGUMENT',
-            `@pubmatch/bm25f: a proximity search may have at most ${MAX_PROXIMITY_WORDS} words, got ${parts.length} in "${show(text)}"`,
+            `a proximity search may have at most ${MAX_PROXIMITY_WORDS} words, got ${parts.length} in "${show(text)}"`,
           )
         }
       }
@@ -604,7 +604,7 @@ export function filterPlan(
     if (!ctx.reader.schema.numericDocValues.includes('year')) {
       throw new PubmatchError(
         'UNKNOWN_FIELD',
-        '@pubmatch/bm25f: the years filter needs the index\'s "year" doc values, which this index does not have',
+        'the years filter needs the index\'s "year" doc values, which this index does not have',
         { details: { field: 'year' } },
       )
     }

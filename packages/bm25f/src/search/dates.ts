@@ -30,7 +30,7 @@ function readDate(text: string): { year: number; month: number; day: number } | 
 function badDate(text: string): PubmatchError {
   return new PubmatchError(
     'INVALID_ARGUMENT',
-    `@pubmatch/bm25f: cannot read the date "${truncateForMessage(text)}" (expected YYYY, YYYY/MM, YYYY/MM/DD or "last N years|months|days")`,
+    `cannot read the date "${truncateForMessage(text)}" (expected YYYY, YYYY/MM, YYYY/MM/DD or "last N years|months|days")`,
   )
 }
 

@@ -238,7 +238,7 @@ describe('createSearcher: errors and warnings', () => {
       index: 1,
     })
     expect((error as Error).message).toMatchInlineSnapshot(
-      `"@pubmatch/bm25f: #1 refers to the search history, which a local index does not have; search the query itself"`,
+      `"#1 refers to the search history, which a local index does not have; search the query itself"`,
     )
   })
 
@@ -246,7 +246,7 @@ describe('createSearcher: errors and warnings', () => {
     const error = thrown(() => searcher.search('heidelberg[ad]'))
     expect(isPubmatchError(error, 'UNKNOWN_FIELD')).toBe(true)
     expect((error as Error).message).toMatchInlineSnapshot(
-      `"@pubmatch/bm25f: the index has no field for [ad] (index fields: title, abstract, mesh, keywords, mesh_heading, mesh_major, authors, journal, pubtype, language, substance)"`,
+      `"the index has no field for [ad] (index fields: title, abstract, mesh, keywords, mesh_heading, mesh_major, authors, journal, pubtype, language, substance)"`,
     )
     expect(
       isPubmatchError(

@@ -42,7 +42,7 @@ export const DEFAULT_LIMIT = 500
 export const DEFAULT_MAX_EXPANSIONS = 600
 
 function invalid(message: string, details: Record<string, unknown> = {}): PubmatchError {
-  return new PubmatchError('INVALID_ARGUMENT', `@pubmatch/bm25f: ${message}`, { details })
+  return new PubmatchError('INVALID_ARGUMENT', `${message}`, { details })
 }
 
 function checkCount(name: string, value: number, min: number): number {
@@ -76,7 +76,7 @@ function checkFields(
     if (!reader.hasField(field)) {
       throw new PubmatchError(
         'UNKNOWN_FIELD',
-        `@pubmatch/bm25f: ${option} names "${truncateForMessage(field)}", which is not a field of the index (${truncateForMessage(reader.schema.fields.map((f) => f.name).join(', '))})`,
+        `${option} names "${truncateForMessage(field)}", which is not a field of the index (${truncateForMessage(reader.schema.fields.map((f) => f.name).join(', '))})`,
         { details: { field } },
       )
     }
@@ -343,7 +343,7 @@ class Searcher implements FirstStageRanker {
       if (explained.value !== hit.score) {
         throw new PubmatchError(
           'INTERNAL',
-          `@pubmatch/bm25f: the explanation of ${hit.id} gives ${explained.value}, the search ${hit.score}`,
+          `the explanation of ${hit.id} gives ${explained.value}, the search ${hit.score}`,
         )
       }
       hits[i] = { ...hit, explain: explained.explain }

@@ -187,7 +187,7 @@ export interface Deadline {
  */
 export function checkDeadline(deadline: Deadline | undefined): void {
   if (deadline !== undefined && performance.now() > deadline.at) {
-    throw new PubmatchError('TIMEOUT', `bm25f: the search ran past its deadline`, { details: { deadline: deadline.at } })
+    throw new PubmatchError('TIMEOUT', `the search ran past its deadline`, { details: { deadline: deadline.at } })
   }
 }
 

@@ -27,7 +27,7 @@ export interface LogProblem extends LogLocation {
 export interface JsonlLogOptions<T> {
   /** File name prefix: `<prefix>-000001.jsonl`. Defaults to `log`. */
   readonly prefix?: string
-  /** What the log is called in messages (`@pubmatch/ltr: search log`). Defaults to `log`. */
+  /** What the log is called in messages (`search log`). Defaults to `log`. */
   readonly name?: string
   /** A batch that would take the current file past this size starts a new file. Defaults to 64 MiB. */
   readonly maxFileBytes?: number

@@ -48,10 +48,10 @@ describe('readRun / parseRun', () => {
     expect(() =>
       parseRun('q1 Q0 d1 1 0.5 t\nq1 Q0 d2 1 0.4', { file: 'bm25.run' }),
     ).toThrowErrorMatchingInlineSnapshot(
-      `[PubmatchError: @pubmatch/eval: bm25.run:2: a run line has 6 fields (qid Q0 docid rank score tag), this one has 5: "q1 Q0 d2 1 0.4"]`,
+      `[PubmatchError: bm25.run:2: a run line has 6 fields (qid Q0 docid rank score tag), this one has 5: "q1 Q0 d2 1 0.4"]`,
     )
     expect(() => parseRun('q1 Q0 d1 1 high t')).toThrowErrorMatchingInlineSnapshot(
-      `[PubmatchError: @pubmatch/eval: <string>:1: score "high" is not a number: "q1 Q0 d1 1 high t"]`,
+      `[PubmatchError: <string>:1: score "high" is not a number: "q1 Q0 d1 1 high t"]`,
     )
   })
 
@@ -127,7 +127,7 @@ describe('formatRun / writeRun', () => {
     expect(() =>
       formatRun({ tag: 't', queries: new Map([['q 1', [{ docId: 'a', score: 1 }]]]) }),
     ).toThrowErrorMatchingInlineSnapshot(
-      `[PubmatchError: @pubmatch/eval: cannot write query "q 1" document "a" with score 1 as a TREC run line]`,
+      `[PubmatchError: cannot write query "q 1" document "a" with score 1 as a TREC run line]`,
     )
   })
 })
@@ -162,13 +162,13 @@ describe('readQrels / parseQrels', () => {
     expect(() =>
       parseQrels('q1 0 a 1\nq1 0 b', { file: 'qrels.txt' }),
     ).toThrowErrorMatchingInlineSnapshot(
-      `[PubmatchError: @pubmatch/eval: qrels.txt:2: a line has 4 fields (qid iter docid grade), this one has 3: "q1 0 b"]`,
+      `[PubmatchError: qrels.txt:2: a line has 4 fields (qid iter docid grade), this one has 3: "q1 0 b"]`,
     )
     expect(() => parseQrels('q1 0 a 1\nq1 0 a 0')).toThrowErrorMatchingInlineSnapshot(
-      `[PubmatchError: @pubmatch/eval: <string>:2: document "a" is judged twice for query "q1" (trec_eval rejects this): "q1 0 a 0"]`,
+      `[PubmatchError: <string>:2: document "a" is judged twice for query "q1" (trec_eval rejects this): "q1 0 a 0"]`,
     )
     expect(() => parseQrels('q1 0 a yes')).toThrowErrorMatchingInlineSnapshot(
-      `[PubmatchError: @pubmatch/eval: <string>:1: grade "yes" is not a number: "q1 0 a yes"]`,
+      `[PubmatchError: <string>:1: grade "yes" is not a number: "q1 0 a yes"]`,
     )
   })
 
@@ -203,7 +203,7 @@ describe('readSampledQrels', () => {
 
   it('requires five fields', () => {
     expect(() => parseSampledQrels('11 0 d1 2')).toThrowErrorMatchingInlineSnapshot(
-      `[PubmatchError: @pubmatch/eval: <string>:1: a line has 5 fields (qid iter docid stratum grade), this one has 4: "11 0 d1 2"]`,
+      `[PubmatchError: <string>:1: a line has 5 fields (qid iter docid stratum grade), this one has 4: "11 0 d1 2"]`,
     )
   })
 })

@@ -63,7 +63,7 @@ export async function* readLines(
     }
   } catch (cause) {
     const missing = (cause as NodeJS.ErrnoException).code === 'ENOENT'
-    throw new PubmatchError(missing ? 'NOT_FOUND' : 'IO', `@pubmatch/eval: cannot read ${name}: ${missing ? 'no such file' : String(cause)}`, {
+    throw new PubmatchError(missing ? 'NOT_FOUND' : 'IO', `cannot read ${name}: ${missing ? 'no such file' : String(cause)}`, {
       cause,
       details: { file: name },
     })

@@ -28,7 +28,7 @@ function parseGrade(text: string): number | undefined {
 function malformed(file: string, line: number, text: string, why: string): PubmatchError {
   return new PubmatchError(
     'UNSUPPORTED_FORMAT',
-    `@pubmatch/eval: ${file}:${line}: ${why}: "${truncateForMessage(text)}"`,
+    `${file}:${line}: ${why}: "${truncateForMessage(text)}"`,
     { details: { file, position: line } },
   )
 }

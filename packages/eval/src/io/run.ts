@@ -68,7 +68,7 @@ function createRunParser(file: string): { line(text: string): void; done(): Run 
 function malformed(file: string, line: number, text: string, why: string): PubmatchError {
   return new PubmatchError(
     'UNSUPPORTED_FORMAT',
-    `@pubmatch/eval: ${file}:${line}: ${why}: "${truncateForMessage(text)}"`,
+    `${file}:${line}: ${why}: "${truncateForMessage(text)}"`,
     { details: { file, position: line } },
   )
 }
@@ -118,7 +118,7 @@ function* runLines(run: Run, options: WriteRunOptions): Generator<string> {
   if (/\s/.test(tag)) {
     throw new PubmatchError(
       'INVALID_ARGUMENT',
-      `@pubmatch/eval: run tag ${JSON.stringify(tag)} contains whitespace`,
+      `run tag ${JSON.stringify(tag)} contains whitespace`,
     )
   }
   const queryIds = [...run.queries.keys()].sort(compareCodePoints)
@@ -129,7 +129,7 @@ function* runLines(run: Run, options: WriteRunOptions): Generator<string> {
       if (/\s/.test(e.docId) || /\s/.test(qid) || !Number.isFinite(e.score)) {
         throw new PubmatchError(
           'INVALID_ARGUMENT',
-          `@pubmatch/eval: cannot write query ${JSON.stringify(qid)} document ${JSON.stringify(e.docId)} with score ${e.score} as a TREC run line`,
+          `cannot write query ${JSON.stringify(qid)} document ${JSON.stringify(e.docId)} with score ${e.score} as a TREC run line`,
         )
       }
       yield `${qid} Q0 ${e.docId} ${i + 1} ${String(e.score)} ${tag}\n`

@@ -30,7 +30,7 @@ export function parseTrecEvalOutput(text: string, file = '<string>'): TrecEvalOu
     if (f.length !== 3 || measure === undefined || qid === undefined || valueText === undefined) {
       throw new PubmatchError(
         'UNSUPPORTED_FORMAT',
-        `@pubmatch/eval: ${file}:${i + 1}: trec_eval output lines have 3 fields (measure qid value): "${truncateForMessage(line)}"`,
+        `${file}:${i + 1}: trec_eval output lines have 3 fields (measure qid value): "${truncateForMessage(line)}"`,
         { details: { file, position: i + 1 } },
       )
     }

@@ -18,13 +18,13 @@ function differences(a: readonly number[], b: readonly number[], test: string): 
   if (a.length !== b.length) {
     throw new PubmatchError(
       'INVALID_ARGUMENT',
-      `@pubmatch/eval: ${test} needs paired samples of equal length, got ${a.length} and ${b.length}`,
+      `${test} needs paired samples of equal length, got ${a.length} and ${b.length}`,
     )
   }
   if (a.length < 2) {
     throw new PubmatchError(
       'INVALID_ARGUMENT',
-      `@pubmatch/eval: ${test} needs at least 2 pairs, got ${a.length}`,
+      `${test} needs at least 2 pairs, got ${a.length}`,
     )
   }
   return a.map((x, i) => x - (b[i] ?? 0))
@@ -107,7 +107,7 @@ export function randomisationTest(
     if (n > 24) {
       throw new PubmatchError(
         'INVALID_ARGUMENT',
-        `@pubmatch/eval: an exact randomisation test over ${n} pairs needs 2^${n} assignments; use mode 'sampled'`,
+        `an exact randomisation test over ${n} pairs needs 2^${n} assignments; use mode 'sampled'`,
       )
     }
     const total = 2 ** n

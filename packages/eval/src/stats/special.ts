@@ -21,7 +21,7 @@ const LANCZOS = [
  */
 export function logGamma(x: number): number {
   if (!(x > 0)) {
-    throw new PubmatchError('INVALID_ARGUMENT', `@pubmatch/eval: logGamma needs x > 0, got ${x}`)
+    throw new PubmatchError('INVALID_ARGUMENT', `logGamma needs x > 0, got ${x}`)
   }
   if (x < 0.5) {
     // reflection: Γ(x)Γ(1−x) = π / sin(πx)
@@ -81,7 +81,7 @@ function betaContinuedFraction(x: number, a: number, b: number): number {
   }
   throw new PubmatchError(
     'INTERNAL',
-    `@pubmatch/eval: incomplete beta continued fraction did not converge for x=${x}, a=${a}, b=${b}`,
+    `incomplete beta continued fraction did not converge for x=${x}, a=${a}, b=${b}`,
   )
 }
 
@@ -96,7 +96,7 @@ export function regularizedIncompleteBeta(x: number, a: number, b: number): numb
   if (!(a > 0) || !(b > 0) || !(x >= 0 && x <= 1)) {
     throw new PubmatchError(
       'INVALID_ARGUMENT',
-      `@pubmatch/eval: regularizedIncompleteBeta needs 0 ≤ x ≤ 1, a > 0, b > 0; got x=${x}, a=${a}, b=${b}`,
+      `regularizedIncompleteBeta needs 0 ≤ x ≤ 1, a > 0, b > 0; got x=${x}, a=${a}, b=${b}`,
     )
   }
   if (x === 0 || x === 1) {

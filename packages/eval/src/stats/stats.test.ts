@@ -50,7 +50,7 @@ describe('regularizedIncompleteBeta', () => {
   it('is 0 and 1 at the ends and rejects arguments outside the domain', () => {
     expect([regularizedIncompleteBeta(0, 2, 3), regularizedIncompleteBeta(1, 2, 3)]).toEqual([0, 1])
     expect(() => regularizedIncompleteBeta(1.5, 1, 1)).toThrowErrorMatchingInlineSnapshot(
-      `[PubmatchError: @pubmatch/eval: regularizedIncompleteBeta needs 0 ≤ x ≤ 1, a > 0, b > 0; got x=1.5, a=1, b=1]`,
+      `[PubmatchError: regularizedIncompleteBeta needs 0 ≤ x ≤ 1, a > 0, b > 0; got x=1.5, a=1, b=1]`,
     )
   })
 })
@@ -110,7 +110,7 @@ describe('pairedTTest', () => {
 
   it('rejects unpaired input', () => {
     expect(() => pairedTTest([1, 2], [1])).toThrowErrorMatchingInlineSnapshot(
-      `[PubmatchError: @pubmatch/eval: pairedTTest needs paired samples of equal length, got 2 and 1]`,
+      `[PubmatchError: pairedTTest needs paired samples of equal length, got 2 and 1]`,
     )
   })
 })

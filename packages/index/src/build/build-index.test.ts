@@ -24,7 +24,7 @@ async function filesByExtension(dir: string): Promise<Map<string, string>> {
 const workerBuilt = existsSync(defaultWorkerFilename())
 if (!workerBuilt) {
   console.warn(
-    `@pubmatch/index: skipping worker tests: ${defaultWorkerFilename()} is missing (run \`pnpm build\`; turbo's test task builds first)`,
+    `skipping worker tests: ${defaultWorkerFilename()} is missing (run \`pnpm build\`; turbo's test task builds first)`,
   )
 }
 
@@ -62,8 +62,8 @@ describe('buildIndex', () => {
     )
     expect(result.docCount).toBe(1)
     expect(result.errors.map((e) => [e.id, e.error.code, e.error.message])).toEqual([
-      ['9', 'INVALID_ARGUMENT', '@pubmatch/index: document 9: numeric doc value "version" must be a 32-bit integer, got 1.5'],
-      ['', 'INVALID_ARGUMENT', '@pubmatch/index: an article without an id cannot be indexed'],
+      ['9', 'INVALID_ARGUMENT', 'document 9: numeric doc value "version" must be a 32-bit integer, got 1.5'],
+      ['', 'INVALID_ARGUMENT', 'an article without an id cannot be indexed'],
     ])
   })
 

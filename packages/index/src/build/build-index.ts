@@ -76,7 +76,7 @@ export async function buildIndex(
 ): Promise<BuildIndexResult> {
   const workers = options.workers ?? 0
   if (!Number.isInteger(workers) || workers < 0) {
-    throw new PubmatchError('INVALID_ARGUMENT', `@pubmatch/index: workers must be a non-negative integer, got ${workers}`)
+    throw new PubmatchError('INVALID_ARGUMENT', `workers must be a non-negative integer, got ${workers}`)
   }
   let pool: Piscina | null = null
   let run = options.runSegmentBuild
@@ -84,14 +84,14 @@ export async function buildIndex(
     if (config.analyzers !== undefined) {
       throw new PubmatchError(
         'INVALID_ARGUMENT',
-        '@pubmatch/index: worker builds use the built-in analyzers only; pass workers: 0 with a custom analyzer registry',
+        'worker builds use the built-in analyzers only; pass workers: 0 with a custom analyzer registry',
       )
     }
     const filename = options.workerFilename ?? defaultWorkerFilename()
     if (!existsSync(filename)) {
       throw new PubmatchError(
         'NOT_FOUND',
-        `@pubmatch/index: the worker ${filename} is missing; run \`pnpm --filter @pubmatch/index build\` first`,
+        `the worker ${filename} is missing; run \`pnpm --filter @pubmatch/index build\` first`,
         { details: { file: filename } },
       )
     }

@@ -15,5 +15,5 @@ export function codecByName(name: CodecName): BlockCodec {
   if (name === 'bitpack') {
     return bitpackCodec
   }
-  throw new PubmatchError('INDEX_CORRUPTED', `@pubmatch/index: unknown block codec "${truncateForMessage(String(name))}"`)
+  throw new PubmatchError('INDEX_CORRUPTED', `unknown block codec "${truncateForMessage(String(name))}"`)
 }

@@ -78,7 +78,7 @@ describe('commit protocol', () => {
     await writeFile(join(dir, pst), bytes)
     const error = await rejection(openIndex(dir))
     expect(isPubmatchError(error, 'INDEX_CORRUPTED')).toBe(true)
-    expect((error as Error).message).toMatch(new RegExp(`^@pubmatch/index: ${pst}: checksum mismatch`))
+    expect((error as Error).message).toMatch(new RegExp(`^${pst}: checksum mismatch`))
     // A writer reads only ids and deletions at open; a merge that would copy the segment fails.
     const writer = await createIndexWriter(dir, testConfig())
     expect(isPubmatchError(await rejection(writer.forceMerge()), 'INDEX_CORRUPTED')).toBe(true)

@@ -27,7 +27,7 @@ export interface Manifest {
 }
 
 function corrupted(dir: string, what: string, cause?: unknown): PubmatchError {
-  return new PubmatchError('INDEX_CORRUPTED', `@pubmatch/index: ${join(dir, MANIFEST_FILE)}: ${what}`, {
+  return new PubmatchError('INDEX_CORRUPTED', `${join(dir, MANIFEST_FILE)}: ${what}`, {
     cause,
     details: { file: join(dir, MANIFEST_FILE) },
   })
@@ -48,7 +48,7 @@ export async function readManifest(dir: string): Promise<Manifest | null> {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
       return null
     }
-    throw new PubmatchError('IO', `@pubmatch/index: cannot read ${join(dir, MANIFEST_FILE)}`, {
+    throw new PubmatchError('IO', `cannot read ${join(dir, MANIFEST_FILE)}`, {
       cause: error,
       details: { file: join(dir, MANIFEST_FILE) },
     })
@@ -73,7 +73,7 @@ export async function readManifest(dir: string): Promise<Manifest | null> {
   if (m.version !== FORMAT_VERSION) {
     throw new PubmatchError(
       'SCHEMA_MISMATCH',
-      `@pubmatch/index: ${join(dir, MANIFEST_FILE)}: format version ${String(m.version)}, this build reads version ${FORMAT_VERSION}`,
+      `${join(dir, MANIFEST_FILE)}: format version ${String(m.version)}, this build reads version ${FORMAT_VERSION}`,
       { details: { file: join(dir, MANIFEST_FILE) } },
     )
   }

@@ -38,7 +38,7 @@ export async function acquireWriteLock(dir: string): Promise<() => Promise<void>
         }
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
-          throw new PubmatchError('IO', `@pubmatch/index: cannot create ${path}`, { cause: error, details: { file: path } })
+          throw new PubmatchError('IO', `cannot create ${path}`, { cause: error, details: { file: path } })
         }
       }
     }
@@ -46,11 +46,11 @@ export async function acquireWriteLock(dir: string): Promise<() => Promise<void>
     if (heldHere.has(path) || (Number.isInteger(owner) && owner > 0 && alive(owner))) {
       throw new PubmatchError(
         'INVALID_ARGUMENT',
-        `@pubmatch/index: ${dir} is locked by another index writer (process ${Number.isNaN(owner) ? '?' : owner}); close it first`,
+        `${dir} is locked by another index writer (process ${Number.isNaN(owner) ? '?' : owner}); close it first`,
         { details: { file: path } },
       )
     }
     await rm(path, { force: true })
   }
-  throw new PubmatchError('IO', `@pubmatch/index: cannot take the write lock ${path}`, { details: { file: path } })
+  throw new PubmatchError('IO', `cannot take the write lock ${path}`, { details: { file: path } })
 }

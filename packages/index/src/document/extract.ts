@@ -36,7 +36,7 @@ function values(value: FieldValue): readonly string[] {
 export function extractDocument(article: Article, config: ResolvedConfig): ExtractedDocument {
   const id = article.id
   if (typeof id !== 'string' || id === '') {
-    throw new PubmatchError('INVALID_ARGUMENT', '@pubmatch/index: an article without an id cannot be indexed', {
+    throw new PubmatchError('INVALID_ARGUMENT', 'an article without an id cannot be indexed', {
       details: { record: truncateForMessage(String(article.title)) },
     })
   }
@@ -48,7 +48,7 @@ export function extractDocument(article: Article, config: ResolvedConfig): Extra
     if (!Number.isInteger(value) || value < INT32_MIN || value > INT32_MAX) {
       throw new PubmatchError(
         'INVALID_ARGUMENT',
-        `@pubmatch/index: document ${truncateForMessage(id)}: numeric doc value "${dv.name}" must be a 32-bit integer, got ${truncateForMessage(String(value))}`,
+        `document ${truncateForMessage(id)}: numeric doc value "${dv.name}" must be a 32-bit integer, got ${truncateForMessage(String(value))}`,
         { details: { record: id } },
       )
     }

@@ -85,7 +85,7 @@ export function finishFile(out: ByteWriter): { bytes: Uint8Array; checksum: File
 }
 
 function corrupted(file: string, what: string): PubmatchError {
-  return new PubmatchError('INDEX_CORRUPTED', `@pubmatch/index: ${file}: ${what}`, {
+  return new PubmatchError('INDEX_CORRUPTED', `${file}: ${what}`, {
     details: { file },
   })
 }
@@ -122,7 +122,7 @@ export function verifyFile(
   if (version < 1 || version > fileVersion(kind)) {
     throw new PubmatchError(
       'SCHEMA_MISMATCH',
-      `@pubmatch/index: ${file}: format version ${version}, this build reads versions 1 to ${fileVersion(kind)} of .${kind} files`,
+      `${file}: format version ${version}, this build reads versions 1 to ${fileVersion(kind)} of .${kind} files`,
       { details: { file } },
     )
   }

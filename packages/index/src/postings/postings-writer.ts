@@ -152,7 +152,7 @@ export class PostingsWriter {
         if (gap < 0) {
           throw new PubmatchError(
             'INTERNAL',
-            `@pubmatch/index: positions of a document must not decrease (${previous} then ${position})`,
+            `positions of a document must not decrease (${previous} then ${position})`,
           )
         }
         previous = position

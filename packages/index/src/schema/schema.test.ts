@@ -130,13 +130,13 @@ describe('testCollectionFields', () => {
 describe('resolveConfig and extractDocument', () => {
   it('reject bad configs and documents with messages that name them', () => {
     const title = { name: 'title', source: (a: Article) => a.title }
-    expect(() => resolveConfig({ fields: [] })).toThrow('@pubmatch/index: an index needs at least one field')
+    expect(() => resolveConfig({ fields: [] })).toThrow('an index needs at least one field')
     expect(() => resolveConfig({ fields: [title, title] })).toThrow('duplicate field name "title"')
     expect(() => resolveConfig({ fields: [{ ...title, analyzer: 'klingon' }] })).toThrow('field "title": unknown analyzer "klingon"')
     expect(() => resolveConfig({ fields: [title], codec: 'zip' as never })).toThrow('unknown codec "zip"')
     const config = resolveConfig({ fields: [title], numericDocValues: [{ name: 'score', source: () => 1.5 }] })
     expect(() => extractDocument(emptyArticle('77'), config)).toThrowErrorMatchingInlineSnapshot(
-      `[PubmatchError: @pubmatch/index: document 77: numeric doc value "score" must be a 32-bit integer, got 1.5]`,
+      `[PubmatchError: document 77: numeric doc value "score" must be a 32-bit integer, got 1.5]`,
     )
     expect(() => extractDocument(emptyArticle(''), config)).toThrow('an article without an id cannot be indexed')
   })

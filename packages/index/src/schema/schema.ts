@@ -52,7 +52,7 @@ export interface ResolvedConfig {
 export const DEFAULT_CODEC: CodecName = 'bitpack'
 
 function invalid(message: string): PubmatchError {
-  return new PubmatchError('INVALID_ARGUMENT', `@pubmatch/index: ${message}`)
+  return new PubmatchError('INVALID_ARGUMENT', `${message}`)
 }
 
 function checkNames(kind: string, names: readonly string[]): void {
@@ -140,7 +140,7 @@ export function assertSameSchema(stored: IndexSchema, given: IndexSchema, dir: s
   if (a !== b) {
     throw new PubmatchError(
       'SCHEMA_MISMATCH',
-      `@pubmatch/index: ${dir}: the index was built with another schema (on disk ${truncateForMessage(a)}; given ${truncateForMessage(b)})`,
+      `${dir}: the index was built with another schema (on disk ${truncateForMessage(a)}; given ${truncateForMessage(b)})`,
       { details: { file: dir } },
     )
   }

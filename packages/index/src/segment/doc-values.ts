@@ -34,7 +34,7 @@ export function writeDocValues(
     if (max - min + 1 > 0xffffffff) {
       throw new PubmatchError(
         'INVALID_ARGUMENT',
-        `@pubmatch/index: numeric doc values of one segment must span less than 2^32 − 1 (got ${min} … ${max})`,
+        `numeric doc values of one segment must span less than 2^32 − 1 (got ${min} … ${max})`,
       )
     }
     out.u32(min >>> 0)

@@ -174,7 +174,7 @@ describe('verifyFile', () => {
     const flipped = Uint8Array.from(bytes)
     flipped[13]! ^= 1
     expect(() => verifyFile(flipped, 'pst', 'a.pst', checksum)).toThrowErrorMatchingInlineSnapshot(
-      `[PubmatchError: @pubmatch/index: a.pst: checksum mismatch (footer 4137327397, content 4149801234, manifest 4137327397)]`,
+      `[PubmatchError: a.pst: checksum mismatch (footer 4137327397, content 4149801234, manifest 4137327397)]`,
     )
     expect(() => verifyFile(bytes.subarray(0, 19), 'pst', 'a.pst', checksum)).toThrow(/size 19 bytes, the manifest says 24/)
     expect(() => verifyFile(bytes, 'pos', 'a.pst', checksum)).toThrow(/not a \.pos file/)

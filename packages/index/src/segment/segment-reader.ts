@@ -44,7 +44,7 @@ export async function readVerifiedFile(
     const code = (error as NodeJS.ErrnoException).code
     throw new PubmatchError(
       code === 'ENOENT' ? 'INDEX_CORRUPTED' : 'IO',
-      `@pubmatch/index: ${file}: listed in the manifest but cannot be read (${code ?? 'error'})`,
+      `${file}: listed in the manifest but cannot be read (${code ?? 'error'})`,
       { cause: error, details: { file, errno: code } },
     )
   }
@@ -98,7 +98,7 @@ export class SegmentReader {
     if (this.docIds.count !== meta.docCount) {
       throw new PubmatchError(
         'INDEX_CORRUPTED',
-        `@pubmatch/index: ${segmentFileName(meta.name, 'ids')}: ${this.docIds.count} ids, the manifest says ${meta.docCount} documents`,
+        `${segmentFileName(meta.name, 'ids')}: ${this.docIds.count} ids, the manifest says ${meta.docCount} documents`,
         { details: { file: segmentFileName(meta.name, 'ids') } },
       )
     }
@@ -250,7 +250,7 @@ export class SegmentReader {
 export async function readLiveDocs(dir: string, meta: SegmentMeta): Promise<LiveDocs> {
   const file = liveDocsFileName(meta.name, meta.delGen)
   if (meta.del === undefined) {
-    throw new PubmatchError('INDEX_CORRUPTED', `@pubmatch/index: ${file}: the manifest has no checksum for it`, {
+    throw new PubmatchError('INDEX_CORRUPTED', `${file}: the manifest has no checksum for it`, {
       details: { file },
     })
   }
@@ -259,7 +259,7 @@ export async function readLiveDocs(dir: string, meta: SegmentMeta): Promise<Live
   if (live.docCount !== meta.docCount || live.deletedCount !== meta.delCount) {
     throw new PubmatchError(
       'INDEX_CORRUPTED',
-      `@pubmatch/index: ${file}: ${live.deletedCount} of ${live.docCount} deleted, the manifest says ${meta.delCount} of ${meta.docCount}`,
+      `${file}: ${live.deletedCount} of ${live.docCount} deleted, the manifest says ${meta.delCount} of ${meta.docCount}`,
       { details: { file } },
     )
   }

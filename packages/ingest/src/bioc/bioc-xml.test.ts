@@ -151,7 +151,7 @@ describe('decodeBiocXml', () => {
       details: { file: 'collection.xml' },
     })
     expect((decoded[1] as Error).message).toMatchInlineSnapshot(
-      `"@pubmatch/ingest: collection.xml: the input ends inside record #5 <document> (started at character 2575)"`,
+      `"collection.xml: the input ends inside record #5 <document> (started at character 2575)"`,
     )
   })
 
@@ -175,7 +175,7 @@ describe('decodeBiocXml', () => {
   it('reports a root element other than <collection>', () => {
     const [error] = decodeBiocXml('<article><p>x</p></article>', 'jats.xml')
     expect((error as Error).message).toMatchInlineSnapshot(
-      `"@pubmatch/ingest: jats.xml: expected a BioC <collection> root element, found <article>"`,
+      `"jats.xml: expected a BioC <collection> root element, found <article>"`,
     )
   })
 })

@@ -35,7 +35,7 @@ export function ingestError(
     .filter((part): part is string => part !== undefined && part !== '')
     .join(', ')
   const quoted = input === undefined ? '' : `: "${truncateForMessage(input)}"`
-  const message = `@pubmatch/ingest: ${where === '' ? '' : `${where}: `}${problem}${quoted}`
+  const message = `${where === '' ? '' : `${where}: `}${problem}${quoted}`
   const details: Record<string, unknown> = {}
   if (place.file !== undefined) {
     details.file = place.file

@@ -253,7 +253,7 @@ describe('readBiocFile on PubTator BioC JSON', () => {
       ],
     ])
     expect(errors[0]?.message).toMatchInlineSnapshot(
-      `"@pubmatch/ingest: 10.1016_j.molcel.2024.01.007.json, document 10.1016/j.molcel.2024.01.007: BioC document has no PMC id (no article-id_pmc infon, document id is not a PMCID)"`,
+      `"10.1016_j.molcel.2024.01.007.json, document 10.1016/j.molcel.2024.01.007: BioC document has no PMC id (no article-id_pmc infon, document id is not a PMCID)"`,
     )
     const documents = fullTexts(records)
     expect(
@@ -298,7 +298,7 @@ describe('parseBiocJson', () => {
       expect(record.error.code).toBe('MALFORMED_JSON')
       expect(record.error.details).toEqual({ file: 'PMC10793275.json' })
       expect(record.error.message).toMatch(
-        /^@pubmatch\/ingest: PMC10793275\.json: not valid BioC JSON \(.+\): ".{1,200}"$/,
+        /^PMC10793275\.json: not valid BioC JSON \(.+\): ".{1,200}"$/,
       )
     }
   })
@@ -323,7 +323,7 @@ describe('parseBiocJson', () => {
     })
     const [record] = parseBiocJson(text, { file: 'pubmed.json' })
     expect(record?.kind === 'error' && record.error.message).toMatchInlineSnapshot(
-      `"@pubmatch/ingest: pubmed.json, document 21951408: BioC document has no PMC id (no article-id_pmc infon, document id is not a PMCID)"`,
+      `"pubmed.json, document 21951408: BioC document has no PMC id (no article-id_pmc infon, document id is not a PMCID)"`,
     )
   })
 
@@ -359,7 +359,7 @@ describe('parseBiocJson', () => {
     const [first] = records
     expect(first?.kind === 'error' && first.error.code).toBe('MALFORMED_JSON')
     expect(first?.kind === 'error' && first.error.message).toMatchInlineSnapshot(
-      `"@pubmatch/ingest: mixed.json, document PMC2: malformed BioC document: passage #1 has no valid offset ("x"); passage #2 is not an object"`,
+      `"mixed.json, document PMC2: malformed BioC document: passage #1 has no valid offset ("x"); passage #2 is not an object"`,
     )
   })
 

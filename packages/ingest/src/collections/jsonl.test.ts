@@ -138,7 +138,7 @@ describe('readJsonlArticles', () => {
       record.kind === 'error' ? [record.error.message] : [],
     )
     expect(messages[3]).toMatch(
-      /^@pubmatch\/ingest: t\w+\.jsonl, line 6, article c: "year" is not a four-digit year: /,
+      /^t\w+\.jsonl, line 6, article c: "year" is not a four-digit year: /,
     )
     expect(messages[4]).toMatch(/line 7, article d: "mesh" is not an array/)
     expect(records[6]).toMatchObject({ article: { id: 'e', title: '', abstract: [] } })

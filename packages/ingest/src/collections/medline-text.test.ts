@@ -226,7 +226,7 @@ describe('readMedlineText', () => {
       const error = records[2]?.kind === 'error' ? records[2].error : undefined
       expect(error?.code).toBe('MISSING_FIELD')
       expect(error?.message).toMatchInlineSnapshot(
-        `"@pubmatch/ingest: records.txt, line 7: MEDLINE record has no PMID: "TI - Orphan AB - x""`,
+        `"records.txt, line 7: MEDLINE record has no PMID: "TI - Orphan AB - x""`,
       )
     } finally {
       await rm(tmp, { recursive: true, force: true })

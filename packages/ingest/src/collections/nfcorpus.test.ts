@@ -138,7 +138,7 @@ describe('readNfcorpusDocs', () => {
       const error = records[1]?.kind === 'error' ? records[1].error : undefined
       expect(error?.details).toEqual({ file: 'corpus.docs', position: 3 })
       expect(error?.message).toMatchInlineSnapshot(
-        `"@pubmatch/ingest: corpus.docs, line 3: expected DOC_ID<TAB>text: "no tab here""`,
+        `"corpus.docs, line 3: expected DOC_ID<TAB>text: "no tab here""`,
       )
     } finally {
       await rm(dir, { recursive: true, force: true })

@@ -60,7 +60,7 @@ describe('readQueries', () => {
     await writeFile(bad, 'Q1\tok\nQ2 no tab\n')
     await expect(readQueries(bad)).rejects.toMatchObject({
       code: 'UNSUPPORTED_FORMAT',
-      message: '@pubmatch/ingest: bad.queries, line 2: expected QID<TAB>text: "Q2 no tab"',
+      message: 'bad.queries, line 2: expected QID<TAB>text: "Q2 no tab"',
     })
     const duplicate = join(dir, 'dup.queries')
     await writeFile(duplicate, 'Q1\ta\nQ1\tb\n')

@@ -110,7 +110,7 @@ export interface EntrezClient {
 
 function positive(value: number, name: string): number {
   if (!(value > 0)) {
-    throw new PubmatchError('INVALID_ARGUMENT', `ingest: entrez ${name} must be > 0, got ${value}`)
+    throw new PubmatchError('INVALID_ARGUMENT', `entrez ${name} must be > 0, got ${value}`)
   }
   return value
 }

@@ -45,7 +45,7 @@ export const systemClock: Clock = {
  * @param signal - the signal that aborted; its `reason` becomes the cause
  */
 export function abortedError(signal?: AbortSignal): PubmatchError {
-  return new PubmatchError('ABORTED', 'ingest: entrez request aborted by the caller', {
+  return new PubmatchError('ABORTED', 'entrez request aborted by the caller', {
     cause: signal?.reason,
   })
 }

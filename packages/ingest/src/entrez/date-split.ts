@@ -52,7 +52,7 @@ export function parseEntrezDate(text: string, bound: 'start' | 'end' = 'start'):
   if (match === null || (month !== undefined && (month < 1 || month > 12))) {
     throw new PubmatchError(
       'INVALID_ARGUMENT',
-      `ingest: "${text.slice(0, 40)}" is not an Entrez date (YYYY, YYYY/MM or YYYY/MM/DD)`,
+      `"${text.slice(0, 40)}" is not an Entrez date (YYYY, YYYY/MM or YYYY/MM/DD)`,
     )
   }
   if (month === undefined) {
@@ -62,7 +62,7 @@ export function parseEntrezDate(text: string, bound: 'start' | 'end' = 'start'):
   }
   const lastDay = new Date(Date.UTC(year, month, 0)).getUTCDate()
   if (day !== undefined && (day < 1 || day > lastDay)) {
-    throw new PubmatchError('INVALID_ARGUMENT', `ingest: "${text.slice(0, 40)}" is not a valid day`)
+    throw new PubmatchError('INVALID_ARGUMENT', `"${text.slice(0, 40)}" is not a valid day`)
   }
   const chosen = day ?? (bound === 'start' ? 1 : lastDay)
   return Date.UTC(year, month - 1, chosen) / MS_PER_DAY
@@ -114,7 +114,7 @@ export async function splitDateRange(
 ): Promise<DateSplitResult> {
   const cap = options.cap ?? 9999
   if (!(cap >= 1)) {
-    throw new PubmatchError('INVALID_ARGUMENT', `ingest: date split cap must be ≥ 1, got ${cap}`)
+    throw new PubmatchError('INVALID_ARGUMENT', `date split cap must be ≥ 1, got ${cap}`)
   }
   const normalised: DateRange = {
     from: formatEntrezDate(parseEntrezDate(range.from, 'start')),
@@ -123,7 +123,7 @@ export async function splitDateRange(
   if (parseEntrezDate(normalised.to) < parseEntrezDate(normalised.from)) {
     throw new PubmatchError(
       'INVALID_ARGUMENT',
-      `ingest: date range ${range.from}–${range.to} ends before it starts`,
+      `date range ${range.from}–${range.to} ends before it starts`,
     )
   }
   const leaves: DateRangeCount[] = []

@@ -69,7 +69,7 @@ export function planBatches(
   if (!Number.isInteger(batchSize) || batchSize < 1) {
     throw new PubmatchError(
       'INVALID_ARGUMENT',
-      `ingest: efetch batch size must be a positive integer, got ${batchSize}`,
+      `efetch batch size must be a positive integer, got ${batchSize}`,
     )
   }
   const common = {

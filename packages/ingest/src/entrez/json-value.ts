@@ -36,7 +36,7 @@ export function malformedJson(
 ): PubmatchError {
   return new PubmatchError(
     'MALFORMED_JSON',
-    `ingest: entrez answer from ${source} is not the expected JSON: ${reason}; body starts "${truncateForMessage(body)}"`,
+    `entrez answer from ${source} is not the expected JSON: ${reason}; body starts "${truncateForMessage(body)}"`,
     { cause, details: { url: source } },
   )
 }

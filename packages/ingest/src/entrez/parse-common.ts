@@ -23,7 +23,7 @@ export function malformedAnswer(
 ): PubmatchError {
   return new PubmatchError(
     format === 'json' ? 'MALFORMED_JSON' : 'MALFORMED_XML',
-    `ingest: entrez answer from ${source} ${reason}: "${truncateForMessage(body)}"`,
+    `entrez answer from ${source} ${reason}: "${truncateForMessage(body)}"`,
     { details: { url: source } },
   )
 }

@@ -137,7 +137,7 @@ describe('parseESearch', () => {
     )
     expect(xml.code).toBe('UPSTREAM_ERROR')
     expect(xml.message).toMatchInlineSnapshot(
-      `"ingest: ESearch returned an error for https://x/esearch.fcgi?db=fleegle: "Invalid db name specified: fleegle""`,
+      `"ESearch returned an error for https://x/esearch.fcgi?db=fleegle: "Invalid db name specified: fleegle""`,
     )
     expect(xml.details['upstreamMessages']).toEqual(['Invalid db name specified: fleegle'])
     const json = thrown(() => parseESearch(read('klortho/esearch.baderror.json'), 'json'))

@@ -55,7 +55,7 @@ export function createRateLimiter(options: RateLimiterOptions = {}): RateLimiter
   if (!(requestsPerSecond > 0) || !Number.isFinite(requestsPerSecond)) {
     throw new PubmatchError(
       'INVALID_ARGUMENT',
-      `ingest: entrez rate limit must be a positive number of requests per second, got ${requestsPerSecond}`,
+      `entrez rate limit must be a positive number of requests per second, got ${requestsPerSecond}`,
     )
   }
   const clock = options.clock ?? systemClock

@@ -51,11 +51,11 @@ describe('request parameters', () => {
 
   it('refuse a request with neither ids nor a history reference', () => {
     expect(() => esummaryParams({ ids: [' '] }, 'xml')).toThrow(
-      'ingest: entrez esummary needs ids or a history reference (webEnv + queryKey)',
+      'entrez esummary needs ids or a history reference (webEnv + queryKey)',
     )
     expect(() => efetchParams({})).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }))
     expect(() => elinkParams({ ids: [], idGroups: [[]] }, 'xml')).toThrow(
-      'ingest: entrez elink needs ids or a history reference (webEnv + queryKey)',
+      'entrez elink needs ids or a history reference (webEnv + queryKey)',
     )
   })
 })

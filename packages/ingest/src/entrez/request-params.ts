@@ -142,7 +142,7 @@ function requireIdsOrHistory(
   if (!hasIds && history === undefined) {
     throw new PubmatchError(
       'INVALID_ARGUMENT',
-      `ingest: entrez ${utility} needs ids or a history reference (webEnv + queryKey)`,
+      `entrez ${utility} needs ids or a history reference (webEnv + queryKey)`,
     )
   }
 }
@@ -235,7 +235,7 @@ export function elinkParams(p: ELinkParams, retmode: EntrezFormat): EntrezParams
 export function epostParams(p: EPostParams): EntrezParams {
   const ids = normaliseIds(p.ids)
   if (ids.length === 0) {
-    throw new PubmatchError('INVALID_ARGUMENT', 'ingest: entrez epost needs at least one id')
+    throw new PubmatchError('INVALID_ARGUMENT', 'entrez epost needs at least one id')
   }
   return toParams({ db: p.db ?? 'pubmed', id: ids.join(','), WebEnv: p.webEnv })
 }

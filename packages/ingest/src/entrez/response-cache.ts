@@ -89,7 +89,7 @@ export function createResponseCache(
   if (!(ttlMs >= 0)) {
     throw new PubmatchError(
       'INVALID_ARGUMENT',
-      `ingest: response cache TTL must be ≥ 0 ms, got ${ttlMs}`,
+      `response cache TTL must be ≥ 0 ms, got ${ttlMs}`,
     )
   }
   const clock = options.clock ?? systemClock
@@ -97,7 +97,7 @@ export function createResponseCache(
     if (!/^[0-9a-f]{16,}$/.test(key)) {
       throw new PubmatchError(
         'INVALID_ARGUMENT',
-        `ingest: response cache key must be lowercase hex, got "${key.slice(0, 80)}"`,
+        `response cache key must be lowercase hex, got "${key.slice(0, 80)}"`,
       )
     }
     return join(dir, key.slice(0, 2), `${key}.json`)
@@ -117,7 +117,7 @@ export function createResponseCache(
         }
         throw new PubmatchError(
           'IO',
-          `ingest: cannot read response cache entry ${path}: ${(error as Error).message}`,
+          `cannot read response cache entry ${path}: ${(error as Error).message}`,
           {
             cause: error,
             details: { file: path },
@@ -140,7 +140,7 @@ export function createResponseCache(
       } catch (error) {
         throw new PubmatchError(
           'IO',
-          `ingest: cannot write response cache entry ${path}: ${(error as Error).message}`,
+          `cannot write response cache entry ${path}: ${(error as Error).message}`,
           {
             cause: error,
             details: { file: path },

@@ -76,7 +76,7 @@ export async function searchAllIds(
   if (!(pageSize >= 1) || !(cap >= 1)) {
     throw new PubmatchError(
       'INVALID_ARGUMENT',
-      `ingest: searchAll needs cap ≥ 1 and pageSize ≥ 1, got ${cap} and ${pageSize}`,
+      `searchAll needs cap ≥ 1 and pageSize ≥ 1, got ${cap} and ${pageSize}`,
     )
   }
   const datetype = params.datetype ?? 'pdat'

@@ -148,7 +148,7 @@ export function createTransport(options: TransportOptions): Transport {
           retryable: true,
           error: new PubmatchError(
             'UPSTREAM_TIMEOUT',
-            `ingest: entrez ${request.utility} did not answer within ${timeoutMs} ms: ${source}`,
+            `entrez ${request.utility} did not answer within ${timeoutMs} ms: ${source}`,
             { cause: error, details: { url: source, timeoutMs } },
           ),
         }
@@ -158,7 +158,7 @@ export function createTransport(options: TransportOptions): Transport {
         retryable: true,
         error: new PubmatchError(
           'NETWORK',
-          `ingest: entrez ${request.utility} request failed (${describeCause(error)}): ${source}`,
+          `entrez ${request.utility} request failed (${describeCause(error)}): ${source}`,
           { cause: error, details: { url: source } },
         ),
       }
@@ -173,7 +173,7 @@ export function createTransport(options: TransportOptions): Transport {
         ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
         error: new PubmatchError(
           'UPSTREAM_HTTP',
-          `ingest: entrez ${request.utility} answered HTTP ${status} for ${source}: "${truncateForMessage(body)}"`,
+          `entrez ${request.utility} answered HTTP ${status} for ${source}: "${truncateForMessage(body)}"`,
           {
             details: {
               url: source,

@@ -15,7 +15,7 @@ export function upstreamError(
   const joined = messages.join('; ')
   return new PubmatchError(
     'UPSTREAM_ERROR',
-    `ingest: ${utility} returned an error for ${source}: "${truncateForMessage(joined)}"`,
+    `${utility} returned an error for ${source}: "${truncateForMessage(joined)}"`,
     {
       details: {
         url: source,

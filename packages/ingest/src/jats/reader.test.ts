@@ -485,7 +485,7 @@ describe('readJatsXml on a <pmc-articleset> (EFetch db=pmc)', () => {
       'fulltext',
     ])
     expect(records[0]!.kind === 'error' && records[0]!.error.message).toBe(
-      '@pubmatch/ingest: set.xml, article #1: JATS article has no PMC id (no <article-id pub-id-type="pmc">)',
+      'set.xml, article #1: JATS article has no PMC id (no <article-id pub-id-type="pmc">)',
     )
   })
 

@@ -27,7 +27,7 @@ function checkRoot(file: string): (root: XmlRootInfo) => void {
     if (!ROOTS.has(root.name)) {
       throw new PubmatchError(
         'UNSUPPORTED_FORMAT',
-        `@pubmatch/ingest: ${file}: <${root.name}> is not JATS (expected an <article> or <pmc-articleset> root)`,
+        `${file}: <${root.name}> is not JATS (expected an <article> or <pmc-articleset> root)`,
         { details: { file, root: root.name } },
       )
     }

@@ -17,7 +17,7 @@ function checkRoot(file: string): (root: XmlRootInfo) => void {
     if (!(root.name in MESH_RECORD_ROOTS)) {
       throw new PubmatchError(
         'UNSUPPORTED_FORMAT',
-        `@pubmatch/ingest: ${file}: <${root.name}> is not MeSH XML ` +
+        `${file}: <${root.name}> is not MeSH XML ` +
           `(expected ${Object.keys(MESH_RECORD_ROOTS).join(', ')})`,
         { details: { file, root: root.name } },
       )

@@ -35,7 +35,7 @@ function missing(element: XmlElement, field: string, context: MeshRecordContext)
   const record = context.record ?? '#1'
   return new PubmatchError(
     'MISSING_FIELD',
-    `@pubmatch/ingest: ${file} record ${record}: <${element.name}> has no ${field}`,
+    `${file} record ${record}: <${element.name}> has no ${field}`,
     {
       details: { file, record },
     },
@@ -198,7 +198,7 @@ export function meshEntryFromElement(
       const record = context.record ?? '#1'
       throw new PubmatchError(
         'UNSUPPORTED_FORMAT',
-        `@pubmatch/ingest: ${file} record ${record}: <${element.name}> is not a MeSH record`,
+        `${file} record ${record}: <${element.name}> is not a MeSH record`,
         { details: { file, record } },
       )
     }

@@ -54,7 +54,7 @@ export async function ingestEntrez(store: CorpusStore, options: IngestEntrezOpti
   const emit = options.onEvent ?? (() => undefined)
   const batchSize = options.batchSize ?? 200
   if (!Number.isInteger(batchSize) || batchSize < 1) {
-    throw new PubmatchError('INVALID_ARGUMENT', `ingest: batch size must be a positive integer, got ${batchSize}`)
+    throw new PubmatchError('INVALID_ARGUMENT', `batch size must be a positive integer, got ${batchSize}`)
   }
   const queryKey = createHash('sha1')
     .update(`pubmed\n${options.query}\n${options.max ?? 'all'}`)
@@ -84,7 +84,7 @@ export async function ingestEntrez(store: CorpusStore, options: IngestEntrezOpti
   emit({ type: 'plan', files: batches.length, bytes: saved.ids.length })
   for (const [index, ids] of batches.entries()) {
     if (options.signal?.aborted) {
-      throw new PubmatchError('ABORTED', 'ingest: interrupted; run the same command again to resume')
+      throw new PubmatchError('ABORTED', 'interrupted; run the same command again to resume')
     }
     const key = `entrez:pubmed:${queryKey}:${index * batchSize}`
     const fingerprint = `ids:${createHash('sha1').update(ids.join(',')).digest('hex')}`
@@ -136,7 +136,7 @@ function withMissing(records: IngestRecord[], requested: readonly string[], labe
     ...missing.map(
       (id): IngestRecord => ({
         kind: 'error',
-        error: new PubmatchError('NOT_FOUND', `ingest: ${label}: EFetch returned no record for PMID ${id}`, {
+        error: new PubmatchError('NOT_FOUND', `${label}: EFetch returned no record for PMID ${id}`, {
           details: { file: label, record: id },
         }),
       }),

@@ -130,7 +130,7 @@ export async function ingestFiles(
     try {
       info = await stat(absolute)
     } catch (error) {
-      throw new PubmatchError('NOT_FOUND', `ingest: cannot read ${path}: ${(error as Error).message}`, {
+      throw new PubmatchError('NOT_FOUND', `cannot read ${path}: ${(error as Error).message}`, {
         cause: error,
         details: { file: absolute },
       })
@@ -147,7 +147,7 @@ export async function ingestFiles(
 
   for (const file of files) {
     if (options.signal?.aborted) {
-      throw new PubmatchError('ABORTED', 'ingest: interrupted; run the same command again to resume')
+      throw new PubmatchError('ABORTED', 'interrupted; run the same command again to resume')
     }
     const key = file.path
     try {
@@ -158,7 +158,7 @@ export async function ingestFiles(
         // recognised non-article data (E-utilities answers, qrels, README…) is skipped.
         if (file.explicit || (expectsArticles(file.path) && !detection.known)) {
           const code = detection.empty ? 'EMPTY_INPUT' : 'UNSUPPORTED_FORMAT'
-          throw new PubmatchError(code, `ingest: ${file.path}: ${detection.reason}`, { details: { file: file.path } })
+          throw new PubmatchError(code, `${file.path}: ${detection.reason}`, { details: { file: file.path } })
         }
         summary.skipped++
         emit({ type: 'source-skipped', key, reason: detection.reason })

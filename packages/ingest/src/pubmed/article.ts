@@ -365,7 +365,7 @@ function missingPmid(element: XmlElement, context: PubmedRecordContext): Pubmatc
   const record = context.record ?? '#1'
   return new PubmatchError(
     'MISSING_FIELD',
-    `@pubmatch/ingest: ${file} record ${record}: <${element.name}> has no PMID`,
+    `${file} record ${record}: <${element.name}> has no PMID`,
     {
       details: { file, record },
     },
@@ -591,7 +591,7 @@ export function pubmedRecordFromElement(
       const record = context.record ?? '#1'
       throw new PubmatchError(
         'UNSUPPORTED_FORMAT',
-        `@pubmatch/ingest: ${file} record ${record}: <${element.name}> is not a PubMed record (expected ${PUBMED_RECORD_ELEMENTS.join(', ')})`,
+        `${file} record ${record}: <${element.name}> is not a PubMed record (expected ${PUBMED_RECORD_ELEMENTS.join(', ')})`,
         { details: { file, record } },
       )
     }

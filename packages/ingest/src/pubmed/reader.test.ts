@@ -627,7 +627,7 @@ describe('readPubmedXml on damaged and foreign inputs', () => {
     const error = errors(records)[0]!
     expect(error.code).toBe('MISSING_FIELD')
     expect(error.details).toEqual({ file: path, record: '#3' })
-    expect(error.message).toBe(`@pubmatch/ingest: ${path} record #3: <MedlineCitation> has no PMID`)
+    expect(error.message).toBe(`${path} record #3: <MedlineCitation> has no PMID`)
     expect(records[2]?.kind).toBe('error')
   })
 
@@ -643,7 +643,7 @@ describe('readPubmedXml on damaged and foreign inputs', () => {
     expect(error.code).toBe('MALFORMED_XML')
     expect(error.details).toMatchObject({ file: 'medsamp-broken.xml', record: '8655018' })
     expect(error.message).toMatch(
-      /^@pubmatch\/ingest: medsamp-broken\.xml record PMID 8655018 \(#\d+\): not well-formed XML/,
+      /^medsamp-broken\.xml record PMID 8655018 \(#\d+\): not well-formed XML/,
     )
   })
 

@@ -29,7 +29,7 @@ function checkRoot(file: string): (root: XmlRootInfo) => void {
       const html = root.name.toLowerCase() === 'html'
       throw new PubmatchError(
         'UNSUPPORTED_FORMAT',
-        `@pubmatch/ingest: ${file}: ${html ? 'an HTML page, not PubMed XML' : `<${root.name}> is not PubMed XML`} ` +
+        `${file}: ${html ? 'an HTML page, not PubMed XML' : `<${root.name}> is not PubMed XML`} ` +
           `(expected a PubmedArticleSet or MedlineCitationSet root)`,
         { details: { file, root: root.name } },
       )

@@ -97,7 +97,7 @@ describe('openCorpus', () => {
 
   it('keeps per-record errors with the source that produced them', async () => {
     store = await openCorpus(dir, { create: true })
-    const error = new PubmatchError('MISSING_FIELD', 'ingest: record #3 has no PMID', {
+    const error = new PubmatchError('MISSING_FIELD', 'record #3 has no PMID', {
       details: { file: 'x.xml', record: '#3' },
     })
     const entry = await store.writeSource({ key: 'x.xml', fingerprint: 'f' }, [

@@ -210,7 +210,7 @@ export async function openCorpus(dir: string, options: OpenCorpusOptions = {}): 
     manifest = { format: FORMAT, version: FORMAT_VERSION, createdAt: now, updatedAt: now, segments: [], sources: [] }
     await writeFileAtomic(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`)
   } else {
-    throw new PubmatchError('NOT_FOUND', `ingest: no corpus at ${dir} (no ${MANIFEST_FILE}); run \`pubmatch ingest\` first`, {
+    throw new PubmatchError('NOT_FOUND', `no corpus at ${dir} (no ${MANIFEST_FILE}); run \`pubmatch ingest\` first`, {
       details: { file: dir },
     })
   }
@@ -238,7 +238,7 @@ function createStore(dir: string, manifest: Manifest, state: State, readOnly: bo
 
   const assertWritable = (): void => {
     if (readOnly) {
-      throw new PubmatchError('INVALID_ARGUMENT', `ingest: corpus ${dir} was opened read-only`)
+      throw new PubmatchError('INVALID_ARGUMENT', `corpus ${dir} was opened read-only`)
     }
   }
 
@@ -460,7 +460,7 @@ function createStore(dir: string, manifest: Manifest, state: State, readOnly: bo
           return op.article
         }
       }
-      throw new PubmatchError('CORPUS_CORRUPTED', `ingest: article ${id} is missing from segment ${segment.file}`, {
+      throw new PubmatchError('CORPUS_CORRUPTED', `article ${id} is missing from segment ${segment.file}`, {
         details: { file: join(segmentsDir, segment.file), record: id },
       })
     },
@@ -587,7 +587,7 @@ async function readManifest(path: string): Promise<Manifest | undefined> {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
       return undefined
     }
-    throw new PubmatchError('IO', `ingest: cannot read ${path}: ${(error as Error).message}`, {
+    throw new PubmatchError('IO', `cannot read ${path}: ${(error as Error).message}`, {
       cause: error,
       details: { file: path },
     })
@@ -596,18 +596,18 @@ async function readManifest(path: string): Promise<Manifest | undefined> {
   try {
     parsed = JSON.parse(text)
   } catch (error) {
-    throw new PubmatchError('CORPUS_CORRUPTED', `ingest: ${path} is not valid JSON`, { cause: error, details: { file: path } })
+    throw new PubmatchError('CORPUS_CORRUPTED', `${path} is not valid JSON`, { cause: error, details: { file: path } })
   }
   const m = parsed as Partial<Manifest>
   if (m.format !== FORMAT || !Array.isArray(m.segments) || !Array.isArray(m.sources)) {
-    throw new PubmatchError('CORPUS_CORRUPTED', `ingest: ${path} is not a pubmatch corpus manifest`, {
+    throw new PubmatchError('CORPUS_CORRUPTED', `${path} is not a pubmatch corpus manifest`, {
       details: { file: path },
     })
   }
   if (m.version !== FORMAT_VERSION) {
     throw new PubmatchError(
       'SCHEMA_MISMATCH',
-      `ingest: ${path} has corpus format version ${String(m.version)}; this pubmatch reads version ${FORMAT_VERSION}`,
+      `${path} has corpus format version ${String(m.version)}; this pubmatch reads version ${FORMAT_VERSION}`,
       { details: { file: path } },
     )
   }
@@ -625,7 +625,7 @@ async function* readSegment(
     await stat(path)
     raw = createReadStream(path)
   } catch (error) {
-    throw new PubmatchError('CORPUS_CORRUPTED', `ingest: segment ${segment.file} listed in the manifest is missing`, {
+    throw new PubmatchError('CORPUS_CORRUPTED', `segment ${segment.file} listed in the manifest is missing`, {
       cause: error,
       details: { file: path },
     })
@@ -644,7 +644,7 @@ async function* readSegment(
       try {
         op = JSON.parse(text) as Operation
       } catch (error) {
-        throw new PubmatchError('CORPUS_CORRUPTED', `ingest: segment ${segment.file} line ${line + 1} is not valid JSON`, {
+        throw new PubmatchError('CORPUS_CORRUPTED', `segment ${segment.file} line ${line + 1} is not valid JSON`, {
           cause: error,
           details: { file: path, position: line + 1 },
         })
@@ -655,7 +655,7 @@ async function* readSegment(
     if (isPubmatchError(error)) {
       throw error
     }
-    throw new PubmatchError('CORPUS_CORRUPTED', `ingest: segment ${segment.file} cannot be read: ${(error as Error).message}`, {
+    throw new PubmatchError('CORPUS_CORRUPTED', `segment ${segment.file} cannot be read: ${(error as Error).message}`, {
       cause: error,
       details: { file: path },
     })
@@ -664,12 +664,12 @@ async function* readSegment(
   if (digest !== segment.sha256) {
     throw new PubmatchError(
       'CORPUS_CORRUPTED',
-      `ingest: segment ${segment.file} fails its checksum (sha256 ${digest.slice(0, 12)}…, manifest says ${segment.sha256.slice(0, 12)}…)`,
+      `segment ${segment.file} fails its checksum (sha256 ${digest.slice(0, 12)}…, manifest says ${segment.sha256.slice(0, 12)}…)`,
       { details: { file: path } },
     )
   }
   if (line !== segment.operations) {
-    throw new PubmatchError('CORPUS_CORRUPTED', `ingest: segment ${segment.file} has ${line} operations, manifest says ${segment.operations}`, {
+    throw new PubmatchError('CORPUS_CORRUPTED', `segment ${segment.file} has ${line} operations, manifest says ${segment.operations}`, {
       details: { file: path },
     })
   }
@@ -714,11 +714,11 @@ async function acquireLock(dir: string): Promise<void> {
       return
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
-        throw new PubmatchError('IO', `ingest: cannot lock ${dir}: ${(error as Error).message}`, { cause: error })
+        throw new PubmatchError('IO', `cannot lock ${dir}: ${(error as Error).message}`, { cause: error })
       }
       const pid = Number.parseInt(await readFile(path, 'utf8').catch(() => ''), 10)
       if (Number.isFinite(pid) && pid !== process.pid && isAlive(pid)) {
-        throw new PubmatchError('IO', `ingest: corpus ${dir} is in use by process ${pid} (lock file ${path})`, {
+        throw new PubmatchError('IO', `corpus ${dir} is in use by process ${pid} (lock file ${path})`, {
           details: { file: path },
         })
       }
@@ -726,7 +726,7 @@ async function acquireLock(dir: string): Promise<void> {
       await rm(path, { force: true })
     }
   }
-  throw new PubmatchError('IO', `ingest: cannot lock ${dir}`)
+  throw new PubmatchError('IO', `cannot lock ${dir}`)
 }
 
 function isAlive(pid: number): boolean {

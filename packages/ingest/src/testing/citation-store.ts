@@ -102,7 +102,7 @@ export function cutCitations(xml: string, file: string): StoredCitation[] {
     if (end === -1) {
       throw new PubmatchError(
         'TRUNCATED_INPUT',
-        `ingest: testing: ${file} ends inside a citation`,
+        `testing: ${file} ends inside a citation`,
         { details: { file } },
       )
     }

@@ -11,7 +11,7 @@ import { PubmatchError } from '@pubmatch/core'
 export function sharedDataPath(sub = ''): string {
   const path = fileURLToPath(new URL(`../../../../../shared/data/${sub}`, import.meta.url))
   if (!existsSync(path)) {
-    throw new PubmatchError('NOT_FOUND', `ingest: testing: shared data not found at ${path}`, {
+    throw new PubmatchError('NOT_FOUND', `testing: shared data not found at ${path}`, {
       details: { file: path },
     })
   }

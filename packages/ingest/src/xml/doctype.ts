@@ -112,7 +112,7 @@ function malformed(context: DoctypeContext, what: string, text: string): Pubmatc
   const file = context.file ?? '<input>'
   return new PubmatchError(
     'MALFORMED_XML',
-    `@pubmatch/ingest: ${file}: malformed DOCTYPE (${what}): "${truncateForMessage(text)}"`,
+    `${file}: malformed DOCTYPE (${what}): "${truncateForMessage(text)}"`,
     { details: { file } },
   )
 }
@@ -284,7 +284,7 @@ function readInternalSubset(
       if (declaration?.kind === 'external') {
         throw new PubmatchError(
           'EXTERNAL_ENTITY',
-          `@pubmatch/ingest: ${file}: the DOCTYPE references the external parameter entity %${name}; ` +
+          `${file}: the DOCTYPE references the external parameter entity %${name}; ` +
             `(${declaration.systemId ?? declaration.publicId ?? 'no identifier'}); pubmatch never fetches external entities`,
           {
             details: {

@@ -128,7 +128,7 @@ describe('createEntityDecoder', () => {
       systemId: 'file:///etc/passwd',
     })
     expect(direct.message).toMatchInlineSnapshot(
-      `"@pubmatch/ingest: x.xml: the document uses the external entity &ext; declared as file:///etc/passwd; pubmatch never fetches external entities"`,
+      `"x.xml: the document uses the external entity &ext; declared as file:///etc/passwd; pubmatch never fetches external entities"`,
     )
     expect(thrown(() => decoder.decode('&wrap;')).code).toBe('EXTERNAL_ENTITY')
   })

@@ -86,7 +86,7 @@ export function createEntityDecoder(
   ): PubmatchError =>
     new PubmatchError(
       'EXTERNAL_ENTITY',
-      `@pubmatch/ingest: ${file}: the document uses the external entity &${name};` +
+      `${file}: the document uses the external entity &${name};` +
         `${via === undefined ? '' : ` (through &${via};)`} declared as ` +
         `${declaration.systemId ?? declaration.publicId ?? 'an external resource'}; pubmatch never fetches external entities`,
       {
@@ -106,7 +106,7 @@ export function createEntityDecoder(
   ): PubmatchError =>
     new PubmatchError(
       'ENTITY_EXPANSION_LIMIT',
-      `@pubmatch/ingest: ${file}: entity &${name}; ${message}`,
+      `${file}: entity &${name}; ${message}`,
       {
         details: { file, entity: name, ...extra },
       },

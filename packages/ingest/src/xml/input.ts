@@ -49,7 +49,7 @@ async function* rawChunks(
     if (typeof code === 'string' && code.startsWith('E')) {
       throw new PubmatchError(
         'IO',
-        `@pubmatch/ingest: cannot read ${file}: ${(error as Error).message}`,
+        `cannot read ${file}: ${(error as Error).message}`,
         {
           cause: error,
           details: { file },
@@ -161,7 +161,7 @@ function pickDecoder(head: Uint8Array, file: string): TextDecoder {
   } catch (error) {
     throw new PubmatchError(
       'UNSUPPORTED_FORMAT',
-      `@pubmatch/ingest: ${file}: unsupported XML encoding "${label}"`,
+      `${file}: unsupported XML encoding "${label}"`,
       {
         cause: error,
         details: { file },
@@ -234,14 +234,14 @@ async function* gunzipOrFail(
     if (code === 'Z_BUF_ERROR') {
       throw new PubmatchError(
         'TRUNCATED_INPUT',
-        `@pubmatch/ingest: ${file}: the gzip stream ends early (${(error as Error).message}); the file is truncated`,
+        `${file}: the gzip stream ends early (${(error as Error).message}); the file is truncated`,
         { cause: error, details: { file } },
       )
     }
     if (typeof code === 'string' && code.startsWith('Z_')) {
       throw new PubmatchError(
         'IO',
-        `@pubmatch/ingest: ${file}: corrupt gzip data (${(error as Error).message})`,
+        `${file}: corrupt gzip data (${(error as Error).message})`,
         {
           cause: error,
           details: { file },

@@ -97,7 +97,7 @@ describe('parseXmlElement', () => {
     expect(error.code).toBe('MALFORMED_XML')
     expect(error.details).toMatchObject({ file: 'set.xml', record: 'Id b (#2)' })
     expect(error.message).toMatchInlineSnapshot(
-      `"@pubmatch/ingest: set.xml record Id b (#2): not well-formed XML (Expected closing tag 'oops' (opened in line 3, col 3) instead of closing tag 'R'.:4:1): "<R> <Id>b</Id> <oops> </R>""`,
+      `"set.xml record Id b (#2): not well-formed XML (Expected closing tag 'oops' (opened in line 3, col 3) instead of closing tag 'R'.:4:1): "<R> <Id>b</Id> <oops> </R>""`,
     )
   })
 

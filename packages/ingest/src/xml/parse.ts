@@ -110,7 +110,7 @@ export function parseXmlElement(xml: string, context: XmlParseContext): XmlEleme
   const malformed = (reason: string, cause?: unknown): PubmatchError =>
     new PubmatchError(
       'MALFORMED_XML',
-      `@pubmatch/ingest: ${where}: not well-formed XML (${truncateForMessage(reason, 120)}): "${truncateForMessage(xml, 80)}"`,
+      `${where}: not well-formed XML (${truncateForMessage(reason, 120)}): "${truncateForMessage(xml, 80)}"`,
       { cause, details: { file, record: context.record } },
     )
   const declaration = forbiddenDeclaration(xml)

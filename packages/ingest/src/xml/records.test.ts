@@ -22,7 +22,7 @@ describe('parseXmlRecords', () => {
     expect(summary(results)).toEqual(['R:a', 'MALFORMED_XML:b', 'R:c'])
     const error = results[1]?.kind === 'error' ? results[1].error : undefined
     expect(error?.message).toMatch(
-      /^@pubmatch\/ingest: set\.xml record Id b \(#2\): not well-formed XML \(/,
+      /^set\.xml record Id b \(#2\): not well-formed XML \(/,
     )
     // '<Set>' is 5 characters and '<R><Id>a</Id></R>' 17: the second record starts at 22.
     expect(error?.details).toMatchObject({ file: 'set.xml', record: 'b', position: 22 })

@@ -115,7 +115,7 @@ export function createXmlRecordPipeline(options: XmlRecordOptions = {}): XmlReco
           kind: 'error',
           error: new PubmatchError(
             'MALFORMED_XML',
-            `@pubmatch/ingest: ${file} record #${event.ordinal}: <${event.name}> is longer than ` +
+            `${file} record #${event.ordinal}: <${event.name}> is longer than ` +
               `${options.maxRecordLength ?? 67_108_864} characters; skipped`,
             { details: { file, record: `#${event.ordinal}`, position: event.offset } },
           ),
@@ -263,7 +263,7 @@ export function parseXmlDocument(
   if (first === undefined) {
     throw new PubmatchError(
       'MALFORMED_XML',
-      `@pubmatch/ingest: ${options.file ?? '<string>'}: no root element`,
+      `${options.file ?? '<string>'}: no root element`,
       {
         details: { file: options.file ?? '<string>' },
       },

@@ -118,7 +118,7 @@ describe('createXmlRecordScanner', () => {
     const blank = scanError(' \n\t\uFEFF')
     expect(blank.code).toBe('EMPTY_INPUT')
     expect(blank.message).toMatchInlineSnapshot(
-      `"@pubmatch/ingest: <input>: the input holds only whitespace"`,
+      `"<input>: the input holds only whitespace"`,
     )
   })
 
@@ -126,7 +126,7 @@ describe('createXmlRecordScanner', () => {
     const error = scanError('%PDF-1.4 binary\u0000\u0001 junk', { file: 'paper.pdf' })
     expect(error.code).toBe('UNSUPPORTED_FORMAT')
     expect(error.message).toMatchInlineSnapshot(
-      `"@pubmatch/ingest: paper.pdf: not XML: the input does not start with "<" (it begins "%PDF-1.4 binary\\u0000\\u0001 junk")"`,
+      `"paper.pdf: not XML: the input does not start with "<" (it begins "%PDF-1.4 binary\\u0000\\u0001 junk")"`,
     )
     expect(scanError('<?xml version="1.0"?> hello <Set/>').code).toBe('UNSUPPORTED_FORMAT')
     expect(scanError('<1abc>').code).toBe('UNSUPPORTED_FORMAT')
@@ -136,7 +136,7 @@ describe('createXmlRecordScanner', () => {
     const insideRecord = scanError('<Set><Rec>abc', { file: 'cut.xml' })
     expect(insideRecord.code).toBe('TRUNCATED_INPUT')
     expect(insideRecord.message).toMatchInlineSnapshot(
-      `"@pubmatch/ingest: cut.xml: the input ends inside record #1 <Rec> (started at character 5)"`,
+      `"cut.xml: the input ends inside record #1 <Rec> (started at character 5)"`,
     )
     expect(scanError('<Set><Rec/>').message).toContain('ends before </Set>')
     expect(scanError('<?xml version="1.0"?>\n').message).toContain('ends before its root element')

@@ -213,7 +213,7 @@ export function createXmlRecordScanner(options: XmlScannerOptions = {}): XmlReco
     message: string,
     offset?: number,
   ): PubmatchError =>
-    new PubmatchError(code, `@pubmatch/ingest: ${file}: ${message}`, {
+    new PubmatchError(code, `${file}: ${message}`, {
       details: offset === undefined ? { file } : { file, position: offset },
     })
 

@@ -63,7 +63,7 @@ export interface LightGbmModel {
 function malformed(message: string, line: number, text: string): PubmatchError {
   return new PubmatchError(
     'UNSUPPORTED_FORMAT',
-    `lightgbm-wasm: not a LightGBM text model: ${message} at line ${line}: "${truncateForMessage(text)}"`,
+    `not a LightGBM text model: ${message} at line ${line}: "${truncateForMessage(text)}"`,
     { details: { position: line } },
   )
 }

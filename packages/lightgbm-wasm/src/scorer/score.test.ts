@@ -103,7 +103,7 @@ describe('scoreRows on a hand-written model', () => {
 describe('parseLightGbmModel', () => {
   it('rejects text that is not a LightGBM model, naming the line', () => {
     expect(() => parseLightGbmModel('{"version": 1}')).toThrowErrorMatchingInlineSnapshot(
-      `[PubmatchError: lightgbm-wasm: not a LightGBM text model: the first line is not "tree" at line 1: "{"version": 1}"]`,
+      `[PubmatchError: not a LightGBM text model: the first line is not "tree" at line 1: "{"version": 1}"]`,
     )
     expect(() => parseLightGbmModel(HAND_MODEL.replace('leaf_value=0.10000000000000001 ', 'leaf_value='))).toThrow(
       /leaf_value has 2 values, expected 3 at line 11/,

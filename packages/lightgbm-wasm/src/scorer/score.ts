@@ -412,7 +412,7 @@ function objectiveTransform(objective: string): Transform | undefined {
     default:
       throw new PubmatchError(
         'UNSUPPORTED_FORMAT',
-        `lightgbm-wasm: the scorer does not know objective "${truncateForMessage(objective)}"; score with raw: true`,
+        `the scorer does not know objective "${truncateForMessage(objective)}"; score with raw: true`,
       )
   }
 }
@@ -433,7 +433,7 @@ export function scoreRows(model: LightGbmModel, features: FeatureMatrix, options
   if (features.numFeatures !== model.numFeatures) {
     throw new PubmatchError(
       'FEATURE_COUNT_MISMATCH',
-      `lightgbm-wasm: the model expects ${model.numFeatures} features, the rows have ${features.numFeatures}`,
+      `the model expects ${model.numFeatures} features, the rows have ${features.numFeatures}`,
     )
   }
   const transform = options.raw === true ? undefined : objectiveTransform(model.objective)
@@ -506,7 +506,7 @@ export function explainRow(model: LightGbmModel, row: ArrayLike<number>, options
   if (row.length !== model.numFeatures) {
     throw new PubmatchError(
       'FEATURE_COUNT_MISMATCH',
-      `lightgbm-wasm: the model expects ${model.numFeatures} features, the row has ${row.length}`,
+      `the model expects ${model.numFeatures} features, the row has ${row.length}`,
     )
   }
   const data = Float64Array.from(row)

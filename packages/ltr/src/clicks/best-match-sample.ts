@@ -55,7 +55,7 @@ async function readText(path: string): Promise<string> {
     return await readFile(path, 'utf8')
   } catch (cause) {
     const code = (cause as NodeJS.ErrnoException).code === 'ENOENT' ? 'NOT_FOUND' : 'IO'
-    throw new PubmatchError(code, `@pubmatch/ltr: cannot read ${path}: ${String(cause)}`, {
+    throw new PubmatchError(code, `cannot read ${path}: ${String(cause)}`, {
       cause,
       details: { file: path },
     })
@@ -74,7 +74,7 @@ async function readIdList(path: string): Promise<string[]> {
     if (!/^\d+$/.test(line)) {
       throw new PubmatchError(
         'UNSUPPORTED_FORMAT',
-        `@pubmatch/ltr: ${path}:${i + 1}: expected a PMID, got ${truncateForMessage(line)}`,
+        `${path}:${i + 1}: expected a PMID, got ${truncateForMessage(line)}`,
         { details: { file: path, position: i + 1 } },
       )
     }
@@ -88,7 +88,7 @@ async function listIds(dir: string): Promise<Set<string>> {
   try {
     names = await readdir(dir)
   } catch (cause) {
-    throw new PubmatchError('NOT_FOUND', `@pubmatch/ltr: cannot list ${dir}: ${String(cause)}`, {
+    throw new PubmatchError('NOT_FOUND', `cannot list ${dir}: ${String(cause)}`, {
       cause,
       details: { file: dir },
     })
@@ -134,7 +134,7 @@ export async function readBestMatchSample(
     if (match === null) {
       throw new PubmatchError(
         'UNSUPPORTED_FORMAT',
-        `@pubmatch/ltr: ${queriesPath}:${i + 1}: expected "qidNNNN|text", got ${truncateForMessage(raw)}`,
+        `${queriesPath}:${i + 1}: expected "qidNNNN|text", got ${truncateForMessage(raw)}`,
         { details: { file: queriesPath, position: i + 1 } },
       )
     }
@@ -143,7 +143,7 @@ export async function readBestMatchSample(
     if (seen.has(id)) {
       throw new PubmatchError(
         'UNSUPPORTED_FORMAT',
-        `@pubmatch/ltr: ${queriesPath}:${i + 1}: query ${id} repeats`,
+        `${queriesPath}:${i + 1}: query ${id} repeats`,
         {
           details: { file: queriesPath, position: i + 1 },
         },

@@ -16,7 +16,7 @@ export function ncbiGrade(rank: number): number {
   if (!Number.isInteger(rank) || rank < -1) {
     throw new PubmatchError(
       'INVALID_ARGUMENT',
-      `@pubmatch/ltr: a gold rank must be an integer ≥ -1, got ${rank}`,
+      `a gold rank must be an integer ≥ -1, got ${rank}`,
     )
   }
   if (rank === -1) {

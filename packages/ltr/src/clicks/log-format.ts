@@ -97,8 +97,8 @@ function fail(
   const at = `${where.file}:${where.line}`
   const message =
     field === null
-      ? `@pubmatch/ltr: search log ${at}: ${what}`
-      : `@pubmatch/ltr: search log ${at}: field "${field}" ${what}`
+      ? `search log ${at}: ${what}`
+      : `search log ${at}: field "${field}" ${what}`
   throw new PubmatchError(code, message, {
     details: { file: where.file, position: where.line, ...(field === null ? {} : { field }) },
   })
@@ -281,7 +281,7 @@ export function parseLogEvent(line: string, where: LogLocation): LogEvent {
   } catch (cause) {
     throw new PubmatchError(
       'MALFORMED_JSON',
-      `@pubmatch/ltr: search log ${where.file}:${where.line}: not JSON: ${truncateForMessage(line)}`,
+      `search log ${where.file}:${where.line}: not JSON: ${truncateForMessage(line)}`,
       { cause, details: { file: where.file, position: where.line } },
     )
   }

@@ -60,7 +60,7 @@ const DEFAULT_MAX_FILE_BYTES = 64 * 1024 * 1024
 export function createLogStore(dir: string, options: LogStoreOptions = {}): LogStore {
   const log = createJsonlLog<LogEvent>(dir, {
     prefix: 'log',
-    name: '@pubmatch/ltr: search log',
+    name: 'search log',
     maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
     format: formatLogEvent,
     parse: parseLogEvent,

@@ -99,7 +99,7 @@ function checkCount(name: string, value: number): number {
   if (!Number.isSafeInteger(value) || value < 0) {
     throw new PubmatchError(
       'INVALID_ARGUMENT',
-      `@pubmatch/ltr: ${name} must be an integer ≥ 0, got ${value}`,
+      `${name} must be an integer ≥ 0, got ${value}`,
     )
   }
   return value
@@ -157,7 +157,7 @@ export function labelQueries(
   if (labelling !== 'ncbi' && labelling !== 'yeganova') {
     throw new PubmatchError(
       'INVALID_ARGUMENT',
-      `@pubmatch/ltr: unknown labelling ${JSON.stringify(labelling)}`,
+      `unknown labelling ${JSON.stringify(labelling)}`,
     )
   }
   const minResults = checkCount('minResults', options.minResults ?? 20)
@@ -167,7 +167,7 @@ export function labelQueries(
   if (!Number.isFinite(fullTextWeight) || fullTextWeight < 0) {
     throw new PubmatchError(
       'INVALID_ARGUMENT',
-      `@pubmatch/ltr: fullTextWeight must be ≥ 0, got ${fullTextWeight}`,
+      `fullTextWeight must be ≥ 0, got ${fullTextWeight}`,
     )
   }
   const simpleTest = options.isSimple ?? ((q: string) => isSimpleQuery(q))

@@ -81,7 +81,7 @@ function checkProbabilities(name: string, values: readonly number[]): readonly n
   if (values.length === 0 || !values.every((p) => Number.isFinite(p) && p >= 0 && p <= 1)) {
     throw new PubmatchError(
       'INVALID_ARGUMENT',
-      `@pubmatch/ltr: ${name} must be a non-empty list of probabilities in [0, 1], got ${JSON.stringify(values)}`,
+      `${name} must be a non-empty list of probabilities in [0, 1], got ${JSON.stringify(values)}`,
     )
   }
   return values
@@ -91,7 +91,7 @@ function checkPositive(name: string, value: number): number {
   if (!Number.isSafeInteger(value) || value < 1) {
     throw new PubmatchError(
       'INVALID_ARGUMENT',
-      `@pubmatch/ltr: ${name} must be an integer ≥ 1, got ${value}`,
+      `${name} must be an integer ≥ 1, got ${value}`,
     )
   }
   return value
@@ -125,11 +125,11 @@ export async function simulateClicks(options: SimulateClicksOptions): Promise<Si
   if (model.kind !== 'pbm' && model.kind !== 'cascade') {
     throw new PubmatchError(
       'INVALID_ARGUMENT',
-      `@pubmatch/ltr: unknown click model ${JSON.stringify(model)}`,
+      `unknown click model ${JSON.stringify(model)}`,
     )
   }
   if (!Number.isFinite(eta) || eta < 0) {
-    throw new PubmatchError('INVALID_ARGUMENT', `@pubmatch/ltr: eta must be ≥ 0, got ${eta}`)
+    throw new PubmatchError('INVALID_ARGUMENT', `eta must be ≥ 0, got ${eta}`)
   }
   checkProbabilities('continueAfterClick', [continueAfterClick])
   const click = checkProbabilities('clickProbability', options.clickProbability ?? [0.05, 0.5, 0.9])
@@ -145,7 +145,7 @@ export async function simulateClicks(options: SimulateClicksOptions): Promise<Si
   if (Number.isNaN(start)) {
     throw new PubmatchError(
       'INVALID_ARGUMENT',
-      `@pubmatch/ltr: startTime is not a date: ${String(options.startTime)}`,
+      `startTime is not a date: ${String(options.startTime)}`,
     )
   }
 

@@ -68,7 +68,7 @@ export function usageCounts(events: readonly LogEvent[]): UsageCounts {
  */
 export async function readUsage(dir: string): Promise<UsageCounts> {
   if (!existsSync(dir)) {
-    throw new PubmatchError('NOT_FOUND', `ltr: no click log at ${dir}`)
+    throw new PubmatchError('NOT_FOUND', `no click log at ${dir}`)
   }
   const { events } = await createLogStore(dir).readAll()
   return usageCounts(events)

@@ -95,7 +95,7 @@ export function createFeatureExtractor(options: FeatureExtractorOptions): Featur
   if (hasTitle && reader.field('title').analyzer !== forward.analyzer) {
     throw new PubmatchError(
       'SCHEMA_MISMATCH',
-      `@pubmatch/ltr: the forward index was built for analyzer "${truncateForMessage(forward.analyzer)}" but the index's title uses "${truncateForMessage(reader.field('title').analyzer)}"`,
+      `the forward index was built for analyzer "${truncateForMessage(forward.analyzer)}" but the index's title uses "${truncateForMessage(reader.field('title').analyzer)}"`,
     )
   }
   const queryAnalyzer = options.queryAnalyzer ?? reader.analyzer(hasTitle ? 'title' : reader.schema.fields[0]!.name)
@@ -253,7 +253,7 @@ export function createFeatureExtractor(options: FeatureExtractorOptions): Featur
           if (fdoc < 0) {
             throw new PubmatchError(
               'NOT_FOUND',
-              `@pubmatch/ltr: document "${truncateForMessage(hit.id)}" is not in the forward index; rebuild it from the corpus the index holds`,
+              `document "${truncateForMessage(hit.id)}" is not in the forward index; rebuild it from the corpus the index holds`,
               { details: { record: hit.id } },
             )
           }

@@ -220,7 +220,7 @@ export function createForwardIndexBuilder(options: ForwardIndexOptions): Forward
     if (base.analyzer !== source.name || base.tokenAnalyzer !== analyzer.name) {
       throw new PubmatchError(
         'SCHEMA_MISMATCH',
-        `@pubmatch/ltr: the forward index to extend was built for analyzer ${base.analyzer} (${base.tokenAnalyzer}), not ${source.name} (${analyzer.name})`,
+        `the forward index to extend was built for analyzer ${base.analyzer} (${base.tokenAnalyzer}), not ${source.name} (${analyzer.name})`,
       )
     }
     for (let t = 0; t < base.termCount; t++) {
@@ -275,10 +275,10 @@ export function createForwardIndexBuilder(options: ForwardIndexOptions): Forward
   return {
     add(doc: ForwardDocument): void {
       if (finished) {
-        throw new PubmatchError('INVALID_ARGUMENT', '@pubmatch/ltr: the forward index builder is finished')
+        throw new PubmatchError('INVALID_ARGUMENT', 'the forward index builder is finished')
       }
       if (docs.has(doc.id)) {
-        throw new PubmatchError('INVALID_ARGUMENT', `@pubmatch/ltr: duplicate document id "${truncateForMessage(doc.id)}" in the forward index`)
+        throw new PubmatchError('INVALID_ARGUMENT', `duplicate document id "${truncateForMessage(doc.id)}" in the forward index`)
       }
       docs.set(doc.id, ids.length)
       ids.push(doc.id)
@@ -369,7 +369,7 @@ class Forward implements ForwardIndex {
   id(doc: number): string {
     const id = this.ids[doc]
     if (id === undefined) {
-      throw new PubmatchError('INVALID_ARGUMENT', `@pubmatch/ltr: forward document ${doc} is outside 0…${this.docCount - 1}`)
+      throw new PubmatchError('INVALID_ARGUMENT', `forward document ${doc} is outside 0…${this.docCount - 1}`)
     }
     return id
   }
@@ -381,7 +381,7 @@ class Forward implements ForwardIndex {
   term(termId: number): string {
     const term = this.terms[termId]
     if (term === undefined) {
-      throw new PubmatchError('INVALID_ARGUMENT', `@pubmatch/ltr: term id ${termId} is outside 0…${this.termCount - 1}`)
+      throw new PubmatchError('INVALID_ARGUMENT', `term id ${termId} is outside 0…${this.termCount - 1}`)
     }
     return term
   }
@@ -416,7 +416,7 @@ class Forward implements ForwardIndex {
     try {
       await writeFileAtomic(file, Buffer.concat([MAGIC, digest, payload]))
     } catch (error) {
-      throw new PubmatchError('IO', `@pubmatch/ltr: cannot write the forward index ${truncateForMessage(file)}`, { cause: error, details: { file } })
+      throw new PubmatchError('IO', `cannot write the forward index ${truncateForMessage(file)}`, { cause: error, details: { file } })
     }
   }
 }
@@ -426,7 +426,7 @@ function bytesOf(array: Uint32Array | Int32Array): Uint8Array {
 }
 
 function corrupted(file: string, what: string): PubmatchError {
-  return new PubmatchError('INDEX_CORRUPTED', `@pubmatch/ltr: forward index ${truncateForMessage(file)} is damaged: ${what}`, { details: { file } })
+  return new PubmatchError('INDEX_CORRUPTED', `forward index ${truncateForMessage(file)} is damaged: ${what}`, { details: { file } })
 }
 
 /**
@@ -441,7 +441,7 @@ export async function loadForwardIndex(file: string): Promise<ForwardIndex> {
     data = await readFile(file)
   } catch (error) {
     const missing = (error as NodeJS.ErrnoException).code === 'ENOENT'
-    throw new PubmatchError(missing ? 'NOT_FOUND' : 'IO', `@pubmatch/ltr: cannot read the forward index ${truncateForMessage(file)}`, { cause: error, details: { file } })
+    throw new PubmatchError(missing ? 'NOT_FOUND' : 'IO', `cannot read the forward index ${truncateForMessage(file)}`, { cause: error, details: { file } })
   }
   if (data.length < MAGIC.length + DIGEST + 4 || !data.subarray(0, MAGIC.length).equals(MAGIC)) {
     throw corrupted(file, 'not a forward index file (bad magic)')
@@ -466,7 +466,7 @@ export async function loadForwardIndex(file: string): Promise<ForwardIndex> {
   try {
     header = JSON.parse(take(payload.readUInt32LE(0) + 4).subarray(4).toString('utf8')) as Header
     if (header.format !== FORMAT) {
-      throw new PubmatchError('SCHEMA_MISMATCH', `@pubmatch/ltr: forward index ${truncateForMessage(file)} has format ${String(header.format)}, this version reads ${FORMAT}`, { details: { file } })
+      throw new PubmatchError('SCHEMA_MISMATCH', `forward index ${truncateForMessage(file)} has format ${String(header.format)}, this version reads ${FORMAT}`, { details: { file } })
     }
     ids = JSON.parse(take(header.ids).toString('utf8'))
     terms = JSON.parse(take(header.terms).toString('utf8'))

@@ -16,7 +16,7 @@ describe.runIf(existsSync(bin))('pubmatch feedback and --prf (built CLI)', () =>
     index = join(dir, 'index')
     expect((await pubmatch('ingest', sample, '-c', join(dir, 'corpus'), '-q')).code).toBe(0)
     expect((await pubmatch('index', '-c', join(dir, 'corpus'), '-i', index, '-q')).code).toBe(0)
-  }, 120_000)
+  })
   afterAll(async () => {
     await rm(dir, { recursive: true, force: true })
   })

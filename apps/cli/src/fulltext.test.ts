@@ -15,7 +15,7 @@ describe.runIf(existsSync(bin))('pubmatch full-text search by section (built CLI
     dir = await mkdtemp(join(tmpdir(), 'pubmatch-fulltext-'))
     index = join(dir, 'index')
     expect((await pubmatch('ingest', sample, '-c', join(dir, 'corpus'), '-q')).code).toBe(0)
-  }, 120_000)
+  })
   afterAll(async () => {
     await rm(dir, { recursive: true, force: true })
   })

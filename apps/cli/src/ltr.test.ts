@@ -33,7 +33,7 @@ describe.runIf(existsSync(bin) && existsSync(shared))('pubmatch second stage fro
     // a slice of the training queries keeps the test quick
     const train = (await readFile(`${nf}train/q-titles.queries`, 'utf8')).split('\n').slice(0, 800).join('\n')
     await writeFile(join(dir, 'train.queries'), `${train}\n`)
-  }, 600_000)
+  })
   afterAll(async () => {
     await rm(dir, { recursive: true, force: true })
   })
@@ -84,7 +84,7 @@ describe.runIf(existsSync(bin) && existsSync(shared))('pubmatch second stage fro
     const refused = await pubmatch('search', 'vitamin d', '-i', index, '--rerank', broken)
     expect(refused.code).toBe(2)
     expect(refused.stderr).toMatch(/^pubmatch: SCHEMA_MISMATCH: .*"bestmatch-178\/1".*"bestmatch-179\/1"/)
-  }, 900_000)
+  })
 
   it('writes the features of any query set as LETOR for other tools', async () => {
     await writeFile(join(dir, 'two.queries'), 'PLAIN-1\twhy deep fried foods may cause cancer\nPLAIN-1007\tddt\n')
@@ -107,7 +107,7 @@ describe.runIf(existsSync(bin) && existsSync(shared))('pubmatch second stage fro
     expect(qrels.some((line) => line.endsWith('\t12') || line.endsWith(' 12'))).toBe(true)
     await ok('train', '-i', index, '--queries', join(dir, 'clicks.queries'), '--qrels', join(dir, 'clicks.qrel'), '--depth', '20', '--trees', '20', '--usage-log', log, '-o', join(dir, 'click-model'), '-q')
     expect(existsSync(join(dir, 'click-model', 'model.txt'))).toBe(true)
-  }, 600_000)
+  })
 
   it("reads NCBI's Best Match sample: real log queries, gold lists, eligibility", async () => {
     const out = await ok('clicks', 'sample', `${shared}pubmed-best-match`)

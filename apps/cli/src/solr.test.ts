@@ -16,7 +16,7 @@ import { bin, pubmatch, samplePath } from '../test/run-cli.ts'
 const sample = samplePath('')
 
 
-describe.runIf(existsSync(bin) && (javaBuilt() || process.env.CI !== undefined))('pubmatch with a SolrCloud backend (built CLI, bundled sample)', { timeout: 300_000 }, () => {
+describe.runIf(existsSync(bin) && (javaBuilt() || process.env.CI !== undefined))('pubmatch with a SolrCloud backend (built CLI, bundled sample)', () => {
   let dir: string
   let cluster: string
   let backend: string
@@ -30,12 +30,12 @@ describe.runIf(existsSync(bin) && (javaBuilt() || process.env.CI !== undefined))
     const state = JSON.parse(up.stdout) as { nodes: Array<{ url: string }> }
     expect(state.nodes).toHaveLength(2)
     backend = `solr://${state.nodes[0]!.url.replace(/^http:\/\//, '')}/pubmed`
-  }, 300_000)
+  })
   afterAll(async () => {
     const down = await pubmatch('solr', 'down', '--dir', cluster)
     expect(down.stdout).toMatch(/^stopped the SolrCloud/)
     await rm(dir, { recursive: true, force: true })
-  }, 120_000)
+  })
 
   it('indexes into 2 shards × 2 replicas, resumes, and searches with the first stage in Solr', async () => {
     const indexed = await pubmatch('index', '--solr', `local:${cluster}`, '--collection', 'pubmed', '--shards', '2', '--replicas', '2', '-c', join(dir, 'corpus'), '-q', '--json')

@@ -92,7 +92,7 @@ describe.runIf(hasChromium && existsSync(shared))('web page in Chromium', () => 
         }
       },
     )
-  }, 240_000)
+  })
 
   afterAll(async () => {
     await browser?.close()

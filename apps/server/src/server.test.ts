@@ -47,7 +47,7 @@ describe.runIf(existsSync(shared))('pubmatch server (PubMed sample with MeSH)', 
     await updateIndex({ corpus: join(dir, 'corpus'), index: join(dir, 'index') })
     engine = await openSearch({ index: join(dir, 'index') })
     app = await createServer({ engine, logDir: join(dir, 'log'), rateLimit: false })
-  }, 120_000)
+  })
   afterAll(async () => {
     await app?.close()
     await rm(dir, { recursive: true, force: true })
@@ -214,7 +214,7 @@ describe.runIf(existsSync(shared))('pubmatch server with a Best Match model (NFC
     await lightgbm.terminate()
     engine = await openSearch({ index: join(dir, 'index'), model: join(dir, 'model-a') })
     app = await createServer({ engine, adminToken: token, rateLimit: false, logDir: join(dir, 'log') })
-  }, 300_000)
+  })
   afterAll(async () => {
     await app?.close()
     await rm(dir, { recursive: true, force: true })
@@ -303,7 +303,7 @@ describe.runIf(existsSync(shared))('pubmatch server with a Best Match model (NFC
     } finally {
       await pooled.close()
     }
-  }, 120_000)
+  })
 
   it('swaps the model and the index generation under load with no failed request', async () => {
     const queries = (await readLabelledQueries(join(shared, 'nfcorpus/dev/q-titles.queries'))).map((q) => q.text)
@@ -356,7 +356,7 @@ describe.runIf(existsSync(shared))('relevance feedback sessions', () => {
     engine = await openSearch({ index: join(dir, 'index') })
     const citations = await loadCitationStore([join(shared, 'pubmed-xml/medsamp2006.xml')])
     replay = await startReplayServer({ citations, routes: [{ utility: 'esearch', respond: citationTextSearchResponder(citations) }] })
-  }, 120_000)
+  })
   afterAll(async () => {
     await replay?.close()
     await rm(dir, { recursive: true, force: true })
@@ -447,7 +447,7 @@ describe.runIf(existsSync(shared))('full-text search by section (fulltext=)', ()
     expect(sum.json().results[0].score).toBeTypeOf('number')
     await app.close()
     await rm(dir, { recursive: true, force: true })
-  }, 120_000)
+  })
 })
 
 describe.runIf(existsSync(shared))('the OpenAPI document', () => {
@@ -499,5 +499,5 @@ describe.runIf(existsSync(shared))('the OpenAPI document', () => {
       const ok = validate(answer.body)
       expect(ok ? [] : validate.errors, `${answer.method} ${answer.route} ${answer.status}`).toEqual([])
     }
-  }, 120_000)
+  })
 })

@@ -35,7 +35,7 @@ describe.runIf(existsSync(shared))('openSearch over PubMed XML (NLM MEDLINE samp
     const built = await updateIndex({ corpus: join(dir, 'corpus'), index: join(dir, 'index') })
     expect(built).toMatchObject({ docCount: 88, added: 88, errors: 0, built: true })
     engine = await openSearch({ index: join(dir, 'index') })
-  }, 120_000)
+  })
   afterAll(async () => {
     await rm(dir, { recursive: true, force: true })
   })
@@ -165,7 +165,7 @@ describe.runIf(existsSync(shared))('what an engine derives from the corpus, kept
     const again = blind.search('neoplasms[mh]', { limit: 100 })
     expect(again.hits.map((h) => h.id)).toEqual(reopened.search('neoplasms[mh]', { limit: 100 }).hits.map((h) => h.id))
     expect(again.warnings).toEqual(exploded.warnings)
-  }, 120_000)
+  })
 })
 
 describe.runIf(existsSync(shared))('openSearch with a Best Match model (NFCorpus)', () => {
@@ -193,7 +193,7 @@ describe.runIf(existsSync(shared))('openSearch with a Best Match model (NFCorpus
     await lightgbm.terminate()
     await saveBestMatchModel(join(dir, 'model'), trained)
     engine = await openSearch({ index: join(dir, 'index'), model: join(dir, 'model') })
-  }, 300_000)
+  })
   afterAll(async () => {
     await rm(dir, { recursive: true, force: true })
   })
@@ -239,7 +239,7 @@ describe.runIf(existsSync(shared))('openSearch with a Best Match model (NFCorpus
       await pool.close()
     }
     await expect(openSearchPool(engine, { workers: 0 })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' })
-  }, 120_000)
+  })
 
   it('pages and reranks a first-stage result computed elsewhere exactly as its own (the Solr backend path)', () => {
     for (const query of ['vitamin d and breast cancer', 'statins']) {

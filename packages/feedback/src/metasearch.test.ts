@@ -25,7 +25,7 @@ describe.runIf(existsSync(baseline))('metasearch over Entrez (loopback replay of
     const citations = await loadCitationStore([baseline, sharedDataPath('pubmed-xml/medsamp2006.xml')])
     server = await startReplayServer({ citations, routes: [{ utility: 'esearch', respond: citationTextSearchResponder(citations) }] })
     cacheDir = await mkdtemp(join(tmpdir(), 'feedback-entrez-'))
-  }, 60_000)
+  })
   afterAll(async () => {
     await server?.close()
     await rm(cacheDir, { recursive: true, force: true })

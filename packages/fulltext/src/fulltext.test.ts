@@ -38,7 +38,7 @@ describe.runIf(existsSync(bioc))('a full-text index of real PMC BioC articles', 
     expect(built.articles).toBe(docs.length)
     expect(built.passages).toBe(docs.reduce((n, d) => n + scoredPassages(d).length, 0))
     index = await openFulltextIndex(join(dir, 'ft'))
-  }, 120_000)
+  })
   afterAll(async () => {
     await rm(dir, { recursive: true, force: true })
   })

@@ -54,7 +54,7 @@ beforeAll(() => {
   expect(existsSync(program)).toBe(true)
   const result = spawnSync(process.execPath, [program], { encoding: 'utf8', timeout: 120_000 })
   output = { status: result.status, stdout: result.stdout, stderr: result.stderr }
-}, 300_000)
+})
 
 afterAll(() => {
   if (workDir !== '') {

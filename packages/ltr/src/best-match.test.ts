@@ -98,7 +98,7 @@ describe.runIf(existsSync(nf))('Best Match recipe on NFCorpus', () => {
       trees: 20,
       earlyStopping: 10,
     })
-  }, 300_000)
+  })
 
   afterAll(async () => {
     await lightgbm?.terminate()

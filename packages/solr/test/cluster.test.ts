@@ -22,7 +22,7 @@ import { HAS_SHARED_DATA, SHARED_DATA } from './shared-data.ts'
 
 const RUN = (javaBuilt() || process.env.CI !== undefined) && HAS_SHARED_DATA
 
-describe.skipIf(!RUN)('a local SolrCloud', { timeout: 600_000 }, () => {
+describe.skipIf(!RUN)('a local SolrCloud', () => {
   let work: string
   let cluster: LocalCluster
   let client: SolrClient
@@ -48,14 +48,14 @@ describe.skipIf(!RUN)('a local SolrCloud', { timeout: 600_000 }, () => {
     const reader = await openIndex(join(work, 'index'))
     embedded = createSearcher(reader, { match: 'all' })
     solr = createSolrFirstStage({ client, collection: 'pubmed', fields: solrFields('pubmed'), analyzer: getAnalyzer('biomedical'), match: 'all' })
-  }, 600_000)
+  })
 
   afterAll(async () => {
     await cluster?.shutdown()
     if (work !== undefined) {
       await rm(work, { recursive: true, force: true })
     }
-  }, 120_000)
+  })
 
   it('indexes a corpus into 2 shards × 2 replicas and resumes after the last committed segment', async () => {
     const first = await indexCorpus({ client, corpus: corpus(), collection: 'pubmed', shards: 2, replicas: 2, batchSize: 200 })

@@ -18,5 +18,5 @@ describe.runIf(javaBuilt() || process.env.CI !== undefined)('Bm25fSelfCheck (Jav
     const { stdout } = await promisify(execFile)('java', ['-cp', classpath, 'org.pubmatch.solr.Bm25fSelfCheck'], { maxBuffer: 1 << 24 })
     // a failed check exits non-zero (execFile rejects); the last line says so too
     expect(stdout).toMatch(/Bm25fSelfCheck: all checks passed\s*$/)
-  }, 120_000)
+  })
 })

@@ -20,6 +20,7 @@ const layers = {
   eval: ['core'],
   solr: ['core', 'analysis', 'index', 'bm25f', 'ingest'],
   engine: ['core', 'ingest', 'analysis', 'index', 'bm25f', 'lightgbm-wasm', 'ltr', 'eval', 'fulltext', 'feedback', 'solr'],
+  'sample-data': [],
 }
 const all = Object.keys(layers)
 
@@ -30,6 +31,9 @@ const all = Object.keys(layers)
 const testOnly = {
   fulltext: ['ingest'],
 }
+
+/** The bundled real sample corpus: any package's tests may read it; no package's code does. */
+const testData = ['sample-data']
 
 const layerRule = (pkg, allowed, files) => ({
   files,
@@ -53,7 +57,9 @@ const layerRule = (pkg, allowed, files) => ({
 
 const layerRules = [
   ...Object.entries(layers).map(([pkg, allowed]) => layerRule(pkg, allowed, [`packages/${pkg}/**/*.ts`])),
-  ...Object.entries(testOnly).map(([pkg, extra]) => layerRule(pkg, [...layers[pkg], ...extra], [`packages/${pkg}/src/**/*.test.ts`])),
+  ...Object.keys(layers).map((pkg) =>
+    layerRule(pkg, [...layers[pkg], ...(testOnly[pkg] ?? []), ...testData], [`packages/${pkg}/src/**/*.test.ts`, `packages/${pkg}/test/**/*.ts`]),
+  ),
 ]
 
 export default tseslint.config(

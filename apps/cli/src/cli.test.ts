@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { bin, pubmatch, samplePath } from '../test/run-cli.ts'
+import { SAMPLE_CORPUS_DIR } from '@pubmatch/sample-data'
 
 const shared = fileURLToPath(new URL('../../../../shared/data/', import.meta.url))
 
@@ -49,7 +50,7 @@ describe.runIf(existsSync(bin))('pubmatch CLI (built)', () => {
     expect(first.stdout).toMatch(/695 articles, 5 full texts, 145 MeSH records/)
     expect(first.stdout).toMatch(/695 documents \(695 added, 0 deleted\)/)
     expect(first.stdout).toContain('7 matching documents')
-    const again = await pubmatch('ingest', fileURLToPath(new URL('../sample-corpus/', import.meta.url)), '--corpus', corpus, '--json', '-q')
+    const again = await pubmatch('ingest', SAMPLE_CORPUS_DIR, '--corpus', corpus, '--json', '-q')
     expect(JSON.parse(again.stdout)).toMatchObject({ added: 0, updated: 0, sources: 0, resumed: 13 })
     const show = await pubmatch('corpus', 'show', '9500320', '--corpus', corpus)
     expect(JSON.parse(show.stdout)).toMatchObject({ id: '9500320' })

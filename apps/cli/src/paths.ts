@@ -1,13 +1,8 @@
-import { fileURLToPath } from 'node:url'
-
 /** Where pubmatch keeps its data unless told otherwise: `./.pubmatch` in the working directory. */
 export const DEFAULT_HOME = '.pubmatch'
 
 /** The default corpus directory. */
 export const DEFAULT_CORPUS: string = `${DEFAULT_HOME}/corpus`
-
-/** The bundled real sample corpus shipped with the CLI (see sample-corpus/README.md). */
-export const SAMPLE_CORPUS_DIR: string = fileURLToPath(new URL('../sample-corpus/', import.meta.url))
 
 /** The default index directory. */
 export const DEFAULT_INDEX: string = `${DEFAULT_HOME}/index`

@@ -9,7 +9,7 @@ const run = promisify(execFile)
 export const bin: string = fileURLToPath(new URL('../dist/bin.js', import.meta.url))
 
 /** The bundled sample corpus, or a file in it. */
-export const samplePath = (path = ''): string => fileURLToPath(new URL(`../sample-corpus/${path}`, import.meta.url))
+export { samplePath } from '@pubmatch/sample-data'
 
 /** What one run of the command did. */
 export interface CliRun {

@@ -4,8 +4,9 @@ import tseslint from 'typescript-eslint'
 import prettier from 'eslint-config-prettier'
 
 /**
- * Allowed workspace imports per package (STYLE.md §2). A package may import only the
- * packages listed here; anything else is a lint error, which keeps the graph acyclic.
+ * Allowed workspace imports per package (CONTRIBUTING.md, "Layers"; ARCHITECTURE.md has the table
+ * and the layer diagram). A package may import only the packages listed here; anything else is a
+ * lint error, which keeps the graph acyclic.
  */
 const layers = {
   core: [],
@@ -46,7 +47,7 @@ const layerRule = (pkg, allowed, files) => ({
             .filter((other) => other !== pkg && !allowed.includes(other))
             .map((other) => ({
               group: [`@pubmatch/${other}`, `@pubmatch/${other}/*`],
-              message: `packages/${pkg} may not import @pubmatch/${other} (see STYLE.md §2)`,
+              message: `packages/${pkg} may not import @pubmatch/${other} (see CONTRIBUTING.md, "Layers")`,
             })),
           { group: ['@pubmatch/cli', '@pubmatch/server'], message: 'apps are never imported' },
         ],
@@ -90,7 +91,7 @@ export default tseslint.config(
       '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true, allowBoolean: true }],
       'no-restricted-syntax': [
         'error',
-        { selector: 'ExportDefaultDeclaration', message: 'No default exports (STYLE.md §4), except config files and *.worker.ts' },
+        { selector: 'ExportDefaultDeclaration', message: 'No default exports (CONTRIBUTING.md, "Code style"), except config files and *.worker.ts' },
       ],
     },
   },

@@ -1,6 +1,6 @@
 import { defineConfig, type ViteUserConfig } from 'vitest/config'
 
-/** `pnpm test:watch`: every package as one vitest workspace. */
+/** `pnpm exec vitest` at the root: every package as one vitest workspace, in watch mode. */
 const config: ViteUserConfig = defineConfig({
   test: { projects: ['packages/*', 'apps/*', 'tools/*'] },
 })

@@ -36,7 +36,8 @@ export interface Analyzer {
 }
 
 /**
- * Builds an analyzer from a tokenizer and token filters applied in order (STYLE.md §6).
+ * Builds an analyzer from a tokenizer and token filters applied in order (a factory:
+ * CONTRIBUTING.md, "Code style").
  * @param name - the analyzer's name; must be non-empty
  * @param tokenize - the tokenizer
  * @param filters - filters applied left to right; a `null` result drops the token

@@ -79,8 +79,10 @@ export interface PubmatchErrorOptions {
 }
 
 /**
- * The one error class of pubmatch. Its message names the package and quotes at most
- * 200 characters of the offending input (see {@link truncateForMessage}).
+ * The one error class of pubmatch. Its message says what was wrong and names the offending value
+ * or file, quoting at most 200 characters of input (see {@link truncateForMessage}); it does not
+ * start with a package name: the code says what kind of failure it is (CONTRIBUTING.md,
+ * "Errors").
  */
 export class PubmatchError extends Error {
   override readonly name = 'PubmatchError'

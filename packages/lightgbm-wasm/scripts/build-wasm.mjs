@@ -78,7 +78,7 @@ const FEATURES = ['-mnontrapping-fptoint', '-msign-ext']
  * BENCHMARKS.md for why); the others exist to be measured by tools/bench-lightgbm.
  */
 const VARIANTS = {
-  // The configuration of issue 4: JavaScript-based C++ exceptions (invoke_* trampolines).
+  // The first configuration built: JavaScript-based C++ exceptions (invoke_* trampolines).
   'js-eh': { cxx: ['-O3', '-fexceptions'], link: ['-O3', '-fexceptions'] },
   // Native WebAssembly exception handling: no JS trampolines around calls that may throw.
   'wasm-eh': { cxx: ['-O3', '-fwasm-exceptions'], link: ['-O3', '-fwasm-exceptions'] },

@@ -145,8 +145,8 @@ export interface LoadWasmOptions {
    * Threaded builds: how many times a waiting OpenMP thread polls (about 1 ns per poll under
    * Node on x86-64) before it sleeps on a futex. LightGBM runs hundreds of short parallel
    * regions per tree; a thread still polling when the next one starts joins it without a
-   * wake-up. Defaults to 1,000,000 (about 1 ms; training 100 trees of the
-   * issue-4 benchmark took 9 % less time than with 65,536, see BENCHMARKS.md). `0` sleeps at
+   * wake-up. Defaults to 1,000,000 (about 1 ms; training 100 trees of the LambdaMART
+   * benchmark took 9 % less time than with 65,536, see BENCHMARKS.md). `0` sleeps at
    * once, like `OMP_WAIT_POLICY=passive`: for machines whose cores are all busy with other work.
    * Ignored by the single-threaded build.
    */

@@ -121,7 +121,7 @@ export function load(): string {
 export const RESULTS_FILE: string = join(PACKAGE_DIR, 'RESULTS.md')
 
 /** The heading block of RESULTS.md. */
-export const RESULTS_HEADER = `# Relevance feedback on NFCorpus (issue 12)
+export const RESULTS_HEADER = `# Relevance feedback on NFCorpus
 
 Written by the programs of \`tools/bench-feedback\`; each replaces its own section. Commands, from
 the repository root:

@@ -1,5 +1,5 @@
 /**
- * The known-item evaluation of full-text section scoring (issue 13) on the real PMC BioC corpus
+ * The known-item evaluation of full-text section scoring on the real PMC BioC corpus
  * (`../shared/data/pmc/bioc-json`, 267 articles): each article's title is a query whose one
  * relevant article is that article; titles are not indexed (only the 13 section types are).
  * PAV is trained on the queries of a seeded half of the articles and the four strategies are
@@ -184,7 +184,7 @@ async function main(): Promise<void> {
     points: model.points,
   })
   await writeFile(join(resultsDir, 'pav-bioc.svg'), plotSectionModel(model, { title: `PAV per section type: P(relevant | section BM25), known-item training (${train.length} titles)` }))
-  const report = `# Full-text section scoring: known-item evaluation (issue 13)
+  const report = `# Full-text section scoring: known-item evaluation
 
 Command: \`pnpm --filter @pubmatch/bench-fulltext bench\` (after \`pnpm build\`).
 Run ${started.toISOString()}; ${cpus().length} × ${cpus()[0]?.model.trim() ?? 'CPU'}, ${Math.round(totalmem() / 2 ** 30)} GB, Node ${process.version}; load average before ${loadBefore}, after ${loadavg().map((l) => l.toFixed(2)).join(' / ')}.

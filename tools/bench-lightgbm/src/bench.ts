@@ -1,4 +1,4 @@
-// `pnpm bench` for @pubmatch/lightgbm-wasm (issue 4): LambdaMART training wall time, CPU time
+// `pnpm bench` for @pubmatch/lightgbm-wasm: LambdaMART training wall time, CPU time
 // and peak memory, WebAssembly (single-threaded and threaded builds) against native LightGBM
 // built from the same sources with 1 and T threads, in one run; then prediction throughput
 // for 100k rows (WebAssembly predict with 1 and T threads, and scoreRows compiled and interpreted).

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { createSyntheticRankingSet, type SyntheticRankingSet } from '@pubmatch/lightgbm-wasm/testing'
 import { buildDir } from './paths.ts'
 
-/** The benchmark set of issue 4: 2,000 queries × 100 documents × 179 features, 5 grades. */
+/** The benchmark set: 2,000 queries × 100 documents × 179 features, 5 grades. */
 export const BENCH_SHAPE = { numQueries: 2000, docsPerQuery: 100, numFeatures: 179, numGrades: 5, seed: 1 } as const
 
 export function benchData(): SyntheticRankingSet {

@@ -1,5 +1,5 @@
 /**
- * Shared parts of the issue-11 effectiveness studies of the second stage (`robustness.ts`,
+ * Shared parts of the effectiveness studies of the second stage (`robustness.ts`,
  * `memory-holdout.ts`): NFCorpus ingested into a corpus store and indexed as the CLI does
  * (`pubmatch ingest` + `pubmatch index`: test-collection fields, `biomedical`, match any, plain
  * syntax), models trained with `trainBestMatch` and opened with `openSearch`, TREC runs built the
@@ -401,7 +401,7 @@ export async function writeSection(
 }
 
 /** The heading block of `RESULTS-robustness.md`. */
-export const RESULTS_HEADER = `# Second stage across query variants and on held-out documents (issue 11)
+export const RESULTS_HEADER = `# Second stage across query variants and on held-out documents
 
 Written by \`src/robustness.ts\` (sections "Query variants") and \`src/memory-holdout.ts\` (sections
 "Held-out documents"); each program replaces its own section (one per reranking depth). Commands, from the repository root:
@@ -410,7 +410,7 @@ Written by \`src/robustness.ts\` (sections "Query variants") and \`src/memory-ho
 pnpm build
 pnpm --filter @pubmatch/bench-ltr bench:robustness   # ≈ 25 min on 2 shared cores (q-all dominates)
 pnpm --filter @pubmatch/bench-ltr bench:memory       # ≈ 2–5 min
-# the same at the reranking depth of the issue-5 figures (500), in sections of their own:
+# the same at the reranking depth of RESULTS.md (500), in sections of their own:
 pnpm --filter @pubmatch/bench-ltr bench:robustness --rerank-depth 500 --configs a,b
 pnpm --filter @pubmatch/bench-ltr bench:memory --rerank-depth 500
 \`\`\`

@@ -1,7 +1,7 @@
 /**
- * `pnpm --filter @pubmatch/bench-ltr bench:memory` (issue 11, study 2): what the query memory
- * (M1–M3) can claim. Measures how many NFCorpus dev relevant pairs point at documents some
- * training query judged relevant; then holds out a seeded random fifth of the corpus documents
+ * `pnpm --filter @pubmatch/bench-ltr bench:memory` (study 2 of RESULTS-robustness.md): what the
+ * query memory (M1–M3) can claim. Measures how many NFCorpus dev relevant pairs point at
+ * documents some training query judged relevant; then holds out a seeded random fifth of the corpus documents
  * (every training judgement on them dropped, from the training queries and so from the memory,
  * and from the validation queries used for early stopping), trains the 179-feature and the 179 +
  * memory models, and evaluates dev q-titles on the held-out documents only. Writes its section

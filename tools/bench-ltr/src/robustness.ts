@@ -1,7 +1,7 @@
 /**
- * `pnpm --filter @pubmatch/bench-ltr bench:robustness` (issue 11, study 1): is the reranked run at
- * least as good as the first stage on every NFCorpus dev query variant (q-titles, q-all,
- * q-vidtitles, q-viddesc, q-nontopictitles)? Trains the 179-feature and the 179 + memory models on
+ * `pnpm --filter @pubmatch/bench-ltr bench:robustness` (study 1 of RESULTS-robustness.md): is the
+ * reranked run at least as good as the first stage on every NFCorpus dev query variant
+ * (q-titles, q-all, q-vidtitles, q-viddesc, q-nontopictitles)? Trains the 179-feature and the 179 + memory models on
  * train q-titles and on mixed train variants, and evaluates each on every dev variant: first stage,
  * reranked as shipped (queries outside the accepted range of the query-level features left in
  * first-stage order), reranked without that fallback, and the fallback rule with other margins

@@ -387,7 +387,7 @@ const verdict =
   `extraction is ${fmt((featuresMemCpu.p50 / rerankFullCpu.p50) * 100, 0)} % of the rerank CPU time, the rest is scoring.`
 
 const trainStats = trainSet.value
-const report = `# Reranking benchmark (issue 5)
+const report = `# Reranking benchmark
 
 Command: \`pnpm --filter @pubmatch/bench-ltr build && pnpm --filter @pubmatch/bench-ltr bench\`
 (options: \`--rounds ${ROUNDS} --throughput-rounds ${THROUGHPUT_ROUNDS} --workers ${WORKERS} --depth ${DEPTH} --memory-k ${MEMORY_K}\`).
@@ -454,7 +454,7 @@ Queries with fewer than ${CANDIDATES} (but at least one) candidates:
 ${latencyTable((s) => !s.full)}
 
 All queries with candidates: rerank p50 ${fmt(rerankAll.p50, 3)} ms, p95 ${fmt(rerankAll.p95, 3)} ms, p99 ${fmt(rerankAll.p99, 3)} ms.
-Target (issue 5): rerank p50 ≤ 10 ms for 500 candidates — measured p50 ${fmt(rerankFull.p50, 3)} ms wall (${rerankFull.p50 <= 10 ? 'met' : 'not met'}),
+Target: rerank p50 ≤ 10 ms for 500 candidates — measured p50 ${fmt(rerankFull.p50, 3)} ms wall (${rerankFull.p50 <= 10 ? 'met' : 'not met'}),
 ${fmt(rerankFullCpu.p50, 3)} ms CPU (${rerankFullCpu.p50 <= 10 ? 'met' : 'not met'}); of the CPU, scoring 500 trees takes ${fmt(score500Cpu.p50, 3)} ms and the 182 features
 ${fmt(featuresMemCpu.p50, 3)} ms (p50).
 Scoring 500 trees costs ${ratio(score500.p50, score162.p50)} the time of ${COMPARE_TREES} trees (p50); the interpreter takes

@@ -233,7 +233,7 @@ function writeResultsFile(report: string): string {
   const out = values.out ?? join(benchDir, 'RESULTS.md')
   writeFileSync(
     out,
-    `# Server under load: results (issue 11)\n\nWritten by \`node dist/run.js\` (tools/bench-server); README.md says what is measured and how, the repository's BENCHMARKS.md has the summary. Raw numbers of this run: \`.cache/results/\` (not committed).\n\n${report}`,
+    `# Server under load: results\n\nWritten by \`node dist/run.js\` (tools/bench-server); README.md says what is measured and how, the repository's BENCHMARKS.md has the summary. Raw numbers of this run: \`.cache/results/\` (not committed).\n\n${report}`,
   )
   return out
 }

@@ -13,7 +13,7 @@ import {
 } from '@pubmatch/eval'
 import { PubmatchError } from '@pubmatch/core'
 
-/** The measures `pubmatch eval` reports unless told otherwise (those of the issues' tables). */
+/** The measures `pubmatch eval` reports unless told otherwise (those of BENCHMARKS.md's tables). */
 export const DEFAULT_MEASURES: readonly string[] = ['ndcg_cut.10,20', 'P.10', 'recall.100,1000', 'map', 'recip_rank']
 
 interface EvalOptions {

@@ -15,10 +15,10 @@ export interface StemFilterOptions {
 const LOWER_ASCII_WORD = /^[a-z]+$/
 
 /**
- * Creates a filter that stems the term with an injected {@link Stemmer} (STYLE.md §4). Only
- * terms made of ASCII lower-case letters are stemmed: numbers, alphanumeric joins (`cox2`) and
- * other scripts pass unchanged. The unstemmed form stays in `original` (set from the term when
- * the tokenizer did not set it).
+ * Creates a filter that stems the term with an injected {@link Stemmer} (CONTRIBUTING.md,
+ * "Code style"). Only terms made of ASCII lower-case letters are stemmed: numbers, alphanumeric
+ * joins (`cox2`) and other scripts pass unchanged. The unstemmed form stays in `original` (set
+ * from the term when the tokenizer did not set it).
  * @param stemmer - the stemmer, e.g. `createSnowballStemmer()`
  * @param options - see {@link StemFilterOptions}
  */

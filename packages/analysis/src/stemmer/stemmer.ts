@@ -2,7 +2,7 @@ import { PubmatchError } from '@pubmatch/core'
 
 /**
  * Reduces a (lower-case) word to its stem. Injected into the stem filter rather than imported
- * globally (STYLE.md §4); `createSnowballStemmer` is the Porter2 implementation.
+ * globally (CONTRIBUTING.md, "Code style"); `createSnowballStemmer` is the Porter2 implementation.
  */
 export type Stemmer = (word: string) => string
 

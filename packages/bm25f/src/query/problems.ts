@@ -75,8 +75,8 @@ function caretExcerpt(text: string, position: number): string {
 }
 
 /**
- * Builds the error thrown for a query problem. The message names the package, the query's
- * source when known, the 0-based position, and ends with a caret excerpt.
+ * Builds the error thrown for a query problem. The message says what is wrong, names the query's
+ * source when known and the 0-based position, and ends with a caret excerpt.
  * @param problem - what is wrong
  * @param message - one line, e.g. `unexpected ")"`
  * @param text - the whole query

@@ -3,7 +3,7 @@ import { bm25f } from './bm25f.ts'
 import { createScorer } from './scorer.ts'
 import type { CollectionStats } from './stats.ts'
 
-// The numbers of STYLE.md §7: N = 1000, n = 10, k1 = 1.2;
+// The worked example of CONTRIBUTING.md, "Tests": N = 1000, n = 10, k1 = 1.2;
 // title w = 2, b = 0.75, tf 1, length 12, avgl 10; abstract w = 1, tf 3, length 220, avgl 200.
 const collection: CollectionStats = {
   docCount: 1000,
@@ -28,7 +28,7 @@ describe('bm25f', () => {
     expect(value).toBeCloseTo(3.602925859257396, 13)
   })
 
-  it('reproduces the STYLE.md example with the (k1 + 1) factor', () => {
+  it('reproduces the worked example with the (k1 + 1) factor', () => {
     expect(bm25f(input, { ...weights, k1Plus1: true }).value).toBeCloseTo(7.926437, 6)
   })
 

@@ -12,7 +12,7 @@ export interface Place {
 }
 
 /**
- * A {@link PubmatchError} whose message names the package, the file and the record, and
+ * A {@link PubmatchError} whose message names the file and the record, says what is wrong and
  * quotes at most 200 characters of the offending input.
  * @param code - the error code
  * @param place - file and record

@@ -15,7 +15,8 @@ import {
   type WorkerTask,
 } from '../worker-task.ts'
 
-// Workers load the built dist (STYLE.md §8): `pnpm build` first (turbo's test task does).
+// Workers load the built dist (CONTRIBUTING.md, "Public API"): `pnpm build` first (turbo's test
+// task does).
 const workerFile = fileURLToPath(new URL('../../dist/workers/lightgbm.worker.js', import.meta.url))
 
 const params: LightGbmParams = {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { createReadStream, createWriteStream } from 'node:fs'
 import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises'
-import { join } from 'node:path'
+import { dirname, join, sep } from 'node:path'
 import { createInterface } from 'node:readline'
 import { pipeline } from 'node:stream/promises'
 import { createGunzip, createGzip } from 'node:zlib'
@@ -235,7 +235,7 @@ export async function openCorpus(dir: string, options: OpenCorpusOptions = {}): 
     manifest = { format: FORMAT, version: FORMAT_VERSION, createdAt: now, updatedAt: now, segments: [], sources: [] }
     await writeFileAtomic(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`)
   } else {
-    throw new PubmatchError('NOT_FOUND', `no corpus at ${dir} (no ${MANIFEST_FILE}); run \`pubmatch ingest\` first`, {
+    throw new PubmatchError('NOT_FOUND', `no corpus at ${dir} (no ${MANIFEST_FILE}); ingest articles into it first: \`pubmatch ingest -c ${shellWord(dir)} FILE…\``, {
       details: { file: dir },
     })
   }
@@ -678,6 +678,55 @@ function createSegmentWriter(segmentsDir: string, name: string): SegmentWriter {
       await rm(tmpPath, { force: true })
     },
   }
+}
+
+/**
+ * The error for a corpus with no article to index (empty, MeSH records only, every citation
+ * deleted), saying what it holds and what to ingest. A corpus whose full texts were stored
+ * before pubmatch derived article records from them is told to read them again with `--force`
+ * (their sources are named), which writes the records.
+ * @param store - the corpus
+ */
+export function noArticlesError(store: CorpusStore): PubmatchError {
+  const stats = store.stats()
+  const dir = shellWord(store.dir)
+  if (stats.fullTexts > 0 && stats.deleted === 0) {
+    const sources = store.sources().filter((source) => source.counts.fullTexts > 0 && !source.key.startsWith('entrez:'))
+    const paths = sources.length <= 3 ? sources.map((source) => source.key) : [commonDirectory(sources.map((source) => source.key))]
+    return new PubmatchError(
+      'INVALID_ARGUMENT',
+      `the corpus ${store.dir} holds ${stats.fullTexts} full texts but no articles: they were stored before pubmatch derived article records from full texts; ` +
+        `read them again to add the records: \`pubmatch ingest --force -c ${dir} ${paths.length > 0 ? paths.map(shellWord).join(' ') : 'FILE…'}\``,
+      { details: { file: store.dir } },
+    )
+  }
+  const held = [
+    stats.mesh > 0 ? `${stats.mesh} MeSH records` : '',
+    stats.deleted > 0 ? `${stats.deleted} deletions` : '',
+    stats.errors > 0 ? `${stats.errors} per-record errors` : '',
+  ].filter((part) => part !== '')
+  return new PubmatchError(
+    'INVALID_ARGUMENT',
+    `the corpus ${store.dir} holds no articles${held.length > 0 ? ` (only ${held.join(', ')})` : ''}; ` +
+      `ingest PubMed XML or PMC full texts (BioC, JATS) into it first: \`pubmatch ingest -c ${dir} FILE…\``,
+    { details: { file: store.dir } },
+  )
+}
+
+/** The deepest directory that holds every path. */
+function commonDirectory(paths: readonly string[]): string {
+  let common = dirname(paths[0] ?? '.')
+  for (const path of paths) {
+    while (common !== dirname(common) && !path.startsWith(common.endsWith(sep) ? common : `${common}${sep}`)) {
+      common = dirname(common)
+    }
+  }
+  return common
+}
+
+/** A path or word as it can be pasted into a shell: as it is when it holds only safe characters, else in single quotes. */
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`
 }
 
 /**

@@ -346,7 +346,7 @@ export function formatHits(hits: readonly EngineHit[], explain: boolean): string
     const types = doc.pubTypes.length > 0 ? ` [${doc.pubTypes.slice(0, 2).join('; ')}]` : ''
     out += `${String(hit.rank).padStart(3)}. ${hit.id}  ${hit.score.toFixed(4)}  ${doc.title}\n`
     const derived = doc.derivedFrom === undefined ? '' : ` (no PubMed record: from the PMC full text, ${doc.derivedFrom === 'jats' ? 'JATS' : 'BioC'})`
-    out += `     ${authors}${doc.journal ?? ''}${doc.year ? ` ${doc.year}` : ''}${types}${derived}\n`
+    out += `     ${authors}${[doc.journal, doc.year].filter((part) => part !== undefined && part !== '').join(' ')}${types}${derived}\n`
     if (explain && hit.secondStage?.explain !== undefined) {
       const e = hit.secondStage.explain
       const parts = e.contributions.slice(0, 6).map((c) => `${c.feature}=${round(c.value)} ${c.contribution >= 0 ? '+' : ''}${c.contribution.toFixed(3)}`)

@@ -21,7 +21,7 @@ const DEMO_QUERIES = [
 export function registerDemoCommand(program: Command): void {
   program
     .command('demo')
-    .description('ingest and index the bundled real sample corpus (MEDLINE, PMC BioC, MeSH), then search it')
+    .description('ingest and index the bundled real sample corpus (MEDLINE, PMC BioC and JATS full texts, MeSH), then search it')
     .option('-c, --corpus <dir>', 'corpus directory to write', DEFAULT_CORPUS)
     .option('-i, --index <dir>', 'index directory to write', DEFAULT_INDEX)
     .option('--plain', 'plain progress lines even on a terminal', false)

@@ -24,6 +24,9 @@ export const errorSchema: Schema = {
   },
 } as const
 
+/** Present on a record derived from a PMC full text's front matter (no PubMed citation in the corpus): the format it was read from. */
+const DERIVED_FROM = { type: 'string', enum: ['jats', 'bioc'], description: 'set when the record was derived from a PMC full text (no PubMed citation in the corpus)' } as const
+
 export const documentSchema: Schema = {
   $id: 'Document',
   type: 'object',
@@ -31,7 +34,7 @@ export const documentSchema: Schema = {
   required: ['id', 'title', 'authors', 'authorCount', 'pubTypes', 'languages'],
   additionalProperties: false,
   properties: {
-    id: { type: 'string', description: 'PMID (or the collection id)' },
+    id: { type: 'string', description: 'PMID (or the collection id; the PMCID of a record derived from a full text that names no PMID)' },
     title: { type: 'string' },
     year: { type: 'integer' },
     journal: { type: 'string' },
@@ -42,6 +45,7 @@ export const documentSchema: Schema = {
     abstract: { type: 'string' },
     pmcid: { type: 'string' },
     doi: { type: 'string' },
+    derivedFrom: DERIVED_FROM,
   },
 } as const
 
@@ -108,6 +112,7 @@ const RESULT_RECORD_PROPERTIES = {
   pubTypes: { type: 'array', items: { type: 'string' } },
   pmcid: { type: 'string' },
   doi: { type: 'string' },
+  derivedFrom: DERIVED_FROM,
 } as const
 
 export const hitSchema: Schema = {

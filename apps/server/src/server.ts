@@ -709,6 +709,7 @@ function resultJson(
     pubTypes: doc.pubTypes,
     ...(doc.pmcid === undefined ? {} : { pmcid: doc.pmcid }),
     ...(doc.doi === undefined ? {} : { doi: doc.doi }),
+    ...(doc.derivedFrom === undefined ? {} : { derivedFrom: doc.derivedFrom }),
   }
 }
 

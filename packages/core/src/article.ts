@@ -153,12 +153,24 @@ export interface Book {
   editors: Author[]
 }
 
-/** Where an article came from. */
-export type ArticleSource = 'pubmed' | 'pubmed-book' | 'test-collection'
+/**
+ * Where an article came from: a PubMed citation or book record, a plain test collection, or
+ * (`pmc`) the front matter of a PMC full text whose citation the corpus does not hold (see
+ * {@link Article.derivedFrom}).
+ */
+export type ArticleSource = 'pubmed' | 'pubmed-book' | 'test-collection' | 'pmc'
+
+/**
+ * The full-text format a derived article record was built from: JATS (`<front>`: ids, title,
+ * abstracts, authors with affiliations, journal, dates, keywords, article type) or BioC (the
+ * front passage and its infons, the abstract passages).
+ */
+export type DerivedFrom = 'jats' | 'bioc'
 
 /**
  * One citation. `id` is the PMID for PubMed records and the collection's document id for
- * plain test collections (NFCorpus `MED-10`).
+ * plain test collections (NFCorpus `MED-10`). A record derived from a PMC full text has the
+ * full text's PMID, or its PMCID (`PMC1234567`) when the full text names no PMID.
  */
 export interface Article {
   id: string
@@ -199,6 +211,12 @@ export interface Article {
   publicationStatus?: string
   commentsCorrections: CommentCorrection[]
   book?: Book
+  /**
+   * Set when this record is not a PubMed citation but was built from a PMC full text's own
+   * front matter, because the corpus held no citation for it (`source` is then `pmc`). A PubMed
+   * record for the same id takes its place whenever it is ingested; it never replaces one.
+   */
+  derivedFrom?: DerivedFrom
 }
 
 /** A `DeleteCitation` entry: these PMIDs leave the store. */

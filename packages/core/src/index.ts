@@ -17,6 +17,7 @@ export type {
   Chemical,
   CommentCorrection,
   DeletedCitation,
+  DerivedFrom,
   HistoryDate,
   Journal,
   Keyword,

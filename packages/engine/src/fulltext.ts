@@ -46,7 +46,10 @@ export async function updateFulltext(options: {
   const settings = await readIndexSettings(options.index)
   const store = await openCorpus(settings.corpus, { readOnly: true })
   if (store.stats().fullTexts === 0) {
-    throw new PubmatchError('INVALID_ARGUMENT', `the corpus ${settings.corpus} holds no full texts; ingest PMC BioC or JATS files first`)
+    throw new PubmatchError(
+      'INVALID_ARGUMENT',
+      `the corpus ${settings.corpus} holds no full texts; ingest PMC BioC or JATS files into it first (\`pubmatch ingest -c ${settings.corpus} DIR\`, a directory of .json or .nxml files)`,
+    )
   }
   return buildFulltextIndex(store.fullTexts(), fulltextDir(options.index), {
     analyzer: settings.analyzer,
@@ -100,7 +103,10 @@ export async function openFulltext(engine: SearchEngine, options: { readonly com
     ...(compiled === undefined ? {} : { compiled: { pairs: compiled.pairs, millis: compiled.millis } }),
     search(query, strategy, options = {}) {
       if ((strategy === 'sum-logodds' || strategy === 'max-logodds') && model === undefined) {
-        throw new PubmatchError('INVALID_ARGUMENT', `${strategy} needs a section model: train one with \`pubmatch fulltext train -i ${engine.indexDir}\``)
+        throw new PubmatchError(
+          'INVALID_ARGUMENT',
+          `${strategy} needs a section model (${modelFile}): train one with \`pubmatch fulltext train -i ${engine.indexDir} --known-item\` (each full text's title as a query for it), or with --queries and --qrels`,
+        )
       }
       const offset = options.offset ?? 0
       const limit = options.limit ?? 20

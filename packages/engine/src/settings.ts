@@ -43,7 +43,7 @@ export async function readIndexSettings(indexDir: string): Promise<IndexSettings
   try {
     text = await readFile(join(indexDir, SETTINGS_FILE), 'utf8')
   } catch (error) {
-    throw new PubmatchError('NOT_FOUND', `no pubmatch index at ${indexDir}; run \`pubmatch index\` first`, {
+    throw new PubmatchError('NOT_FOUND', `no pubmatch index at ${indexDir} (no ${SETTINGS_FILE}); build one from a corpus with \`pubmatch index -c CORPUS -i ${indexDir}\``, {
       cause: error,
       details: { file: indexDir },
     })

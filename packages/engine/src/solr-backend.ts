@@ -74,7 +74,10 @@ export async function attachSolrBackend(engine: SearchEngine, options: AttachSol
   const client = createSolrClient({ urls: backend.urls, ...(options.retries === undefined ? {} : { retries: options.retries }) })
   const state = await readCollectionState(client, backend.collection)
   if (state === undefined) {
-    throw new PubmatchError('NOT_FOUND', `the Solr collection ${backend.collection} holds no indexed corpus; run \`pubmatch index --solr …\` first`)
+    throw new PubmatchError(
+      'NOT_FOUND',
+      `the Solr collection ${backend.collection} holds no indexed corpus; index the engine's corpus into it with \`pubmatch index -c ${engine.settings.corpus} --solr ${backend.urls.join(',')} --collection ${backend.collection}\``,
+    )
   }
   const { settings, firstStage } = engine
   const ranking = engine.openedWith.ranking

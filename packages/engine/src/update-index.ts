@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs'
 import { rename, rm } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { PubmatchError, type Article, type DeletedCitation } from '@pubmatch/core'
-import { openCorpus, type CorpusStore } from '@pubmatch/ingest'
+import { noArticlesError, openCorpus, type CorpusStore } from '@pubmatch/ingest'
 import { buildIndex, openIndex, type IndexProgress } from '@pubmatch/index'
 import { corpusMeshLookup, FORWARD_META_FILE, MESH_CACHE_FILE, openForwardStore } from './corpus-data.ts'
 import { indexConfigFor, readIndexSettings, SETTINGS_FILE, writeIndexSettings, type FieldSet, type IndexSettings } from './settings.ts'
@@ -129,5 +129,5 @@ async function guessFieldSet(store: CorpusStore): Promise<FieldSet> {
   for await (const article of store.articles()) {
     return article.source === 'test-collection' ? 'test-collection' : 'pubmed'
   }
-  throw new PubmatchError('INVALID_ARGUMENT', `the corpus ${store.dir} holds no articles; run \`pubmatch ingest\` first`)
+  throw noArticlesError(store)
 }

@@ -141,7 +141,7 @@ export interface FulltextIndex {
  */
 export async function openFulltextIndex(dir: string): Promise<FulltextIndex> {
   if (!existsSync(join(dir, META_FILE))) {
-    throw new PubmatchError('NOT_FOUND', `no full-text index in ${dir}; build one with \`pubmatch index --fulltext\``, { details: { file: dir } })
+    throw new PubmatchError('NOT_FOUND', `no full-text index in ${dir}; build one with \`buildFulltextIndex\` (\`pubmatch index --fulltext -c CORPUS -i INDEX\` builds INDEX/fulltext)`, { details: { file: dir } })
   }
   const articles = await openIndex(join(dir, 'articles'))
   const passages = await openIndex(join(dir, 'passages'))

@@ -40,7 +40,7 @@ export async function loadSectionModel(file: string): Promise<SavedSectionModel>
   try {
     text = await readFile(file, 'utf8')
   } catch (error) {
-    throw new PubmatchError('NOT_FOUND', `no section model at ${file}; train one with \`pubmatch fulltext train\``, { cause: error, details: { file } })
+    throw new PubmatchError('NOT_FOUND', `no section model at ${file}; train one with \`pubmatch fulltext train -i INDEX --known-item -o ${file}\``, { cause: error, details: { file } })
   }
   let value: SavedSectionModel
   try {

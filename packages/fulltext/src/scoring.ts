@@ -559,7 +559,7 @@ export function rankFulltext(
   } else {
     const model = options.model
     if (model === undefined) {
-      throw new PubmatchError('INVALID_ARGUMENT', `${strategy} needs PAV functions: train them with \`pubmatch fulltext train\``)
+      throw new PubmatchError('INVALID_ARGUMENT', `${strategy} needs PAV functions (a section model): train them with \`trainSectionModel\` (\`pubmatch fulltext train\`)`)
     }
     const max = strategy === 'max-logodds'
     if ('offsets' in model && model.index !== index) {

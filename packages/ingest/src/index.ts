@@ -90,7 +90,7 @@ export type { EInfoDbInfo, EInfoField, EInfoLink, EInfoResult } from './entrez/p
 export type { EPostResult } from './entrez/parse-epost.ts'
 
 // Corpus store
-export { openCorpus, MANIFEST_FILE } from './store/corpus-store.ts'
+export { noArticlesError, openCorpus, MANIFEST_FILE } from './store/corpus-store.ts'
 export type {
   CorpusChange,
   CorpusError,

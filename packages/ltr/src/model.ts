@@ -132,7 +132,10 @@ export async function loadModel(dir: string, schema?: FeatureSchema): Promise<Ra
     text = await readFile(join(dir, MODEL_FILE), 'utf8')
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-      throw new PubmatchError('NOT_FOUND', `no model in ${dir} (expected ${MANIFEST_FILE} and ${MODEL_FILE}; train one with \`pubmatch train\`)`)
+      throw new PubmatchError(
+        'NOT_FOUND',
+        `no model in ${dir} (expected ${MANIFEST_FILE} and ${MODEL_FILE}); train one on judged queries with \`pubmatch train -i INDEX --queries QUERIES --qrels QRELS -o ${dir}\` (TREC qrels, or \`pubmatch clicks labels\` from a search log)`,
+      )
     }
     throw error
   }

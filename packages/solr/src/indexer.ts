@@ -7,7 +7,7 @@
  * segment it committed, exactly like the embedded index's `corpusSegment`.
  */
 import { PubmatchError } from '@pubmatch/core'
-import { meshEntryTermLookup, openCorpus, type CorpusStore } from '@pubmatch/ingest'
+import { meshEntryTermLookup, noArticlesError, openCorpus, type CorpusStore } from '@pubmatch/ingest'
 import type { SolrClient, SolrResponse } from './client.ts'
 import { STATE_FIELD, createConfigset, zipConfigset, type SolrFieldSet } from './configset.ts'
 import { createDocumentMapper, type SolrDocument } from './documents.ts'
@@ -302,5 +302,5 @@ async function guessFieldSet(store: CorpusStore): Promise<SolrFieldSet> {
   for await (const article of store.articles()) {
     return article.source === 'test-collection' ? 'test-collection' : 'pubmed'
   }
-  throw new PubmatchError('INVALID_ARGUMENT', `the corpus ${store.dir} holds no articles; run \`pubmatch ingest\` first`)
+  throw noArticlesError(store)
 }

@@ -2,6 +2,7 @@ import type { Command } from 'commander'
 import { openCorpus } from '@pubmatch/ingest'
 import { PubmatchError } from '@pubmatch/core'
 import { DEFAULT_CORPUS } from '../paths.ts'
+import { assertCorpus } from '../next-step.ts'
 
 /** Adds `pubmatch corpus stats|show|errors|compact`. */
 export function registerCorpusCommand(program: Command): void {
@@ -13,6 +14,7 @@ export function registerCorpusCommand(program: Command): void {
     .option('-c, --corpus <dir>', 'corpus directory', DEFAULT_CORPUS)
     .option('--json', 'print JSON', false)
     .action(async (options: { corpus: string; json: boolean }) => {
+      assertCorpus(options.corpus)
       const store = await openCorpus(options.corpus, { readOnly: true })
       const stats = store.stats()
       if (options.json) {
@@ -30,6 +32,7 @@ export function registerCorpusCommand(program: Command): void {
     .argument('<id>', 'PMID or document id')
     .option('-c, --corpus <dir>', 'corpus directory', DEFAULT_CORPUS)
     .action(async (id: string, options: { corpus: string }) => {
+      assertCorpus(options.corpus)
       const store = await openCorpus(options.corpus, { readOnly: true })
       const article = await store.getArticle(id)
       if (!article) {
@@ -44,6 +47,7 @@ export function registerCorpusCommand(program: Command): void {
     .option('-c, --corpus <dir>', 'corpus directory', DEFAULT_CORPUS)
     .option('--json', 'one JSON object per line', false)
     .action(async (options: { corpus: string; json: boolean }) => {
+      assertCorpus(options.corpus)
       const store = await openCorpus(options.corpus, { readOnly: true })
       for await (const error of store.errors()) {
         process.stdout.write(options.json ? `${JSON.stringify(error)}\n` : `${error.code}\t${error.message}\n`)
@@ -56,6 +60,7 @@ export function registerCorpusCommand(program: Command): void {
     .option('-c, --corpus <dir>', 'corpus directory', DEFAULT_CORPUS)
     .option('--json', 'print the result as JSON', false)
     .action(async (options: { corpus: string; json: boolean }) => {
+      assertCorpus(options.corpus)
       const store = await openCorpus(options.corpus)
       try {
         const before = store.stats().segments

@@ -7,6 +7,7 @@ import { runIndex } from './index.ts'
 import { runIngest } from './ingest.ts'
 import { openSearch } from '@pubmatch/engine'
 import { formatHits } from './search.ts'
+import { commandLine, shortPath } from '../next-step.ts'
 
 /** Queries the demo runs on the bundled sample: plain words, MeSH with explosion, filters. */
 const DEMO_QUERIES = [
@@ -20,7 +21,7 @@ const DEMO_QUERIES = [
 export function registerDemoCommand(program: Command): void {
   program
     .command('demo')
-    .description('ingest and index the bundled real sample corpus (MEDLINE, PMC BioC, MeSH), then search it')
+    .description('ingest and index the bundled real sample corpus (MEDLINE, PMC BioC and JATS full texts, MeSH), then search it')
     .option('-c, --corpus <dir>', 'corpus directory to write', DEFAULT_CORPUS)
     .option('-i, --index <dir>', 'index directory to write', DEFAULT_INDEX)
     .option('--plain', 'plain progress lines even on a terminal', false)
@@ -37,9 +38,9 @@ export function registerDemoCommand(program: Command): void {
       const store = await openCorpus(options.corpus, { readOnly: true })
       const stats = store.stats()
       out(
-        `   ${options.corpus}: ${stats.articles} articles, ${stats.fullTexts} full texts, ${stats.mesh} MeSH records, ` +
+        `   ${options.corpus}: ${stats.articles} articles (${stats.derived} derived from full texts without a PubMed record), ${stats.fullTexts} full texts, ${stats.mesh} MeSH records, ` +
           `${stats.deleted} deletions, ${stats.errors} per-record errors ` +
-          `(this run: ${summary.added} added, ${summary.unchanged} unchanged, ${summary.resumed} files already ingested)\n\n`,
+          `(this run: ${summary.added} added, ${summary.derived} derived, ${summary.unchanged} unchanged, ${summary.resumed} files already ingested)\n\n`,
       )
       out(`2. Indexing it into ${options.index}\n`)
       const indexed = await runIndex({
@@ -60,9 +61,12 @@ export function registerDemoCommand(program: Command): void {
         out(`${result.total} matching documents\n`)
         out(formatHits(result.hits, explain))
       }
+      const i = options.index === DEFAULT_INDEX ? [] : ['-i', shortPath(options.index)]
+      const c = options.corpus === DEFAULT_CORPUS ? [] : ['-c', shortPath(options.corpus)]
       out(
-        `\nNext: \`pnpm pubmatch serve\` serves this index with a search page at http://127.0.0.1:8080/;\n` +
-          `      \`pnpm pubmatch search "your query" --explain\`, \`pnpm pubmatch corpus show <PMID>\`, \`pnpm pubmatch --help\`\n`,
+        `\nNext: ${commandLine('serve', ...i)} serves this index with a search page at http://127.0.0.1:8080/;\n` +
+          `      ${commandLine('search', ...i, 'your query', '--explain')}, ${commandLine('corpus', 'show', ...c, '17299597')} ` +
+          `(a record derived from a bundled JATS full text), ${commandLine('--help')}\n`,
       )
     })
 }

@@ -7,6 +7,7 @@ import { shuffle } from '@pubmatch/eval'
 import { openCorpus } from '@pubmatch/ingest'
 import { DEFAULT_INDEX } from '../paths.ts'
 import { parsePositiveInt } from './ingest.ts'
+import { assertFulltextIndex, assertSectionModel } from '../next-step.ts'
 
 /** Adds `pubmatch fulltext train|inspect|plot`. */
 export function registerFulltextCommands(program: Command): void {
@@ -25,6 +26,7 @@ export function registerFulltextCommands(program: Command): void {
     .option('-o, --out <file>', 'the model file (default: <index>/fulltext/sections.json, which search uses)')
     .option('--json', 'print the result as JSON', false)
     .action(async (options: { index: string; queries?: string; qrels?: string; knownItem: boolean; seed: number; out?: string; json: boolean }) => {
+      await assertFulltextIndex(options.index)
       const index = await openFulltextIndex(fulltextDir(options.index))
       let queries: LabelledFulltextQuery[]
       let description: Record<string, string | number>
@@ -68,6 +70,9 @@ export function registerFulltextCommands(program: Command): void {
     .option('--model <file>', 'a model file (default: the index’s)')
     .option('--json', 'print the model as JSON', false)
     .action(async (options: { index: string; model?: string; json: boolean }) => {
+      if (options.model === undefined) {
+        await assertSectionModel(options.index)
+      }
       const model = await loadSectionModel(options.model ?? sectionModelFile(options.index))
       if (options.json) {
         process.stdout.write(`${JSON.stringify(model, null, 2)}\n`)
@@ -92,6 +97,9 @@ export function registerFulltextCommands(program: Command): void {
     .requiredOption('-o, --out <file>', 'the SVG file')
     .option('--max-score <n>', 'the highest score on the x axis', (v) => Number(v))
     .action(async (options: { index: string; model?: string; out: string; maxScore?: number }) => {
+      if (options.model === undefined) {
+        await assertSectionModel(options.index)
+      }
       const model = await loadSectionModel(options.model ?? sectionModelFile(options.index))
       await writeFile(options.out, plotSectionModel(model, options.maxScore === undefined ? {} : { maxScore: options.maxScore }))
       process.stdout.write(`wrote ${options.out}\n`)

@@ -1,10 +1,13 @@
 import { Option, type Command } from 'commander'
 import { BUILTIN_ANALYZER_NAMES } from '@pubmatch/analysis'
-import { fulltextDir, updateFulltext, updateIndex, type FieldSet, type UpdateIndexResult } from '@pubmatch/engine'
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import { SETTINGS_FILE, fulltextDir, updateFulltext, updateIndex, type FieldSet, type UpdateIndexResult } from '@pubmatch/engine'
 import { createProgress } from '../progress.ts'
 import { DEFAULT_CORPUS, DEFAULT_INDEX } from '../paths.ts'
 import { parsePositiveInt } from './ingest.ts'
 import { runSolrIndex } from './solr.ts'
+import { assertArticles, assertCorpus } from '../next-step.ts'
 
 interface IndexOptions {
   corpus: string
@@ -109,6 +112,10 @@ interrupted run resumes after the last segment it committed:
 export async function runIndex(
   options: Pick<IndexOptions, 'corpus' | 'index' | 'fields' | 'analyzer' | 'mesh' | 'rebuild' | 'workers' | 'plain' | 'quiet'>,
 ): Promise<UpdateIndexResult> {
+  assertCorpus(options.corpus, options.index)
+  if (options.rebuild || !existsSync(join(options.index, SETTINGS_FILE))) {
+    await assertArticles(options.corpus, options.index)
+  }
   const progress = createProgress({ plain: options.plain, quiet: options.quiet })
   let started = false
   const result = await updateIndex({

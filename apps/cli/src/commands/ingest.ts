@@ -14,6 +14,7 @@ import { createProgress, formatBytes, type Progress } from '../progress.ts'
 import { DEFAULT_CORPUS } from '../paths.ts'
 import { EXIT } from '../exit.ts'
 import { ingestEntrezQuery, type EntrezCliOptions } from './ingest-entrez.ts'
+import { nothingToIngest } from '../next-step.ts'
 
 interface IngestOptions extends EntrezCliOptions {
   corpus: string
@@ -69,7 +70,7 @@ failures are listed and kept, see \`pubmatch corpus errors\`); 2 nothing usable 
     )
     .action(async (paths: string[], options: IngestOptions) => {
       if (paths.length === 0 && !options.entrez) {
-        throw new PubmatchError('INVALID_ARGUMENT', 'ingest: give files or directories to read, or --entrez "query"')
+        throw nothingToIngest(options.corpus)
       }
       const progress = createProgress({ quiet: options.quiet, plain: options.plain, format: formatBytes })
       const summary = await runIngest(paths, options, progress)
@@ -184,6 +185,7 @@ function printSummary(summary: IngestSummary, options: IngestOptions): void {
     ['articles deleted', summary.deleted],
     ['deletions of unknown ids', summary.deletedUnknown],
     ['full texts', summary.fullTexts],
+    ['articles from full texts', summary.derived],
     ['MeSH records', summary.mesh],
     ['errors', summary.errors],
     ['sources read', summary.sources],

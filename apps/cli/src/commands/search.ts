@@ -8,6 +8,7 @@ import { openFulltext, openSearch, openSolrSearch, type EngineHit, type EngineRe
 import { FULLTEXT_STRATEGIES, type FulltextStrategy } from '@pubmatch/fulltext'
 import { createProgress } from '../progress.ts'
 import { DEFAULT_INDEX } from '../paths.ts'
+import { assertFulltextIndex, assertIndex } from '../next-step.ts'
 import { parseNonNegativeInt, parsePositiveInt } from './ingest.ts'
 
 /** The first-stage flags shared by `search`, `run`, `train`, `features` and `clicks simulate`. */
@@ -126,6 +127,7 @@ export async function openEngine(flags: RankingFlags, model?: string, usageLog?:
   if (usageLog !== undefined && model === undefined) {
     throw new PubmatchError('INVALID_ARGUMENT', 'search: --usage-log only matters with --rerank')
   }
+  assertIndex(flags.index)
   return openSearch({
     index: flags.index,
     ranking: rankingOf(flags),
@@ -154,6 +156,7 @@ async function openSearching(flags: RankingFlags & { backend?: string }, model?:
   if (usageLog !== undefined && model === undefined) {
     throw new PubmatchError('INVALID_ARGUMENT', 'search: --usage-log only matters with --rerank')
   }
+  assertIndex(flags.index)
   const solr = await openSolrSearch({
     backend: flags.backend,
     index: flags.index,
@@ -224,6 +227,7 @@ Examples:
       const searching = await openSearching(flags, flags.rerank, flags.usageLog, flags.depth)
       const engine = searching.engine
       if (flags.fulltext !== undefined) {
+        await assertFulltextIndex(flags.index)
         const started = performance.now()
         const fulltext = await openFulltext(engine)
         const found = fulltext.search(text, flags.fulltext, { offset: flags.offset, limit: flags.limit })
@@ -327,7 +331,8 @@ the rest follow in first-stage order. Example (NFCorpus):
 }
 
 /**
- * Formats hits for people: rank, id, score, title, then authors, journal, year, types, and with
+ * Formats hits for people: rank, id, score, title, then authors, journal, year, types (and a note
+ * on a record derived from a PMC full text), and with
  * `explain` the first stage's tree and the model's largest feature contributions.
  * @param hits - the hits
  * @param explain - print each hit's explanations
@@ -340,7 +345,8 @@ export function formatHits(hits: readonly EngineHit[], explain: boolean): string
     const authors = doc.authors.length > 0 ? `${doc.authors.join(', ')}${more}. ` : ''
     const types = doc.pubTypes.length > 0 ? ` [${doc.pubTypes.slice(0, 2).join('; ')}]` : ''
     out += `${String(hit.rank).padStart(3)}. ${hit.id}  ${hit.score.toFixed(4)}  ${doc.title}\n`
-    out += `     ${authors}${doc.journal ?? ''}${doc.year ? ` ${doc.year}` : ''}${types}\n`
+    const derived = doc.derivedFrom === undefined ? '' : ` (no PubMed record: from the PMC full text, ${doc.derivedFrom === 'jats' ? 'JATS' : 'BioC'})`
+    out += `     ${authors}${[doc.journal, doc.year].filter((part) => part !== undefined && part !== '').join(' ')}${types}${derived}\n`
     if (explain && hit.secondStage?.explain !== undefined) {
       const e = hit.secondStage.explain
       const parts = e.contributions.slice(0, 6).map((c) => `${c.feature}=${round(c.value)} ${c.contribution >= 0 ? '+' : ''}${c.contribution.toFixed(3)}`)

@@ -8,6 +8,7 @@ import { DEFAULT_CORPUS, DEFAULT_HOME, DEFAULT_INDEX } from '../paths.ts'
 import { SAMPLE_CORPUS_DIR } from '@pubmatch/sample-data'
 import { runIndex } from './index.ts'
 import { parseNonNegativeInt, runIngest } from './ingest.ts'
+import { assertIndex } from '../next-step.ts'
 
 interface ServeOptions {
   index?: string
@@ -62,7 +63,9 @@ Examples:
         process.stderr.write(`${text}\n`)
       }
       let index = options.index
-      if (index === undefined) {
+      if (index !== undefined) {
+        assertIndex(index)
+      } else {
         index = DEFAULT_INDEX
         if (!existsSync(join(index, 'pubmatch.json'))) {
           say(`serve: no index at ${index} yet: ingesting and indexing the bundled sample corpus (${SAMPLE_CORPUS_DIR})`)

@@ -13,6 +13,7 @@ import {
 import { createProgress } from '../progress.ts'
 import { DEFAULT_SOLR_DIR } from '../paths.ts'
 import { parsePositiveInt } from './ingest.ts'
+import { assertCorpus, commandLine } from '../next-step.ts'
 
 /**
  * The Solr nodes of a `--solr` flag: `local` (the cluster `pubmatch solr up` started in
@@ -24,7 +25,7 @@ export async function solrUrls(solr: string): Promise<string[]> {
     const dir = solr === 'local' ? DEFAULT_SOLR_DIR : solr.slice('local:'.length)
     const state = await readLocalCluster(dir)
     if (state === undefined) {
-      throw new PubmatchError('NOT_FOUND', `solr: no local cluster in ${dir}; start one with \`pubmatch solr up\``)
+      throw new PubmatchError('NOT_FOUND', `no local SolrCloud in ${dir}; start one with ${commandLine('solr', 'up', ...(dir === DEFAULT_SOLR_DIR ? [] : ['--dir', dir]))}`)
     }
     return state.nodes.filter((node) => node.running).map((node) => node.url)
   }
@@ -137,6 +138,7 @@ export async function runSolrIndex(flags: SolrIndexFlags): Promise<IndexCorpusRe
   if (flags.collection === undefined) {
     throw new PubmatchError('INVALID_ARGUMENT', 'index: --solr needs --collection NAME')
   }
+  assertCorpus(flags.corpus)
   const client = await solrClient(flags.solr)
   const progress = createProgress({ plain: flags.plain, quiet: flags.quiet })
   let started = false

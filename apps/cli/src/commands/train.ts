@@ -21,6 +21,7 @@ import {
 import { createProgress } from '../progress.ts'
 import { addRankingOptions, openEngine, type RankingFlags } from './search.ts'
 import { parsePositiveInt } from './ingest.ts'
+import { assertFulltextIndex } from '../next-step.ts'
 
 interface TrainCliOptions extends RankingFlags {
   queries: string
@@ -117,6 +118,9 @@ training data, parameters, metrics). Example (NFCorpus):
       const variants: LabelledQuery[][] = []
       for (const [i, file] of options.memoryQueries.entries()) {
         variants.push(await readLabelledQueries(file, options.memoryQrels[i]))
+      }
+      if (options.fulltextFeatures) {
+        await assertFulltextIndex(options.index)
       }
       const blocks = options.fulltextFeatures ? [sectionFeatureBlock(await openFulltextIndex(fulltextDir(options.index)))] : []
       const lightgbm = await loadLightGbm({ threads: options.threads })

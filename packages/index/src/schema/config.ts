@@ -1,5 +1,5 @@
 import type { AnalyzerRegistry } from '@pubmatch/analysis'
-import type { Article } from '@pubmatch/core'
+import type { Article, DerivedFrom } from '@pubmatch/core'
 import type { CodecName } from '../codec/block-codec.ts'
 import type { MergePolicy } from '../merge/merge-policy.ts'
 
@@ -70,6 +70,11 @@ export interface StoredDocument {
   readonly pmcid?: string
   /** The DOI, when the article has one. */
   readonly doi?: string
+  /**
+   * Set when the record is not a PubMed citation but was derived from a PMC full text's front
+   * matter (`Article.derivedFrom`): the format it was read from.
+   */
+  readonly derivedFrom?: DerivedFrom
 }
 
 /** Everything that defines an index: fields, doc values, stored fields, codec. */

@@ -191,7 +191,8 @@ function journalName(article: Article): string | undefined {
 
 /**
  * The default stored record: id, title, year, journal, the first three authors, the author
- * count, publication types and languages.
+ * count, publication types, languages, the abstract, PMCID and DOI, and `derivedFrom` for a
+ * record derived from a PMC full text.
  * @param article - the article
  */
 export function defaultStoredDocument(article: Article): StoredDocument {
@@ -210,6 +211,7 @@ export function defaultStoredDocument(article: Article): StoredDocument {
     ...optional('abstract', abstractText(article)),
     ...optional('pmcid', articleId(article, 'pmc')),
     ...optional('doi', articleId(article, 'doi')),
+    ...(article.derivedFrom === undefined ? {} : { derivedFrom: article.derivedFrom }),
   }
 }
 

@@ -1,6 +1,7 @@
 import { PubmatchError, type FullTextDocument, type Passage } from '@pubmatch/core'
 import type { IngestRecord } from '../records.ts'
 import type { BiocCollection, BiocDocument, BiocPassage } from './bioc-model.ts'
+import { articleFromFullText } from './derive-article.ts'
 import { ingestError } from './errors.ts'
 import { normaliseSectionType } from './section-types.ts'
 
@@ -32,7 +33,8 @@ const DOI = /^\s*(10\.\d{4,9}\/\S+)\s*$/
  * The front passage is the one whose `type` is `front` (or `section_type` `TITLE`); in
  * BioC without section types (PubMed, PubTator) it is a first passage of `type` `title`.
  * Its text is the article title. The licence is the document's `license` infon (`CC BY`),
- * else the front passage's.
+ * else the front passage's. Each `fulltext` record carries the article record derived from
+ * the document (`articleFromFullText`), for a corpus that holds no citation of it.
  * @param items - decoded collections and top-level decoding errors
  * @param file - the file name for messages
  * @param malformedCode - the code for documents of the wrong shape
@@ -140,7 +142,7 @@ export function biocDocumentToRecord(
   if (title !== undefined) {
     fullText.title = title
   }
-  return { kind: 'fulltext', document: fullText }
+  return { kind: 'fulltext', document: fullText, article: articleFromFullText(fullText) }
 }
 
 function findFront(passages: readonly BiocPassage[]): number {

@@ -462,8 +462,8 @@ describe('readJatsXml on a <pmc-articleset> (EFetch db=pmc)', () => {
     expect(error?.message).toContain('PMCID PMC2329613 (#2)')
     expect(error?.details).toMatchObject({ file: path, record: 'PMC2329613' })
     // The articles in the set read exactly as the single files do.
-    const single = onlyDocument(await collect(readJatsXml(join(jatsDir, 'pone.0000217.nxml'))))
-    expect(records[0]).toEqual({ kind: 'fulltext', document: single })
+    const [single] = await collect(readJatsXml(join(jatsDir, 'pone.0000217.nxml')))
+    expect(records[0]).toEqual(single)
     // In memory, too.
     expect(parseJatsXml(set, { file: 'articleset.xml' }).map((r) => r.kind)).toEqual([
       'fulltext',

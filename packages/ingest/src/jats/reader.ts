@@ -11,6 +11,7 @@ import {
 import type { XmlRootInfo } from '../xml/records.ts'
 import type { XmlRecordText } from '../xml/scanner.ts'
 import type { XmlElement } from '../xml/tree.ts'
+import { jatsFrontArticle } from './front-article.ts'
 import { jatsArticleToBioc } from './to-bioc.ts'
 
 /**
@@ -70,12 +71,13 @@ function convert(element: XmlElement, source: XmlRecordSource): IngestRecord {
       ),
     }
   }
-  return biocDocumentToRecord(document, {
+  const record = biocDocumentToRecord(document, {
     source: 'PMC',
     file,
     ordinal: Number.isFinite(ordinal) ? ordinal : 1,
     malformedCode: 'MALFORMED_XML',
   })
+  return record.kind === 'fulltext' ? { ...record, article: jatsFrontArticle(element, record.document) } : record
 }
 
 const jatsReader = createXmlRecordReader({
@@ -94,8 +96,10 @@ const jatsReader = createXmlRecordReader({
  * package's safe XML layer: the external DTD every `.nxml` names is never fetched, DOCTYPE
  * entities are bounded, and a `<pmc-articleset>` is read one `<article>` at a time.
  *
- * Yields one `{ kind: 'fulltext', document }` per article, with passages and section types as
- * the BioC reader gives them for the BioC text of the same article (see `src/jats/README.md`).
+ * Yields one `{ kind: 'fulltext', document, article }` per article, with passages and section
+ * types as the BioC reader gives them for the BioC text of the same article (see
+ * `src/jats/README.md`), and the article record derived from its `<front>` (`jatsFrontArticle`),
+ * which the corpus store keeps while it holds no citation of the article.
  * An article that fails (not well-formed: `MALFORMED_XML`; no PMC id: `MISSING_FIELD`) is
  * yielded as `{ kind: 'error' }` naming the file and the article (its PMCID when it can be
  * found, else `#<ordinal>`) and reading goes on; a truncated input yields the articles

@@ -63,6 +63,7 @@ export function ingestOutcome(summary: IngestSummary): IngestOutcome {
     summary.deleted +
     summary.deletedUnknown +
     summary.fullTexts +
+    summary.derived +
     summary.mesh
   const usable = stored > 0 || summary.resumed > 0
   if (summary.errors === 0) {

@@ -218,3 +218,118 @@ describe('CorpusStore.changes', () => {
     }
   })
 })
+
+describe('records derived from full texts', () => {
+  let dir: string
+  let store: CorpusStore | undefined
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'pubmatch-derived-'))
+  })
+  afterEach(async () => {
+    await store?.close()
+    store = undefined
+    await rm(dir, { recursive: true, force: true })
+  })
+
+  /** A full text and the record derived from it; `pmid` undefined keys the record by its PMCID. */
+  const fullText = (pmcid: string, pmid: string | undefined, title: string): IngestRecord => ({
+    kind: 'fulltext',
+    document: { pmcid, ...(pmid === undefined ? {} : { pmid }), sourceId: pmcid, title, passages: [] },
+    article: {
+      ...emptyArticle(pmid ?? pmcid, 'pmc'),
+      title,
+      articleIds: [...(pmid === undefined ? [] : [{ type: 'pubmed', value: pmid }]), { type: 'pmc', value: pmcid }],
+      derivedFrom: 'jats',
+    },
+  })
+  const citation = (id: string, title: string, pmcid?: string): IngestRecord =>
+    put({ ...article(id, title), articleIds: [{ type: 'pubmed', value: id }, ...(pmcid === undefined ? [] : [{ type: 'pmc', value: pmcid }])] })
+  const live = async (s: CorpusStore): Promise<Record<string, string>> =>
+    Object.fromEntries((await collect(s.articles())).map((a) => [a.id, `${a.source}:${a.title}`]))
+
+  it('keeps a full text’s own record while no citation is there, and lets a later citation replace it', async () => {
+    store = await openCorpus(dir, { create: true })
+    const first = await store.writeSource({ key: 'pmc', fingerprint: 'x' }, [fullText('PMC10', '100', 'from the full text')])
+    expect(first.counts).toMatchObject({ fullTexts: 1, derived: 1, added: 0 })
+    expect(store.stats()).toMatchObject({ articles: 1, derived: 1, fullTexts: 1 })
+    expect(await store.getArticle('100')).toMatchObject({ source: 'pmc', derivedFrom: 'jats' })
+    const second = await store.writeSource({ key: 'pubmed', fingerprint: 'x' }, [citation('100', 'from PubMed')])
+    expect(second.counts).toMatchObject({ added: 1, updated: 0, derived: 0 })
+    expect(await live(store)).toEqual({ '100': 'pubmed:from PubMed' })
+    expect(store.stats()).toMatchObject({ articles: 1, derived: 0 })
+    // the full text again (changed or not) leaves the citation alone
+    const again = await store.writeSource({ key: 'pmc2', fingerprint: 'x' }, [fullText('PMC10', '100', 'revised full text')])
+    expect(again.counts).toMatchObject({ fullTexts: 1, derived: 0, added: 0, updated: 0 })
+    expect(await live(store)).toEqual({ '100': 'pubmed:from PubMed' })
+  })
+
+  it('gives the same corpus whichever comes first, and survives reopening and compaction', async () => {
+    store = await openCorpus(join(dir, 'a'), { create: true })
+    await store.writeSource({ key: 'pubmed', fingerprint: 'x' }, [citation('100', 'from PubMed')])
+    const after = await store.writeSource({ key: 'pmc', fingerprint: 'x' }, [fullText('PMC10', '100', 'from the full text'), fullText('PMC11', '101', 'alone')])
+    expect(after.counts).toMatchObject({ fullTexts: 2, derived: 1 })
+    const citationFirst = await live(store)
+    await store.close()
+    store = await openCorpus(join(dir, 'b'), { create: true })
+    await store.writeSource({ key: 'pmc', fingerprint: 'x' }, [fullText('PMC10', '100', 'from the full text'), fullText('PMC11', '101', 'alone')])
+    await store.writeSource({ key: 'pubmed', fingerprint: 'x' }, [citation('100', 'from PubMed')])
+    expect(await live(store)).toEqual(citationFirst)
+    expect(citationFirst).toEqual({ '100': 'pubmed:from PubMed', '101': 'pmc:alone' })
+    await store.close()
+    store = await openCorpus(join(dir, 'b'))
+    expect(store.stats()).toMatchObject({ articles: 2, derived: 1, fullTexts: 2 })
+    await store.compact()
+    expect(store.stats()).toMatchObject({ articles: 2, derived: 1, segments: 1 })
+    expect(await live(store)).toEqual(citationFirst)
+  })
+
+  it('keys a record by its PMCID when the full text names no PMID, and drops it for a citation that names that PMCID', async () => {
+    store = await openCorpus(dir, { create: true })
+    await store.writeSource({ key: 'pmc', fingerprint: 'x' }, [fullText('PMC20', undefined, 'no PMID')])
+    expect(await live(store)).toEqual({ PMC20: 'pmc:no PMID' })
+    const mark = store.lastSegment()
+    const cited = await store.writeSource({ key: 'pubmed', fingerprint: 'x' }, [citation('200', 'cited', 'PMC20')])
+    expect(cited.counts).toMatchObject({ added: 1, deleted: 0 })
+    expect(await live(store)).toEqual({ '200': 'pubmed:cited' })
+    // an index following the corpus removes the derived record
+    expect((await collect(store.changes(mark))).map((c) => (c.kind === 'article' ? `+${c.article.id}` : `-${c.id}`))).toEqual(['+200', '-PMC20'])
+    // not a DeleteCitation: no tombstone
+    expect(store.stats()).toMatchObject({ articles: 1, derived: 0, deleted: 0 })
+    // and the full text again does not bring it back, before or after reopening
+    await store.writeSource({ key: 'pmc2', fingerprint: 'x' }, [fullText('PMC20', undefined, 'no PMID, revised')])
+    await store.close()
+    store = await openCorpus(dir)
+    await store.writeSource({ key: 'pmc3', fingerprint: 'x' }, [fullText('PMC20', undefined, 'no PMID, revised again')])
+    expect(await live(store)).toEqual({ '200': 'pubmed:cited' })
+  })
+
+  it('writes no PMCID-keyed record for a full text whose PMCID a citation already names', async () => {
+    store = await openCorpus(dir, { create: true })
+    await store.writeSource({ key: 'pubmed', fingerprint: 'x' }, [citation('200', 'cited', 'pmc20')])
+    const entry = await store.writeSource({ key: 'pmc', fingerprint: 'x' }, [fullText('PMC20', undefined, 'no PMID')])
+    expect(entry.counts).toMatchObject({ fullTexts: 1, derived: 0 })
+    expect(await live(store)).toEqual({ '200': 'pubmed:cited' })
+  })
+
+  it('does not bring back a citation that a DeleteCitation removed', async () => {
+    store = await openCorpus(dir, { create: true })
+    await store.writeSource({ key: 'pubmed', fingerprint: 'x' }, [citation('100', 'from PubMed'), { kind: 'delete', deleted: [{ id: '100' }] }])
+    const entry = await store.writeSource({ key: 'pmc', fingerprint: 'x' }, [fullText('PMC10', '100', 'from the full text')])
+    expect(entry.counts).toMatchObject({ fullTexts: 1, derived: 0 })
+    expect(await live(store)).toEqual({})
+  })
+
+  it('writes the record of a full text stored before records were derived when it is ingested again', async () => {
+    store = await openCorpus(dir, { create: true })
+    const old = fullText('PMC10', '100', 'title')
+    const document = old.kind === 'fulltext' ? old.document : undefined
+    await store.writeSource({ key: 'old', fingerprint: 'x' }, [{ kind: 'fulltext', document: document! }])
+    expect(store.stats()).toMatchObject({ articles: 0, fullTexts: 1 })
+    const again = await store.writeSource({ key: 'old', fingerprint: 'y' }, [old])
+    expect(again.counts).toMatchObject({ unchanged: 1, fullTexts: 0, derived: 1 })
+    expect(await live(store)).toEqual({ '100': 'pmc:title' })
+    const unchanged = await store.writeSource({ key: 'old', fingerprint: 'z' }, [old])
+    expect(unchanged.counts).toMatchObject({ unchanged: 1, derived: 0 })
+    expect(unchanged.segment).toBeNull()
+  })
+})

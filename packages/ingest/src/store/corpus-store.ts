@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto'
 import { createReadStream, createWriteStream } from 'node:fs'
 import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises'
-import { join } from 'node:path'
+import { dirname, join, sep } from 'node:path'
 import { createInterface } from 'node:readline'
 import { pipeline } from 'node:stream/promises'
 import { createGunzip, createGzip } from 'node:zlib'
 import {
   PubmatchError,
+  articleId,
   isPubmatchError,
   type Article,
   type ErrorDetails,
@@ -15,6 +16,7 @@ import {
 } from '@pubmatch/core'
 import type { IngestRecord, MeshEntry } from '../records.ts'
 import { temporaryPathFor, writeFileAtomic } from '@pubmatch/core/node'
+import { normalisePmcid } from '../bioc/to-fulltext.ts'
 
 /** The manifest's file name inside a corpus directory. */
 export const MANIFEST_FILE = 'CORPUS.json'
@@ -47,7 +49,7 @@ export interface SegmentEntry {
 
 /** What one source did to the store. */
 export interface SourceCounts {
-  /** Articles that were not in the store before. */
+  /** Articles that were not in the store before (a citation that takes the place of a record derived from a full text counts here). */
   added: number
   /** Articles whose content or version changed. */
   updated: number
@@ -61,6 +63,11 @@ export interface SourceCounts {
   deletedUnknown: number
   /** Full texts added or changed. */
   fullTexts: number
+  /**
+   * Article records derived from full texts (their front matter) written because the store
+   * held no citation for them: new, or changed with their full text.
+   */
+  derived: number
   /** MeSH records added or changed. */
   mesh: number
   /** Records that could not be read. */
@@ -79,7 +86,11 @@ interface Manifest {
 /** One line of a segment. */
 type Operation =
   | { op: 'put'; hash: string; article: Article }
-  | { op: 'delete'; id: string; version?: number }
+  /**
+   * A `DeleteCitation`; or, with `by`, a record derived from a full text (keyed by its PMCID)
+   * giving way to the citation `by` that names the same PMCID: that leaves no tombstone.
+   */
+  | { op: 'delete'; id: string; version?: number; by?: string }
   | { op: 'fulltext'; hash: string; document: FullTextDocument }
   | { op: 'mesh'; hash: string; entry: MeshEntry }
   | { op: 'error'; source: string; error: StoredError }
@@ -102,6 +113,10 @@ interface LiveEntry {
   line: number
   version: number
   hash: string
+  /** An article record derived from a full text (`Article.derivedFrom`). */
+  derived?: boolean
+  /** The article's PMCID (`PMC…`), when it names one. */
+  pmcid?: string
 }
 
 /** One entry of {@link CorpusStore.changes}. */
@@ -112,6 +127,8 @@ export type CorpusChange =
 /** Counts of what a corpus holds now. */
 export interface CorpusStats {
   articles: number
+  /** Of the articles, those derived from a full text's front matter (no citation in the store). */
+  derived: number
   fullTexts: number
   /** MeSH vocabulary records. */
   mesh: number
@@ -135,6 +152,13 @@ export interface OpenCorpusOptions {
  * wrote, which later stages index. Writes go to new segment files that become visible by an
  * atomic manifest rename, so an interrupted ingest leaves the store as it was before the
  * source that was being written, and resumes there.
+ *
+ * Articles are keyed by id (the PMID). A full text brings the article record derived from its
+ * front matter (`Article.derivedFrom`), keyed by its PMID, or by its PMCID when it names no PMID;
+ * the store keeps it only where it holds no citation: a citation for the same PMID (or one that
+ * names that PMCID) replaces it whenever it comes, and a derived record never replaces a
+ * citation nor brings back an id a `DeleteCitation` removed. So the order of ingestion does not
+ * matter.
  */
 export interface CorpusStore {
   readonly dir: string
@@ -190,6 +214,7 @@ export const emptyCounts = (): SourceCounts => ({
   deletedUnknown: 0,
   fullTexts: 0,
   mesh: 0,
+  derived: 0,
   errors: 0,
 })
 
@@ -210,7 +235,7 @@ export async function openCorpus(dir: string, options: OpenCorpusOptions = {}): 
     manifest = { format: FORMAT, version: FORMAT_VERSION, createdAt: now, updatedAt: now, segments: [], sources: [] }
     await writeFileAtomic(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`)
   } else {
-    throw new PubmatchError('NOT_FOUND', `no corpus at ${dir} (no ${MANIFEST_FILE}); run \`pubmatch ingest\` first`, {
+    throw new PubmatchError('NOT_FOUND', `no corpus at ${dir} (no ${MANIFEST_FILE}); ingest articles into it first: \`pubmatch ingest -c ${shellWord(dir)} FILE…\``, {
       details: { file: dir },
     })
   }
@@ -229,7 +254,52 @@ interface State {
   mesh: Map<string, LiveEntry>
   /** Ids deleted and not re-added, with the version that was deleted (or 0 for all). */
   tombstones: Map<string, number>
+  /** PMCID → the id of the live citation (not a derived record) that names it. */
+  pmcids: Map<string, string>
+  /** Live articles derived from full texts. */
+  derived: number
   errors: number
+}
+
+/** What the store keeps in memory of a live article (besides where it is). */
+type Live = Omit<LiveEntry, 'segment' | 'line'>
+
+function liveOf(article: Article, hash: string): Live {
+  const pmcid = normalisePmcid(articleId(article, 'pmc'))
+  return {
+    version: article.version,
+    hash,
+    ...(article.derivedFrom === undefined ? {} : { derived: true }),
+    ...(pmcid === undefined ? {} : { pmcid }),
+  }
+}
+
+/** Makes an article live: its tombstone goes, and a citation becomes the owner of its PMCID. */
+function setArticle(state: State, id: string, entry: LiveEntry): void {
+  removeArticle(state, id, undefined)
+  state.articles.set(id, entry)
+  state.tombstones.delete(id)
+  if (entry.derived === true) {
+    state.derived++
+  } else if (entry.pmcid !== undefined && !state.pmcids.has(entry.pmcid)) {
+    state.pmcids.set(entry.pmcid, id)
+  }
+}
+
+/** Removes a live article, leaving a tombstone with the deleted version (0 for all) when one is given. */
+function removeArticle(state: State, id: string, tombstone: number | undefined): void {
+  const before = state.articles.get(id)
+  if (before !== undefined) {
+    if (before.derived === true) {
+      state.derived--
+    } else if (before.pmcid !== undefined && state.pmcids.get(before.pmcid) === id) {
+      state.pmcids.delete(before.pmcid)
+    }
+    state.articles.delete(id)
+  }
+  if (tombstone !== undefined) {
+    state.tombstones.set(id, tombstone)
+  }
 }
 
 function createStore(dir: string, manifest: Manifest, state: State, readOnly: boolean): CorpusStore {
@@ -285,6 +355,7 @@ function createStore(dir: string, manifest: Manifest, state: State, readOnly: bo
     dir,
     stats: () => ({
       articles: state.articles.size,
+      derived: state.derived,
       fullTexts: state.fullTexts.size,
       mesh: state.mesh.size,
       deleted: state.tombstones.size,
@@ -302,35 +373,79 @@ function createStore(dir: string, manifest: Manifest, state: State, readOnly: bo
       const segmentIndex = manifest.segments.length
       // Changes are staged and applied to the live state only once the segment is durable.
       const staged: Array<() => void> = []
-      const pending = new Map<string, { version: number; hash: string } | null>()
+      /** This source's article writes and deletions so far: `null` for a deletion that leaves a tombstone, `undefined` for one that does not. */
+      const pending = new Map<string, Live | null | undefined>()
+      /** This source's changes to `state.pmcids`: `null` for a PMCID no citation names any more. */
+      const pendingOwners = new Map<string, string | null>()
       const pendingFull = new Map<string, string>()
-      const current = (id: string): { version: number; hash: string } | null | undefined =>
-        pending.has(id) ? pending.get(id) : state.articles.get(id)
+      const current = (id: string): Live | null | undefined => (pending.has(id) ? pending.get(id) : state.articles.get(id))
+      const tombstoned = (id: string): boolean => (pending.has(id) ? pending.get(id) === null : state.tombstones.has(id))
+      const owner = (pmcid: string): string | undefined => (pendingOwners.has(pmcid) ? (pendingOwners.get(pmcid) ?? undefined) : state.pmcids.get(pmcid))
+      const forget = (id: string, before: Live | null | undefined): void => {
+        if (before?.pmcid !== undefined && owner(before.pmcid) === id) {
+          pendingOwners.set(before.pmcid, null)
+        }
+      }
 
       const writer = createSegmentWriter(segmentsDir, nextSegmentName())
+      const write = async (article: Article, digest: string): Promise<void> => {
+        const before = current(article.id)
+        const live = liveOf(article, digest)
+        const at = await writer.write({ op: 'put', hash: digest, article })
+        forget(article.id, before)
+        pending.set(article.id, live)
+        if (live.pmcid !== undefined && live.derived !== true && owner(live.pmcid) === undefined) {
+          pendingOwners.set(live.pmcid, article.id)
+        }
+        staged.push(() => setArticle(state, article.id, { segment: segmentIndex, line: at, ...live }))
+      }
+      /**
+       * One article: a citation replaces an older version of itself and any record derived from
+       * a full text (by id, or by the PMCID a derived record is keyed by when its full text named
+       * no PMID); a derived record is written only where no citation is, or was deleted.
+       */
+      const putArticle = async (article: Article): Promise<void> => {
+        const digest = contentHash(article)
+        const before = current(article.id)
+        if (article.derivedFrom !== undefined) {
+          const pmcid = normalisePmcid(articleId(article, 'pmc'))
+          const cited = (before !== undefined && before !== null && before.derived !== true) || (pmcid === article.id && owner(pmcid) !== undefined)
+          if (cited || before === null || (before === undefined && tombstoned(article.id)) || before?.hash === digest) {
+            return
+          }
+          counts.derived++
+          await write(article, digest)
+          return
+        }
+        if (before && before.derived !== true) {
+          if (before.version > article.version) {
+            counts.stale++
+            return
+          }
+          if (before.version === article.version && before.hash === digest) {
+            counts.unchanged++
+            return
+          }
+          counts.updated++
+        } else {
+          counts.added++
+        }
+        await write(article, digest)
+        const pmcid = normalisePmcid(articleId(article, 'pmc'))
+        const derived = pmcid === undefined || pmcid === article.id ? undefined : current(pmcid)
+        if (pmcid !== undefined && derived?.derived === true) {
+          await writer.write({ op: 'delete', id: pmcid, by: article.id })
+          pending.set(pmcid, undefined)
+          staged.push(() => removeArticle(state, pmcid, undefined))
+        }
+      }
+
       try {
         for await (const record of records) {
           onRecord?.(record)
           switch (record.kind) {
             case 'article': {
-              const article = record.article
-              const digest = contentHash(article)
-              const before = current(article.id)
-              if (before && before.version > article.version) {
-                counts.stale++
-                break
-              }
-              if (before && before.version === article.version && before.hash === digest) {
-                counts.unchanged++
-                break
-              }
-              counts[before ? 'updated' : 'added']++
-              const at = await writer.write({ op: 'put', hash: digest, article })
-              pending.set(article.id, { version: article.version, hash: digest })
-              staged.push(() => {
-                state.articles.set(article.id, { segment: segmentIndex, line: at, version: article.version, hash: digest })
-                state.tombstones.delete(article.id)
-              })
+              await putArticle(record.article)
               break
             }
             case 'delete': {
@@ -341,16 +456,19 @@ function createStore(dir: string, manifest: Manifest, state: State, readOnly: bo
                 }
                 counts[before ? 'deleted' : 'deletedUnknown']++
                 await writer.write(version === undefined ? { op: 'delete', id } : { op: 'delete', id, version })
+                forget(id, before)
                 pending.set(id, null)
-                staged.push(() => {
-                  state.articles.delete(id)
-                  state.tombstones.set(id, version ?? 0)
-                })
+                staged.push(() => removeArticle(state, id, version ?? 0))
               }
               break
             }
             case 'fulltext': {
               const document = record.document
+              if (record.article !== undefined) {
+                // checked apart from the full text, so that re-ingesting a full text stored
+                // before records were derived writes its record
+                await putArticle(record.article)
+              }
               const digest = contentHash(document)
               const before = pendingFull.get(document.pmcid) ?? state.fullTexts.get(document.pmcid)?.hash
               if (before === digest) {
@@ -563,6 +681,55 @@ function createSegmentWriter(segmentsDir: string, name: string): SegmentWriter {
 }
 
 /**
+ * The error for a corpus with no article to index (empty, MeSH records only, every citation
+ * deleted), saying what it holds and what to ingest. A corpus whose full texts were stored
+ * before pubmatch derived article records from them is told to read them again with `--force`
+ * (their sources are named), which writes the records.
+ * @param store - the corpus
+ */
+export function noArticlesError(store: CorpusStore): PubmatchError {
+  const stats = store.stats()
+  const dir = shellWord(store.dir)
+  if (stats.fullTexts > 0 && stats.deleted === 0) {
+    const sources = store.sources().filter((source) => source.counts.fullTexts > 0 && !source.key.startsWith('entrez:'))
+    const paths = sources.length <= 3 ? sources.map((source) => source.key) : [commonDirectory(sources.map((source) => source.key))]
+    return new PubmatchError(
+      'INVALID_ARGUMENT',
+      `the corpus ${store.dir} holds ${stats.fullTexts} full texts but no articles: they were stored before pubmatch derived article records from full texts; ` +
+        `read them again to add the records: \`pubmatch ingest --force -c ${dir} ${paths.length > 0 ? paths.map(shellWord).join(' ') : 'FILE…'}\``,
+      { details: { file: store.dir } },
+    )
+  }
+  const held = [
+    stats.mesh > 0 ? `${stats.mesh} MeSH records` : '',
+    stats.deleted > 0 ? `${stats.deleted} deletions` : '',
+    stats.errors > 0 ? `${stats.errors} per-record errors` : '',
+  ].filter((part) => part !== '')
+  return new PubmatchError(
+    'INVALID_ARGUMENT',
+    `the corpus ${store.dir} holds no articles${held.length > 0 ? ` (only ${held.join(', ')})` : ''}; ` +
+      `ingest PubMed XML or PMC full texts (BioC, JATS) into it first: \`pubmatch ingest -c ${dir} FILE…\``,
+    { details: { file: store.dir } },
+  )
+}
+
+/** The deepest directory that holds every path. */
+function commonDirectory(paths: readonly string[]): string {
+  let common = dirname(paths[0] ?? '.')
+  for (const path of paths) {
+    while (common !== dirname(common) && !path.startsWith(common.endsWith(sep) ? common : `${common}${sep}`)) {
+      common = dirname(common)
+    }
+  }
+  return common
+}
+
+/** A path or word as it can be pasted into a shell: as it is when it holds only safe characters, else in single quotes. */
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`
+}
+
+/**
  * The content hash that makes re-ingesting idempotent: the same article with the same
  * version hashes the same, so it is counted as unchanged and not written again.
  * @param value - an article or full text
@@ -676,18 +843,16 @@ async function* readSegment(
 }
 
 async function replay(dir: string, manifest: Manifest): Promise<State> {
-  const state: State = { articles: new Map(), fullTexts: new Map(), mesh: new Map(), tombstones: new Map(), errors: 0 }
+  const state: State = { articles: new Map(), fullTexts: new Map(), mesh: new Map(), tombstones: new Map(), pmcids: new Map(), derived: 0, errors: 0 }
   const segmentsDir = join(dir, 'segments')
   for (const [index, segment] of manifest.segments.entries()) {
     for await (const { line, op } of readSegment(segmentsDir, segment)) {
       switch (op.op) {
         case 'put':
-          state.articles.set(op.article.id, { segment: index, line, version: op.article.version, hash: op.hash })
-          state.tombstones.delete(op.article.id)
+          setArticle(state, op.article.id, { segment: index, line, ...liveOf(op.article, op.hash) })
           break
         case 'delete':
-          state.articles.delete(op.id)
-          state.tombstones.set(op.id, op.version ?? 0)
+          removeArticle(state, op.id, op.by === undefined ? (op.version ?? 0) : undefined)
           break
         case 'fulltext':
           state.fullTexts.set(op.document.pmcid, { segment: index, line, version: 1, hash: op.hash })

@@ -9,7 +9,7 @@ import type { ActionEvent, LogEvent, SearchEvent } from './log-format.ts'
 export type FeedbackRoundGrade = 'non-relevant' | 'relevant' | 'highly-relevant'
 
 /** One graded round of a relevance feedback session. */
-export interface FeedbackRound {
+export interface GradedFeedbackRound {
   /** The feedback session's id. */
   readonly feedbackSession: string
   /** The round's number: rounds graded so far, this one included (1 for the first). */
@@ -33,9 +33,9 @@ export interface FeedbackRound {
  * `feedback-<feedbackSession>-<round>`, filter `feedback`), then for each shown document in order
  * an `abstract_click` when it is `relevant` or `highly-relevant`, and a `fulltext_request` too
  * when it is `highly-relevant`. A `non-relevant` or ungraded document is shown and not acted on.
- * @param round - see {@link FeedbackRound}
+ * @param round - see {@link GradedFeedbackRound}
  */
-export function feedbackRoundEvents(round: FeedbackRound): LogEvent[] {
+export function feedbackRoundEvents(round: GradedFeedbackRound): LogEvent[] {
   const searchId = `feedback-${round.feedbackSession}-${round.round}`
   const session = round.session ?? `feedback-${round.feedbackSession}`.slice(0, 64)
   const { time } = round

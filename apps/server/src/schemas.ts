@@ -165,7 +165,12 @@ export const searchResponseSchema: Schema = {
     prf: {
       type: 'array',
       description: 'With prf: the expanded query’s heaviest terms',
-      items: { type: 'object', required: ['term', 'weight'], additionalProperties: false, properties: { term: { type: 'string' }, weight: { type: 'number' } } },
+      items: {
+        type: 'object',
+        required: ['term', 'weight'],
+        additionalProperties: false,
+        properties: { term: { type: 'string' }, weight: { type: 'number' } },
+      },
     },
     results: { type: 'array', items: { $ref: 'Hit#' } },
     warnings: {
@@ -274,4 +279,3 @@ export const sessionStateSchema: Schema = {
     },
   },
 } as const
-

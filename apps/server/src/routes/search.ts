@@ -71,7 +71,7 @@ export const searchRoutes: FastifyPluginAsyncJsonSchemaToTs<{ Options: SearchRou
         const started = performance.now()
         return fulltextPage(engine, await fulltexts.of(engine), q, q.fulltext, started)
       }
-      const result = await search(engine, engines, solr, q, request)
+      const result = await runSearch(engine, engines, solr, q, request)
       const searchId = q.session === undefined || log === undefined ? undefined : await logShown(log, q, q.session, result)
       return {
         query: result.query,
@@ -95,7 +95,7 @@ export const searchRoutes: FastifyPluginAsyncJsonSchemaToTs<{ Options: SearchRou
 }
 
 /** Runs a search where the server runs them: the first stage in Solr, on a search worker, or on this thread; each stops at the request's deadline. */
-async function search(
+async function runSearch(
   engine: SearchEngine,
   engines: EngineHolder,
   solr: SolrFirstStages,

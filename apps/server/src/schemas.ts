@@ -1,6 +1,8 @@
 /**
- * The JSON schemas of the API: Fastify validates requests with them and serialises responses by
- * them, and `@fastify/swagger` turns them into the OpenAPI 3 document at `/openapi.json`.
+ * The shared JSON schemas of the API (each with an `$id` the routes refer to as `Name#`): Fastify
+ * serialises responses by them, and `@fastify/swagger` turns them into the components of the
+ * OpenAPI 3 document at `/openapi.json`. A route's own request schemas (query string, parameters,
+ * body) sit beside it in `routes/`, where the type provider reads them.
  */
 
 /** A JSON schema (draft 7, as Fastify's ajv takes it). */
@@ -11,6 +13,9 @@ export const MAX_QUERY_CHARS = 12_000
 
 /** Largest page. */
 export const MAX_PAGE_SIZE = 100
+
+/** What a client session id looks like (the search page makes one per visitor; events carry it, never an address). */
+export const SESSION_ID_PATTERN = '^[A-Za-z0-9_-]{8,64}$'
 
 export const errorSchema: Schema = {
   $id: 'Error',
@@ -144,30 +149,6 @@ export const hitSchema: Schema = {
   },
 } as const
 
-export const searchQuerySchema: Schema = {
-  type: 'object',
-  required: ['q'],
-  additionalProperties: false,
-  properties: {
-    q: { type: 'string', minLength: 1, maxLength: MAX_QUERY_CHARS, description: 'PubMed query syntax (plain text for test collections)' },
-    page: { type: 'integer', minimum: 1, default: 1 },
-    size: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: 20 },
-    sort: { type: 'string', enum: ['relevance', 'date'], default: 'relevance' },
-    year: { type: 'string', pattern: '^(\\d{4}|\\d{4}:\\d{4}|\\d{4}:|:\\d{4})$', description: 'YYYY, YYYY:YYYY, YYYY: (from) or :YYYY (until)' },
-    pt: { type: 'array', items: { type: 'string', maxLength: 100 }, maxItems: 20, description: 'Publication types (any of them)' },
-    lang: { type: 'array', items: { type: 'string', maxLength: 20 }, maxItems: 20, description: 'Language codes (any of them)' },
-    rerank: { type: 'boolean', default: true, description: 'Use the loaded model (LambdaMART) for relevance' },
-    explain: { type: 'boolean', default: false, description: "Attach both stages' explanations" },
-    session: { type: 'string', pattern: '^[A-Za-z0-9_-]{8,64}$', description: 'A client session id: the page shown is logged as a search event' },
-    prf: { type: 'boolean', default: false, description: 'Pseudo relevance feedback in the first stage' },
-    fulltext: {
-      type: 'string',
-      enum: ['sum-logodds', 'max-logodds', 'merged', 'abstract'],
-      description: 'Search the PMC full texts by section instead (Yeganova et al. 2021): Sum/Max LogOdds of PAV-calibrated section BM25, or BM25 on abstract+body merged or on the abstract',
-    },
-  },
-} as const
-
 export const searchResponseSchema: Schema = {
   $id: 'SearchResponse',
   type: 'object',
@@ -189,7 +170,12 @@ export const searchResponseSchema: Schema = {
     prf: {
       type: 'array',
       description: 'With prf: the expanded query’s heaviest terms',
-      items: { type: 'object', required: ['term', 'weight'], additionalProperties: false, properties: { term: { type: 'string' }, weight: { type: 'number' } } },
+      items: {
+        type: 'object',
+        required: ['term', 'weight'],
+        additionalProperties: false,
+        properties: { term: { type: 'string' }, weight: { type: 'number' } },
+      },
     },
     results: { type: 'array', items: { $ref: 'Hit#' } },
     warnings: {
@@ -231,49 +217,6 @@ export const explainResponseSchema: Schema = {
   },
 } as const
 
-export const eventSchema: Schema = {
-  $id: 'Event',
-  description:
-    'A search shown to a user, or what the user did with one of its results. Events carry a client session id, never an address.',
-  oneOf: [
-    {
-      type: 'object',
-      required: ['type', 'session', 'search', 'pmid', 'position'],
-      additionalProperties: false,
-      properties: {
-        type: { type: 'string', enum: ['click', 'fulltext'] },
-        session: { type: 'string', pattern: '^[A-Za-z0-9_-]{8,64}$' },
-        search: { type: 'string', minLength: 1, maxLength: 100, description: 'The searchId of the search the result was shown in' },
-        pmid: { type: 'string', minLength: 1, maxLength: 40 },
-        position: { type: 'integer', minimum: 1 },
-      },
-    },
-    {
-      type: 'object',
-      required: ['type', 'session', 'search', 'query', 'total', 'results'],
-      additionalProperties: false,
-      properties: {
-        type: { type: 'string', enum: ['search'] },
-        session: { type: 'string', pattern: '^[A-Za-z0-9_-]{8,64}$' },
-        search: { type: 'string', minLength: 1, maxLength: 100 },
-        query: { type: 'string', minLength: 1, maxLength: MAX_QUERY_CHARS },
-        filters: { type: 'array', items: { type: 'string', maxLength: 100 }, maxItems: 20 },
-        total: { type: 'integer', minimum: 0 },
-        results: {
-          type: 'array',
-          maxItems: MAX_PAGE_SIZE,
-          items: {
-            type: 'object',
-            required: ['position', 'pmid'],
-            additionalProperties: false,
-            properties: { position: { type: 'integer', minimum: 1 }, pmid: { type: 'string', minLength: 1, maxLength: 40 } },
-          },
-        },
-      },
-    },
-  ],
-} as const
-
 export const healthSchema: Schema = {
   $id: 'Health',
   type: 'object',
@@ -287,15 +230,6 @@ export const healthSchema: Schema = {
     firstStage: { type: 'string', description: 'ranker, analyzer and field set' },
     model: { type: 'string' },
     modelDir: { type: 'string' },
-  },
-} as const
-
-export const reloadBodySchema: Schema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    index: { type: 'string', minLength: 1, description: 'An index directory (default: the current one, reopened at its newest generation)' },
-    model: { type: ['string', 'null'], description: 'A model directory; null serves the first stage only (default: the current model)' },
   },
 } as const
 
@@ -350,50 +284,3 @@ export const sessionStateSchema: Schema = {
     },
   },
 } as const
-
-export const sessionStartSchema: Schema = {
-  type: 'object',
-  required: ['q'],
-  additionalProperties: false,
-  properties: {
-    q: { type: 'string', minLength: 1, maxLength: MAX_QUERY_CHARS },
-    mode: { type: 'string', enum: ['local', 'metasearch'], default: 'local' },
-    ranking: { type: 'string', enum: ['tfidf', 'bm25', 'borda', 'maxnorm'], default: 'borda' },
-    idf: { type: 'string', enum: ['global', 'local'], default: 'global' },
-    prf: { type: 'boolean', default: true },
-    candidates: { type: 'integer', minimum: 10, maximum: 10_000, default: 3000 },
-    session: { type: 'string', pattern: '^[A-Za-z0-9_-]{8,64}$', description: 'The client session id, for the search log' },
-  },
-} as const
-
-export const gradesSchema: Schema = {
-  type: 'object',
-  required: ['shown', 'grades'],
-  additionalProperties: false,
-  properties: {
-    shown: { type: 'array', items: { type: 'string', minLength: 1, maxLength: 40 }, minItems: 1, maxItems: 100 },
-    grades: {
-      type: 'object',
-      additionalProperties: { type: 'string', enum: ['non-relevant', 'relevant', 'highly-relevant'] },
-      description: 'pmid → grade, for documents of `shown`',
-    },
-    session: { type: 'string', pattern: '^[A-Za-z0-9_-]{8,64}$', description: 'The client session id, for the search log' },
-  },
-} as const
-
-/** Every shared schema, for `addSchema`. */
-export const SHARED_SCHEMAS: readonly Schema[] = [
-  errorSchema,
-  documentSchema,
-  highlightedSchema,
-  explanationSchema,
-  contributionSchema,
-  fallbackSchema,
-  hitSchema,
-  searchResponseSchema,
-  explainResponseSchema,
-  eventSchema,
-  healthSchema,
-  sessionDocumentSchema,
-  sessionStateSchema,
-] as const

@@ -80,4 +80,5 @@ export type {
 export { QUESTION_STOPWORDS } from './search/question-stopwords.ts'
 export { dateLowerBound, dateUpperBound, dateTermBounds } from './search/dates.ts'
 export type { DateBounds } from './search/dates.ts'
+export { EARLIEST_YEAR, LATEST_YEAR, parseYearRange, YEAR_RANGE_PATTERN } from './search/year-range.ts'
 export { TAG_SCORE_FIELDS } from './search/compile.ts'

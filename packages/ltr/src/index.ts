@@ -75,6 +75,8 @@ export type { FeatureContribution, RerankedHit, RerankExplanation, Reranker, Rer
 export { LOG_FORMAT_VERSION, formatLogEvent, parseLogEvent, parseLogLines } from './clicks/log-format.ts'
 export type { ActionEvent, ActionKind, LogEvent, LogLocation, LogProblem, SearchEvent, ShownResult } from './clicks/log-format.ts'
 export { createLogStore } from './clicks/log-store.ts'
+export { feedbackRoundEvents } from './clicks/feedback-events.ts'
+export type { GradedFeedbackRound, FeedbackRoundGrade } from './clicks/feedback-events.ts'
 export type { LogSink, LogStore, LogStoreOptions, ReadLogOptions } from './clicks/log-store.ts'
 export { goldOverlap, ncbiEligible, ncbiGrade, ncbiJudgements, yeganovaVotes } from './clicks/labels.ts'
 export type { EligibilityOptions, YeganovaVotes } from './clicks/labels.ts'

@@ -88,7 +88,7 @@ export function registerFeedbackCommand(program: Command): void {
     .option('--eutils-url <url>', 'with --metasearch: E-utilities base URL (mirrors, tests)')
     .option('--cache-dir <dir>', 'with --metasearch: response cache', join(DEFAULT_HOME, 'entrez-cache'))
     // the first-stage flags of `search` that matter here
-    .option('--year <from:to>', 'publication years, e.g. 2015:2020')
+    .option('--year <from:to>', 'publication years: YYYY, YYYY:YYYY, YYYY: (from) or :YYYY (until), e.g. 2019, 2015:2020, 2015:')
     .option('--pt <type>', 'publication type filter, repeatable', (v: string, p: string[]) => [...p, v], [])
     .option('--la <code>', 'language filter, repeatable', (v: string, p: string[]) => [...p, v], [])
     .addHelpText(

@@ -2,7 +2,7 @@ import { rename } from 'node:fs/promises'
 import { Option, type Command } from 'commander'
 import { PubmatchError, type Query } from '@pubmatch/core'
 import { readQueries } from '@pubmatch/ingest'
-import { SCORER_NAMES, formatExplanation, type MatchMode, type QuerySyntax, type ScorerName, type SearchFilters } from '@pubmatch/bm25f'
+import { SCORER_NAMES, formatExplanation, parseYearRange, type MatchMode, type QuerySyntax, type ScorerName, type SearchFilters } from '@pubmatch/bm25f'
 import { writeRun } from '@pubmatch/eval'
 import { openFulltext, openSearch, openSolrSearch, type EngineHit, type EngineResult, type EngineSearchOptions, type RankingOptions, type SearchEngine } from '@pubmatch/engine'
 import { FULLTEXT_STRATEGIES, type FulltextStrategy } from '@pubmatch/fulltext'
@@ -48,7 +48,7 @@ export function addRankingOptions(command: Command): Command {
       ]),
     )
     .addOption(new Option('--syntax <syntax>', 'pubmed: PubMed query syntax; plain: natural-language text').choices(['pubmed', 'plain']))
-    .option('--year <from:to>', 'publication years, e.g. 2015:2020 or 2019')
+    .option('--year <from:to>', 'publication years: YYYY, YYYY:YYYY, YYYY: (from) or :YYYY (until), e.g. 2019, 2015:2020, 2015:')
     .option('--pt <type>', 'publication type filter, repeatable (e.g. Review)', collect, [])
     .option('--la <code>', 'language filter, repeatable (e.g. eng)', collect, [])
     .option('--recover', 'work around query syntax errors instead of failing (with warnings)', false)
@@ -101,16 +101,8 @@ export function rankingOf(flags: RankingFlags): RankingOptions {
  * @param flags - the parsed flags
  */
 export function filtersOf(flags: Pick<RankingFlags, 'year' | 'pt' | 'la'>): SearchFilters | undefined {
-  let years: [number, number] | undefined
-  if (flags.year !== undefined) {
-    const match = /^(\d{4})(?::(\d{4}))?$/.exec(flags.year)
-    if (!match) {
-      throw new PubmatchError('INVALID_ARGUMENT', `search: --year takes YYYY or YYYY:YYYY, got "${flags.year}"`)
-    }
-    years = [Number(match[1]), Number(match[2] ?? match[1])]
-  }
   const filters: SearchFilters = {
-    ...(years ? { years } : {}),
+    ...(flags.year === undefined ? {} : { years: parseYearRange(flags.year) }),
     ...(flags.pt.length > 0 ? { publicationTypes: flags.pt } : {}),
     ...(flags.la.length > 0 ? { languages: flags.la } : {}),
   }

@@ -7,6 +7,7 @@
  * log-odds, Max LogOdds takes the largest, and a query's score is the sum over its tokens. The
  * baselines are BM25 on the abstract alone and BM25 on abstract and body merged into one field.
  */
+import { bm25LengthNorm, lucene6Bm25, luceneIdf } from '@pubmatch/bm25f'
 import { PubmatchError, SECTION_TYPES, compareCodePoints, type SectionType } from '@pubmatch/core'
 import { NO_MORE_DOCS, sectionField, type IndexReader, type IndexTermEntry } from '@pubmatch/index'
 import { ABSTRACT_FIELD, MERGED_FIELD, type FulltextIndex } from './fulltext-index.ts'
@@ -22,7 +23,8 @@ export interface Bm25Params {
 
 /**
  * BM25 of one term in one text: `idf · tf·(k1+1) / (tf + k1·(1 − b + b·len/avgLen))` with
- * `idf = ln(1 + (N − df + 0.5)/(df + 0.5))` (Lucene's).
+ * `idf = ln(1 + (N − df + 0.5)/(df + 0.5))` (Lucene's): `lucene6Bm25` and `luceneIdf` of
+ * `@pubmatch/bm25f`, which the section scores use too.
  * @param input - N (texts), df (texts holding the term), tf, the text's length and the mean length
  * @param params - k1 and b
  */
@@ -32,8 +34,7 @@ export function bm25(input: { readonly n: number; readonly df: number; readonly 
   if (input.tf === 0) {
     return 0
   }
-  const idf = Math.log(1 + (input.n - input.df + 0.5) / (input.df + 0.5))
-  return (idf * input.tf * (k1 + 1)) / (input.tf + k1 * (1 - b + (b * input.length) / (input.avgLength || 1)))
+  return lucene6Bm25(luceneIdf(input.n, input.df), input.tf, k1, bm25LengthNorm(k1, b, (b * input.length) / (input.avgLength || 1)))
 }
 
 /** The section scores of a query over the articles that hold any of its terms. */
@@ -123,7 +124,7 @@ export function sectionScores(index: FulltextIndex, query: string, params: Bm25P
         }
         const stats = index.sectionStats[s]!
         const df = index.passages.docFreq(field, term)
-        const idf = Math.log(1 + (stats.passages - df + 0.5) / (df + 0.5))
+        const idf = luceneIdf(stats.passages, df)
         const lengths = index.passages.fieldLengths(field)
         const lengthNorm = b / (stats.avgLength || 1)
         const epoch = ++scratch.epoch
@@ -133,8 +134,7 @@ export function sectionScores(index: FulltextIndex, query: string, params: Bm25P
             continue
           }
           const tf = cursor.freq()
-          // bm25(), inlined
-          const value = tf === 0 ? 0 : (idf * tf * (k1 + 1)) / (tf + k1 * (1 - b + lengthNorm * lengths[doc]!))
+          const value = tf === 0 ? 0 : lucene6Bm25(idf, tf, k1, bm25LengthNorm(k1, b, lengthNorm * lengths[doc]!))
           if (seen[article] === epoch) {
             const at = entry[article]!
             if (value > entryScore[at]!) {
@@ -352,7 +352,7 @@ export function compileSectionModel(index: FulltextIndex, model: SectionModel, p
         continue
       }
       const stats = index.sectionStats[s]!
-      const idf = Math.log(1 + (stats.passages - head.docFreq + 0.5) / (head.docFreq + 0.5))
+      const idf = luceneIdf(stats.passages, head.docFreq)
       const lengthNorm = b / (stats.avgLength || 1)
       const sectionLengths = lengths[s]!
       for (let doc = cursor.nextDoc(); doc !== NO_MORE_DOCS; doc = cursor.nextDoc()) {
@@ -361,7 +361,7 @@ export function compileSectionModel(index: FulltextIndex, model: SectionModel, p
           continue
         }
         const tf = cursor.freq()
-        const value = tf === 0 ? 0 : (idf * tf * (k1 + 1)) / (tf + k1 * (1 - b + lengthNorm * sectionLengths[doc]!))
+        const value = tf === 0 ? 0 : lucene6Bm25(idf, tf, k1, bm25LengthNorm(k1, b, lengthNorm * sectionLengths[doc]!))
         if (value <= 0) {
           continue
         }

@@ -43,6 +43,31 @@ export interface Bm25Params {
   readonly k1Plus1?: boolean
 }
 
+/**
+ * BM25's length normalisation of a document, `k1 · (1 − b + b · dl / avgdl)`, from its scaled
+ * length `b · dl / avgdl` (a caller scoring many documents against one mean may precompute
+ * `b / avgdl`).
+ * @param k1 - the tf saturation parameter
+ * @param b - the length normalisation parameter
+ * @param scaledLength - `b · dl / avgdl`
+ */
+export function bm25LengthNorm(k1: number, b: number, scaledLength: number): number {
+  return k1 * (1 - b + scaledLength)
+}
+
+/**
+ * The BM25 of one term in one document as Lucene < 8 computes it, with the (k1 + 1) factor:
+ * `weight · tf · (k1 + 1) / (tf + norm)`. The `bm25` scorer with `k1Plus1` gives the same value
+ * with its per-term constants folded first (so the last bits may differ).
+ * @param weight - the term's idf (e.g. `luceneIdf`), times its boost if any
+ * @param tf - the term's occurrences in the document
+ * @param k1 - the tf saturation parameter
+ * @param norm - the document's {@link bm25LengthNorm}
+ */
+export function lucene6Bm25(weight: number, tf: number, k1: number, norm: number): number {
+  return (weight * tf * (k1 + 1)) / (tf + norm)
+}
+
 /** @internal Parameters with their defaults filled in and checked. */
 export interface ResolvedBm25Params {
   readonly k1: number

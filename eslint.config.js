@@ -62,6 +62,17 @@ const layerRules = [
   ),
 ]
 
+/** `@pubmatch/<package>/internal` is unstable and for pubmatch's packages only: apps and tools use public entry points. */
+const internalRule = {
+  files: ['apps/**/*.ts', 'tools/**/*.ts'],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      { patterns: [{ group: ['@pubmatch/*/internal'], message: 'internal entry points are for pubmatch packages only' }] },
+    ],
+  },
+}
+
 export default tseslint.config(
   {
     ignores: [
@@ -106,5 +117,6 @@ export default tseslint.config(
     },
   },
   ...layerRules,
+  internalRule,
   prettier,
 )

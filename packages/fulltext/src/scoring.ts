@@ -8,8 +8,9 @@
  * baselines are BM25 on the abstract alone and BM25 on abstract and body merged into one field.
  */
 import { bm25LengthNorm, lucene6Bm25, luceneIdf } from '@pubmatch/bm25f'
-import { PubmatchError, SECTION_TYPES, compareCodePoints, type SectionType } from '@pubmatch/core'
+import { PubmatchError, SECTION_TYPES, type SectionType } from '@pubmatch/core'
 import { NO_MORE_DOCS, sectionField, type IndexReader, type IndexTermEntry } from '@pubmatch/index'
+import { TermMerge } from '@pubmatch/index/internal'
 import { ABSTRACT_FIELD, MERGED_FIELD, type FulltextIndex } from './fulltext-index.ts'
 import { evaluatePav, fitPav, logOdds, type PavFunction, type PavPoint } from './pav.ts'
 
@@ -314,8 +315,7 @@ export function compileSectionModel(index: FulltextIndex, model: SectionModel, p
   // the modelled section types' term lists, merged in term order (each list is sorted)
   const modelled = functions.flatMap((f, s) => (f === null ? [] : [s]))
   const fields = SECTION_TYPES.map((type) => sectionField(type))
-  const iterators = modelled.map((s) => index.passages.terms(fields[s]!)[Symbol.iterator]())
-  const heads = iterators.map((iterator) => iterator.next().value as IndexTermEntry | undefined)
+  const merge = new TermMerge<IndexTermEntry>(modelled.map((s) => index.passages.terms(fields[s]!)[Symbol.iterator]()))
   const lengths = SECTION_TYPES.map((_, s) => ((modelBits(modelMask, s) ? index.passages.fieldLengths(fields[s]!) : null)))
   // per article: the largest BM25 of the current (term, section); and the term's two shares
   const best = new Float64Array(maxDoc)
@@ -329,23 +329,11 @@ export function compileSectionModel(index: FulltextIndex, model: SectionModel, p
   let articles = new Int32Array(1 << 16)
   let sums = new Float64Array(1 << 16)
   let maxes = new Float64Array(1 << 16)
-  for (;;) {
-    let term: string | undefined
-    for (const head of heads) {
-      if (head !== undefined && (term === undefined || compareCodePoints(head.term, term) < 0)) {
-        term = head.term
-      }
-    }
-    if (term === undefined) {
-      break
-    }
-    for (let h = 0; h < heads.length; h++) {
-      const head = heads[h]
-      if (head === undefined || head.term !== term) {
-        continue
-      }
-      heads[h] = iterators[h]!.next().value as IndexTermEntry | undefined
-      const s = modelled[h]!
+  while (merge.next()) {
+    const term = merge.term
+    for (let i = 0; i < merge.count; i++) {
+      const head = merge.entries[i]!
+      const s = modelled[merge.sources[i]!]!
       const f = functions[s]!
       const cursor = index.passages.postings(fields[s]!, term)
       if (cursor === null) {

@@ -15,7 +15,7 @@ const layers = {
   bm25f: ['core', 'analysis', 'index'],
   'lightgbm-wasm': ['core'],
   ltr: ['core', 'analysis', 'index', 'bm25f', 'lightgbm-wasm', 'eval'],
-  fulltext: ['core', 'analysis', 'index', 'bm25f'],
+  fulltext: ['core', 'index', 'bm25f'],
   feedback: ['core', 'analysis', 'index', 'bm25f', 'ingest'],
   eval: ['core'],
   solr: ['core', 'analysis', 'index', 'bm25f', 'ingest'],

@@ -16,7 +16,7 @@ const layers = {
   bm25f: ['core', 'analysis', 'index'],
   'lightgbm-wasm': ['core'],
   ltr: ['core', 'analysis', 'index', 'bm25f', 'lightgbm-wasm', 'eval'],
-  fulltext: ['core', 'analysis', 'index', 'bm25f'],
+  fulltext: ['core', 'index', 'bm25f'],
   feedback: ['core', 'analysis', 'index', 'bm25f', 'ingest'],
   eval: ['core'],
   solr: ['core', 'analysis', 'index', 'bm25f', 'ingest'],
@@ -63,6 +63,17 @@ const layerRules = [
   ),
 ]
 
+/** `@pubmatch/<package>/internal` is unstable and for pubmatch's packages only: apps and tools use public entry points. */
+const internalRule = {
+  files: ['apps/**/*.ts', 'tools/**/*.ts'],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      { patterns: [{ group: ['@pubmatch/*/internal'], message: 'internal entry points are for pubmatch packages only' }] },
+    ],
+  },
+}
+
 export default tseslint.config(
   {
     ignores: [
@@ -107,5 +118,6 @@ export default tseslint.config(
     },
   },
   ...layerRules,
+  internalRule,
   prettier,
 )

@@ -46,7 +46,7 @@ export { bestMatchS1, BEST_MATCH_FIELD_WEIGHTS } from './scoring/bestmatch-s1.ts
 export type { BestMatchS1Params } from './scoring/bestmatch-s1.ts'
 export { bm25f } from './scoring/bm25f.ts'
 export type { Bm25fParams } from './scoring/bm25f.ts'
-export { bm25 } from './scoring/bm25.ts'
+export { bm25, bm25LengthNorm, lucene6Bm25 } from './scoring/bm25.ts'
 export type { Bm25Params } from './scoring/bm25.ts'
 export { tfIdf } from './scoring/tfidf.ts'
 export type { TfIdfParams, TfIdfInput, LengthNormEncoding } from './scoring/tfidf.ts'

@@ -1,10 +1,8 @@
 export { indexCandidates, textCandidates } from './candidates.ts'
 export type { CandidateDocument, CandidateSet, CandidateText, TextCandidatesOptions } from './candidates.ts'
 export {
-  bm25Idf,
   bm25Scores,
   bordaFuse,
-  classicIdf,
   explainBm25,
   explainTfidf,
   maxNormalisedSum,

@@ -5,6 +5,7 @@
  * alone; and the two fusions of their rankings (weighted Borda count, max-normalised score sum).
  * Pure functions of the candidate set and the query; `explain*` give the tree of one score.
  */
+import { bm25LengthNorm, classicIdf, lucene6Bm25, luceneIdf } from '@pubmatch/bm25f'
 import { PubmatchError } from '@pubmatch/core'
 import type { CandidateSet } from './candidates.ts'
 
@@ -35,24 +36,6 @@ export interface Bm25Params {
 
 function stats(set: CandidateSet, term: string, idf: IdfMode): { n: number; df: number } {
   return idf === 'local' ? { n: set.size, df: set.localDocFreq(term) } : { n: set.collectionSize, df: set.globalDocFreq(term) }
-}
-
-/**
- * Lucene's classic IDF: `1 + ln(N / (df + 1))`.
- * @param n - documents
- * @param df - documents holding the term
- */
-export function classicIdf(n: number, df: number): number {
-  return 1 + Math.log(n / (df + 1))
-}
-
-/**
- * Lucene's BM25 IDF: `ln(1 + (N − df + 0.5) / (df + 0.5))`.
- * @param n - documents
- * @param df - documents holding the term
- */
-export function bm25Idf(n: number, df: number): number {
-  return Math.log(1 + (n - df + 0.5) / (df + 0.5))
 }
 
 /**
@@ -104,16 +87,16 @@ export function bm25Scores(set: CandidateSet, query: QueryVector, idf: IdfMode =
   const scores = new Float64Array(set.size)
   const norms = new Float64Array(set.size)
   for (let i = 0; i < set.size; i++) {
-    norms[i] = k1 * (1 - b + (b * set.lengths[i]!) / (set.avgLength || 1))
+    norms[i] = bm25LengthNorm(k1, b, (b * set.lengths[i]!) / (set.avgLength || 1))
   }
   for (const [term, boost] of query) {
     const { n, df } = stats(set, term, idf)
-    const w = bm25Idf(n, df) * boost
+    const w = luceneIdf(n, df) * boost
     const tfs = set.tf(term)
     for (let i = 0; i < set.size; i++) {
       const f = tfs[i]!
       if (f > 0) {
-        scores[i]! += (w * f * (k1 + 1)) / (f + norms[i]!)
+        scores[i]! += lucene6Bm25(w, f, k1, norms[i]!)
       }
     }
   }
@@ -189,15 +172,15 @@ export function explainBm25(set: CandidateSet, query: QueryVector, i: number, id
   const b = params.b ?? 0.75
   const details: FeedbackExplanation[] = []
   let sum = 0
-  const norm = k1 * (1 - b + (b * set.lengths[i]!) / (set.avgLength || 1))
+  const norm = bm25LengthNorm(k1, b, (b * set.lengths[i]!) / (set.avgLength || 1))
   for (const [term, boost] of query) {
     const f = set.tf(term)[i]!
     if (f === 0) {
       continue
     }
     const { n, df } = stats(set, term, idf)
-    const w = bm25Idf(n, df)
-    const value = (boost * w * f * (k1 + 1)) / (f + norm)
+    const w = luceneIdf(n, df)
+    const value = lucene6Bm25(boost * w, f, k1, norm)
     sum += value
     details.push({
       label: term,

@@ -5,9 +5,10 @@
  * and the few unstemmed words a remote (Entrez) query is expanded with.
  */
 import type { Analyzer } from '@pubmatch/analysis'
+import { bm25LengthNorm, classicIdf, lucene6Bm25, luceneIdf } from '@pubmatch/bm25f'
 import { PubmatchError } from '@pubmatch/core'
 import type { CandidateSet } from './candidates.ts'
-import { bm25Idf, classicIdf, type IdfMode, type QueryVector, type RerankerName } from './rerank.ts'
+import type { IdfMode, QueryVector, RerankerName } from './rerank.ts'
 
 /**
  * The vector of a query: its analysed (stemmed) terms, each weighted twice its TF-IDF in the query
@@ -70,7 +71,8 @@ export function documentVector(set: CandidateSet, i: number, options: DocumentVe
       const w = classicIdf(n, df)
       score = (Math.sqrt(tf) * w * w) / Math.sqrt(length)
     } else {
-      score = (bm25Idf(n, df) * tf * 2.2) / (tf + 1.2 * (0.25 + (0.75 * length) / (set.avgLength || 1)))
+      // BM25 with the re-ranker's k1 1.2 and b 0.75
+      score = lucene6Bm25(luceneIdf(n, df), tf, 1.2, bm25LengthNorm(1.2, 0.75, (0.75 * length) / (set.avgLength || 1)))
     }
     if (score >= minScore) {
       out.set(term, score)

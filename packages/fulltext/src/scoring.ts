@@ -7,8 +7,10 @@
  * log-odds, Max LogOdds takes the largest, and a query's score is the sum over its tokens. The
  * baselines are BM25 on the abstract alone and BM25 on abstract and body merged into one field.
  */
-import { PubmatchError, SECTION_TYPES, compareCodePoints, type SectionType } from '@pubmatch/core'
+import { bm25LengthNorm, lucene6Bm25, luceneIdf } from '@pubmatch/bm25f'
+import { PubmatchError, SECTION_TYPES, type SectionType } from '@pubmatch/core'
 import { NO_MORE_DOCS, sectionField, type IndexReader, type IndexTermEntry } from '@pubmatch/index'
+import { TermMerge } from '@pubmatch/index/internal'
 import { ABSTRACT_FIELD, MERGED_FIELD, type FulltextIndex } from './fulltext-index.ts'
 import { evaluatePav, fitPav, logOdds, type PavFunction, type PavPoint } from './pav.ts'
 
@@ -22,7 +24,8 @@ export interface Bm25Params {
 
 /**
  * BM25 of one term in one text: `idf · tf·(k1+1) / (tf + k1·(1 − b + b·len/avgLen))` with
- * `idf = ln(1 + (N − df + 0.5)/(df + 0.5))` (Lucene's).
+ * `idf = ln(1 + (N − df + 0.5)/(df + 0.5))` (Lucene's): `lucene6Bm25` and `luceneIdf` of
+ * `@pubmatch/bm25f`, which the section scores use too.
  * @param input - N (texts), df (texts holding the term), tf, the text's length and the mean length
  * @param params - k1 and b
  */
@@ -32,8 +35,7 @@ export function bm25(input: { readonly n: number; readonly df: number; readonly 
   if (input.tf === 0) {
     return 0
   }
-  const idf = Math.log(1 + (input.n - input.df + 0.5) / (input.df + 0.5))
-  return (idf * input.tf * (k1 + 1)) / (input.tf + k1 * (1 - b + (b * input.length) / (input.avgLength || 1)))
+  return lucene6Bm25(luceneIdf(input.n, input.df), input.tf, k1, bm25LengthNorm(k1, b, (b * input.length) / (input.avgLength || 1)))
 }
 
 /** The section scores of a query over the articles that hold any of its terms. */
@@ -123,7 +125,7 @@ export function sectionScores(index: FulltextIndex, query: string, params: Bm25P
         }
         const stats = index.sectionStats[s]!
         const df = index.passages.docFreq(field, term)
-        const idf = Math.log(1 + (stats.passages - df + 0.5) / (df + 0.5))
+        const idf = luceneIdf(stats.passages, df)
         const lengths = index.passages.fieldLengths(field)
         const lengthNorm = b / (stats.avgLength || 1)
         const epoch = ++scratch.epoch
@@ -133,8 +135,7 @@ export function sectionScores(index: FulltextIndex, query: string, params: Bm25P
             continue
           }
           const tf = cursor.freq()
-          // bm25(), inlined
-          const value = tf === 0 ? 0 : (idf * tf * (k1 + 1)) / (tf + k1 * (1 - b + lengthNorm * lengths[doc]!))
+          const value = tf === 0 ? 0 : lucene6Bm25(idf, tf, k1, bm25LengthNorm(k1, b, lengthNorm * lengths[doc]!))
           if (seen[article] === epoch) {
             const at = entry[article]!
             if (value > entryScore[at]!) {
@@ -241,10 +242,6 @@ function grow<T extends Int32Array | Float64Array>(from: T, to: T): T {
   return to
 }
 
-function modelBits(mask: number, s: number): boolean {
-  return (mask & (1 << s)) !== 0
-}
-
 /**
  * A section model applied to every term of a full-text index once, so that a query only reads one
  * list per term (like BM25 over one field) instead of a passage list per term and section type and
@@ -295,113 +292,16 @@ export function compileSectionModel(index: FulltextIndex, model: SectionModel, p
     return cached
   }
   const started = performance.now()
-  const S = SECTION_TYPES.length
-  const functions = SECTION_TYPES.map((type) => model.sections[type] ?? null)
-  const zero = functions.map((f) => (f === null ? 0 : logOdds(evaluatePav(f, 0), model.prior)))
-  const modelMask = functions.reduce((bits, f, s) => (f === null ? bits : bits | (1 << s)), 0)
-  const maxDoc = index.articles.maxDoc
-  const baseSum = new Float64Array(maxDoc)
-  const baseMax = new Float64Array(maxDoc).fill(-Infinity)
-  for (let a = 0; a < maxDoc; a++) {
-    const mask = index.sectionMask[a]! & modelMask
-    for (let s = 0; s < S; s++) {
-      if ((mask & (1 << s)) !== 0) {
-        baseSum[a]! += zero[s]!
-        baseMax[a] = Math.max(baseMax[a]!, zero[s]!)
-      }
-    }
-  }
+  const sections = modelledSections(model)
+  const { baseSum, baseMax } = baseLogOdds(index, sections)
+  const pairs = new PairCompiler(index, model, sections, k1, b)
   // the modelled section types' term lists, merged in term order (each list is sorted)
-  const modelled = functions.flatMap((f, s) => (f === null ? [] : [s]))
-  const fields = SECTION_TYPES.map((type) => sectionField(type))
-  const iterators = modelled.map((s) => index.passages.terms(fields[s]!)[Symbol.iterator]())
-  const heads = iterators.map((iterator) => iterator.next().value as IndexTermEntry | undefined)
-  const lengths = SECTION_TYPES.map((_, s) => ((modelBits(modelMask, s) ? index.passages.fieldLengths(fields[s]!) : null)))
-  // per article: the largest BM25 of the current (term, section); and the term's two shares
-  const best = new Float64Array(maxDoc)
-  const sumAcc = new Float64Array(maxDoc)
-  const maxAcc = new Float64Array(maxDoc).fill(-Infinity)
-  const inSection: number[] = []
-  const inTerm: number[] = []
-  const terms = new Map<string, number>()
-  const offsets: number[] = [0]
-  let pairs = 0
-  let articles = new Int32Array(1 << 16)
-  let sums = new Float64Array(1 << 16)
-  let maxes = new Float64Array(1 << 16)
-  for (;;) {
-    let term: string | undefined
-    for (const head of heads) {
-      if (head !== undefined && (term === undefined || compareCodePoints(head.term, term) < 0)) {
-        term = head.term
-      }
+  const merge = new TermMerge<IndexTermEntry>(sections.modelled.map((s) => index.passages.terms(sectionField(SECTION_TYPES[s]!))[Symbol.iterator]()))
+  while (merge.next()) {
+    for (let i = 0; i < merge.count; i++) {
+      pairs.addSection(merge.term, merge.entries[i]!.docFreq, sections.modelled[merge.sources[i]!]!)
     }
-    if (term === undefined) {
-      break
-    }
-    for (let h = 0; h < heads.length; h++) {
-      const head = heads[h]
-      if (head === undefined || head.term !== term) {
-        continue
-      }
-      heads[h] = iterators[h]!.next().value as IndexTermEntry | undefined
-      const s = modelled[h]!
-      const f = functions[s]!
-      const cursor = index.passages.postings(fields[s]!, term)
-      if (cursor === null) {
-        continue
-      }
-      const stats = index.sectionStats[s]!
-      const idf = Math.log(1 + (stats.passages - head.docFreq + 0.5) / (head.docFreq + 0.5))
-      const lengthNorm = b / (stats.avgLength || 1)
-      const sectionLengths = lengths[s]!
-      for (let doc = cursor.nextDoc(); doc !== NO_MORE_DOCS; doc = cursor.nextDoc()) {
-        const article = index.passageArticle[doc]!
-        if (article < 0 || !index.passages.isLive(doc)) {
-          continue
-        }
-        const tf = cursor.freq()
-        const value = tf === 0 ? 0 : (idf * tf * (k1 + 1)) / (tf + k1 * (1 - b + lengthNorm * sectionLengths[doc]!))
-        if (value <= 0) {
-          continue
-        }
-        if (best[article] === 0) {
-          inSection.push(article)
-        }
-        if (value > best[article]!) {
-          best[article] = value
-        }
-      }
-      for (const article of inSection) {
-        const lo = logOdds(evaluatePav(f, best[article]!), model.prior)
-        best[article] = 0
-        if (maxAcc[article] === -Infinity) {
-          inTerm.push(article)
-        }
-        sumAcc[article]! += lo - zero[s]!
-        maxAcc[article] = Math.max(maxAcc[article]!, lo)
-      }
-      inSection.length = 0
-    }
-    if (inTerm.length > 0) {
-      if (pairs + inTerm.length > articles.length) {
-        const size = Math.max(articles.length * 2, pairs + inTerm.length)
-        articles = grow(articles, new Int32Array(size))
-        sums = grow(sums, new Float64Array(size))
-        maxes = grow(maxes, new Float64Array(size))
-      }
-      for (const article of inTerm) {
-        articles[pairs] = article
-        sums[pairs] = sumAcc[article]!
-        maxes[pairs] = maxAcc[article]!
-        pairs += 1
-        sumAcc[article] = 0
-        maxAcc[article] = -Infinity
-      }
-      inTerm.length = 0
-      terms.set(term, offsets.length - 1)
-      offsets.push(pairs)
-    }
+    pairs.endTerm(merge.term)
   }
   const out: CompiledSectionModel = {
     index,
@@ -409,12 +309,7 @@ export function compileSectionModel(index: FulltextIndex, model: SectionModel, p
     bm25: { k1, b },
     baseSum,
     baseMax,
-    terms,
-    offsets: Int32Array.from(offsets),
-    articles: articles.slice(0, pairs),
-    sum: sums.slice(0, pairs),
-    max: maxes.slice(0, pairs),
-    pairs,
+    ...pairs.result(),
     millis: performance.now() - started,
   }
   if (forIndex === undefined) {
@@ -423,6 +318,173 @@ export function compileSectionModel(index: FulltextIndex, model: SectionModel, p
   }
   forIndex.set(model, out)
   return out
+}
+
+/** A section model's PAV function per section type, and what a score of 0 is worth in each. */
+interface ModelledSections {
+  /** Per section type (`SECTION_TYPES` order): its PAV function, or `null` when the model has none. */
+  readonly functions: readonly (PavFunction | null)[]
+  /** Per section type: `LO_s(0)`, the log-odds of a section without the term (0 when unmodelled). */
+  readonly zero: readonly number[]
+  /** Bit s set when section type s has a function. */
+  readonly mask: number
+  /** The modelled section types, ascending. */
+  readonly modelled: readonly number[]
+}
+
+function modelledSections(model: SectionModel): ModelledSections {
+  const functions = SECTION_TYPES.map((type) => model.sections[type] ?? null)
+  return {
+    functions,
+    zero: functions.map((f) => (f === null ? 0 : logOdds(evaluatePav(f, 0), model.prior))),
+    mask: functions.reduce((bits, f, s) => (f === null ? bits : bits | (1 << s)), 0),
+    modelled: functions.flatMap((f, s) => (f === null ? [] : [s])),
+  }
+}
+
+/** Per article: what a query term in none of its sections adds, Σ (Sum) and max (Max) of `LO_s(0)` over its modelled sections. */
+function baseLogOdds(index: FulltextIndex, sections: ModelledSections): { baseSum: Float64Array; baseMax: Float64Array } {
+  const S = SECTION_TYPES.length
+  const maxDoc = index.articles.maxDoc
+  const baseSum = new Float64Array(maxDoc)
+  const baseMax = new Float64Array(maxDoc).fill(-Infinity)
+  for (let a = 0; a < maxDoc; a++) {
+    const mask = index.sectionMask[a]! & sections.mask
+    for (let s = 0; s < S; s++) {
+      if ((mask & (1 << s)) !== 0) {
+        baseSum[a]! += sections.zero[s]!
+        baseMax[a] = Math.max(baseMax[a]!, sections.zero[s]!)
+      }
+    }
+  }
+  return { baseSum, baseMax }
+}
+
+/**
+ * Collects the (term, article) pairs of a compiled model, one term at a time in term order: per
+ * section type holding the term, each article's largest BM25 through the section's PAV function
+ * (`addSection`), then the term's Sum and Max shares per article (`endTerm`).
+ */
+class PairCompiler {
+  private readonly index: FulltextIndex
+  private readonly prior: number
+  private readonly sections: ModelledSections
+  private readonly k1: number
+  private readonly b: number
+  /** Per section type: its field in the passage index, and its passages' lengths (modelled types only). */
+  private readonly fields: readonly string[]
+  private readonly lengths: readonly (Uint32Array | null)[]
+  /** Per article: the largest BM25 of the current (term, section). */
+  private readonly best: Float64Array
+  /** Per article: the current term's Sum and Max shares so far. */
+  private readonly sumAcc: Float64Array
+  private readonly maxAcc: Float64Array
+  /** The articles with a `best`, resp. with shares, for the current (term, section), resp. term. */
+  private readonly inSection: number[] = []
+  private readonly inTerm: number[] = []
+  private readonly terms = new Map<string, number>()
+  private readonly offsets: number[] = [0]
+  private pairs = 0
+  private articles = new Int32Array(1 << 16)
+  private sums = new Float64Array(1 << 16)
+  private maxes = new Float64Array(1 << 16)
+
+  constructor(index: FulltextIndex, model: SectionModel, sections: ModelledSections, k1: number, b: number) {
+    this.index = index
+    this.prior = model.prior
+    this.sections = sections
+    this.k1 = k1
+    this.b = b
+    this.fields = SECTION_TYPES.map((type) => sectionField(type))
+    this.lengths = this.fields.map((field, s) => ((sections.mask & (1 << s)) !== 0 ? index.passages.fieldLengths(field) : null))
+    const maxDoc = index.articles.maxDoc
+    this.best = new Float64Array(maxDoc)
+    this.sumAcc = new Float64Array(maxDoc)
+    this.maxAcc = new Float64Array(maxDoc).fill(-Infinity)
+  }
+
+  /** Adds the term's passages of section type `s` (`docFreq` of them in the index). */
+  addSection(term: string, docFreq: number, s: number): void {
+    const { index, k1, b, best, inSection } = this
+    const cursor = index.passages.postings(this.fields[s]!, term)
+    if (cursor === null) {
+      return
+    }
+    const stats = index.sectionStats[s]!
+    const idf = luceneIdf(stats.passages, docFreq)
+    const lengthNorm = b / (stats.avgLength || 1)
+    const sectionLengths = this.lengths[s]!
+    for (let doc = cursor.nextDoc(); doc !== NO_MORE_DOCS; doc = cursor.nextDoc()) {
+      const article = index.passageArticle[doc]!
+      if (article < 0 || !index.passages.isLive(doc)) {
+        continue
+      }
+      const tf = cursor.freq()
+      const value = tf === 0 ? 0 : lucene6Bm25(idf, tf, k1, bm25LengthNorm(k1, b, lengthNorm * sectionLengths[doc]!))
+      if (value <= 0) {
+        continue
+      }
+      if (best[article] === 0) {
+        inSection.push(article)
+      }
+      if (value > best[article]!) {
+        best[article] = value
+      }
+    }
+    const f = this.sections.functions[s]!
+    const zero = this.sections.zero[s]!
+    const { sumAcc, maxAcc, inTerm } = this
+    for (const article of inSection) {
+      const lo = logOdds(evaluatePav(f, best[article]!), this.prior)
+      best[article] = 0
+      if (maxAcc[article] === -Infinity) {
+        inTerm.push(article)
+      }
+      sumAcc[article]! += lo - zero
+      maxAcc[article] = Math.max(maxAcc[article]!, lo)
+    }
+    inSection.length = 0
+  }
+
+  /** Stores the term's pairs, if any article holds it in a modelled section. */
+  endTerm(term: string): void {
+    const { inTerm, sumAcc, maxAcc } = this
+    if (inTerm.length === 0) {
+      return
+    }
+    if (this.pairs + inTerm.length > this.articles.length) {
+      const size = Math.max(this.articles.length * 2, this.pairs + inTerm.length)
+      this.articles = grow(this.articles, new Int32Array(size))
+      this.sums = grow(this.sums, new Float64Array(size))
+      this.maxes = grow(this.maxes, new Float64Array(size))
+    }
+    const { articles, sums, maxes } = this
+    let pairs = this.pairs
+    for (const article of inTerm) {
+      articles[pairs] = article
+      sums[pairs] = sumAcc[article]!
+      maxes[pairs] = maxAcc[article]!
+      pairs += 1
+      sumAcc[article] = 0
+      maxAcc[article] = -Infinity
+    }
+    this.pairs = pairs
+    inTerm.length = 0
+    this.terms.set(term, this.offsets.length - 1)
+    this.offsets.push(pairs)
+  }
+
+  result(): Pick<CompiledSectionModel, 'terms' | 'offsets' | 'articles' | 'sum' | 'max' | 'pairs'> {
+    const pairs = this.pairs
+    return {
+      terms: this.terms,
+      offsets: Int32Array.from(this.offsets),
+      articles: this.articles.slice(0, pairs),
+      sum: this.sums.slice(0, pairs),
+      max: this.maxes.slice(0, pairs),
+      pairs,
+    }
+  }
 }
 
 /**
@@ -474,9 +536,7 @@ function sectionLogOdds(index: FulltextIndex, model: SectionModel, sections: Sec
   const S = SECTION_TYPES.length
   const A = sections.articles.length
   const T = sections.terms.length
-  const functions = SECTION_TYPES.map((type) => model.sections[type] ?? null)
-  const zero = functions.map((f) => (f === null ? 0 : logOdds(evaluatePav(f, 0), model.prior)))
-  const modelMask = functions.reduce((bits, f, s) => (f === null ? bits : bits | (1 << s)), 0)
+  const { functions, zero, mask: modelMask } = modelledSections(model)
   const { term, article, section, score } = sections.entries
   // what a term adds in an article where it is in none of its sections
   const base = new Float64Array(A)

@@ -1,5 +1,5 @@
 import type { AnalyzedToken, Analyzer, AnalyzerRegistry } from '@pubmatch/analysis'
-import { PubmatchError, compareCodePoints, isPubmatchError, truncateForMessage } from '@pubmatch/core'
+import { PubmatchError, isPubmatchError, truncateForMessage } from '@pubmatch/core'
 import { readManifest, type Manifest } from './commit/manifest.ts'
 import { IndexPostings, type PostingsPart } from './postings/index-postings.ts'
 import type { PostingsCursor } from './postings/postings-cursor.ts'
@@ -9,6 +9,7 @@ import { normalizeKeyword } from './schema/keyword.ts'
 import { fieldAnalyzer, type FieldSchema, type IndexSchema } from './schema/schema.ts'
 import { SegmentReader } from './segment/segment-reader.ts'
 import type { TermEntry } from './terms/term-dictionary.ts'
+import { TermMerge } from './terms/term-merge.ts'
 
 /**
  * Collection statistics of one field. `docCount`, `docsWithField`, `sumLength` and
@@ -385,28 +386,16 @@ class Reader implements IndexReader {
 
   *terms(field: string, prefix = ''): Generator<IndexTermEntry> {
     const f = this.fieldNumber(field)
-    const iterators = this.leaves.map(({ reader }) => reader.terms(f).withPrefix(prefix))
-    const heads = iterators.map((iterator) => iterator.next().value as TermEntry | undefined)
-    for (;;) {
-      let term: string | undefined
-      for (const head of heads) {
-        if (head !== undefined && (term === undefined || compareCodePoints(head.term, term) < 0)) {
-          term = head.term
-        }
-      }
-      if (term === undefined) {
-        return
-      }
+    const merge = new TermMerge<TermEntry>(this.leaves.map(({ reader }) => reader.terms(f).withPrefix(prefix)))
+    while (merge.next()) {
       let docFreq = 0
       let totalTermFreq = 0
-      heads.forEach((head, s) => {
-        if (head !== undefined && head.term === term) {
-          docFreq += head.docFreq
-          totalTermFreq += head.totalTermFreq
-          heads[s] = iterators[s]!.next().value as TermEntry | undefined
-        }
-      })
-      yield { term, docFreq, totalTermFreq }
+      for (let i = 0; i < merge.count; i++) {
+        const entry = merge.entries[i]!
+        docFreq += entry.docFreq
+        totalTermFreq += entry.totalTermFreq
+      }
+      yield { term: merge.term, docFreq, totalTermFreq }
     }
   }
 

@@ -93,119 +93,54 @@ function cleanPart(s: string, start: number, end: number): string {
  * @param options - see {@link BiomedicalTokenizerOptions}
  */
 export function createBiomedicalTokenizer(options: BiomedicalTokenizerOptions = {}): Tokenizer {
-  const normalize = options.normalize ?? true
-  const split = options.splitAlphaNumeric ?? true
-  const join = options.joinCompounds ?? true
-  const maxLength = options.maxTokenLength ?? 64
-  if (!Number.isInteger(maxLength) || maxLength < 1) {
-    throw new PubmatchError(
-      'INVALID_ARGUMENT',
-      `maxTokenLength must be a positive integer, got ${String(maxLength)}`,
-    )
-  }
-
-  // Scratch space for the parts of the current compound, reused across calls.
-  const starts: number[] = []
-  const ends: number[] = []
-  const kinds: number[] = []
-  const dirty: boolean[] = []
-  const texts: string[] = []
-  const tightAfter: boolean[] = []
-
-  const isGreekName = (text: string): boolean =>
-    text.length >= 2 &&
-    text.length <= 7 &&
-    GREEK_NAME_SET.has(normalize ? text : text.toLowerCase())
-
-  /** Whether the break between parts `a` and `a + 1` binds tightly (gene name + number etc.). */
-  const isTight = (a: number): boolean => {
-    const b = a + 1
-    const kindB = kinds[b]!
-    if (kindB === DIGIT || kindB === GREEK) {
-      return true
-    }
-    const textB = texts[b]!
-    if (isGreekName(textB)) {
-      return true
-    }
-    return textB.length <= 2 && (kinds[a] !== ALPHA || texts[a]!.length <= 4)
-  }
-
-  // State of the current call (tokenize is synchronous and not re-entrant).
-  let s = ''
-  let out: AnalyzedToken[] = []
-  let base = 0
-  let count = 0
-  let partStart = 0
-  let partKind = 0
-  let partDirty = false
-
-  const close = (end: number): void => {
-    starts[count] = partStart
-    ends[count] = end
-    kinds[count] = partKind
-    dirty[count] = partDirty
-    count++
-  }
-
-  const pushJoin = (first: number, last: number): void => {
-    let term = ''
-    let letters = false
-    for (let p = first; p <= last; p++) {
-      term += texts[p]!
-      letters ||= kinds[p] !== DIGIT
-    }
-    if (letters && term.length <= maxLength) {
-      out.push({
-        term,
-        position: base + first,
-        original: s.slice(starts[first], ends[last]),
-        positionLength: last - first + 1,
-      })
-    }
-  }
-
-  const emit = (): void => {
-    let hasLetter = false
-    for (let p = 0; p < count; p++) {
-      texts[p] = dirty[p] ? cleanPart(s, starts[p]!, ends[p]!) : s.slice(starts[p], ends[p])
-      hasLetter ||= kinds[p] !== DIGIT
-    }
-    const joining = join && count >= 2 && hasLetter
-    if (joining) {
-      for (let p = 0; p + 1 < count; p++) {
-        tightAfter[p] = isTight(p)
-      }
-    }
-    for (let p = 0; p < count; p++) {
-      if (joining) {
-        if (p === 0) {
-          pushJoin(0, count - 1)
-        }
-        if (p === 0 || !tightAfter[p - 1]) {
-          let last = p
-          while (last + 1 < count && tightAfter[last]) {
-            last++
-          }
-          if (last > p && !(p === 0 && last === count - 1)) {
-            pushJoin(p, last)
-          }
-        }
-      }
-      const term = texts[p]!
-      if (term.length <= maxLength) {
-        out.push({
-          term,
-          position: base + p,
-          original: dirty[p] ? s.slice(starts[p], ends[p]) : term,
-        })
-      }
-    }
-  }
-
+  const tokenizer = new BiomedicalTokenizer(options)
   return function tokenize(input: string): AnalyzedToken[] {
-    s = normalize ? normalizeText(input) : input
-    out = []
+    return tokenizer.tokenize(input)
+  }
+}
+
+/**
+ * The tokenizer's state: its options, the parts of the current compound (scratch reused across
+ * calls) and the current call's text and output (tokenize is synchronous and not re-entrant).
+ */
+class BiomedicalTokenizer {
+  private readonly normalize: boolean
+  private readonly split: boolean
+  private readonly join: boolean
+  private readonly maxLength: number
+  // The parts of the current compound: where each starts and ends, its class, whether it holds
+  // skipped characters, its text, and whether it binds tightly to the next.
+  private readonly starts: number[] = []
+  private readonly ends: number[] = []
+  private readonly kinds: number[] = []
+  private readonly dirty: boolean[] = []
+  private readonly texts: string[] = []
+  private readonly tightAfter: boolean[] = []
+  /** How many parts the current compound has. */
+  private count = 0
+  /** The text being tokenized. */
+  private s = ''
+  private out: AnalyzedToken[] = []
+  /** The position of the current compound's first part. */
+  private base = 0
+
+  constructor(options: BiomedicalTokenizerOptions) {
+    this.normalize = options.normalize ?? true
+    this.split = options.splitAlphaNumeric ?? true
+    this.join = options.joinCompounds ?? true
+    this.maxLength = options.maxTokenLength ?? 64
+    if (!Number.isInteger(this.maxLength) || this.maxLength < 1) {
+      throw new PubmatchError(
+        'INVALID_ARGUMENT',
+        `maxTokenLength must be a positive integer, got ${String(this.maxLength)}`,
+      )
+    }
+  }
+
+  tokenize(input: string): AnalyzedToken[] {
+    const s = this.normalize ? normalizeText(input) : input
+    this.s = s
+    this.out = []
     const n = s.length
     let position = 0
     let i = 0
@@ -217,104 +152,213 @@ export function createBiomedicalTokenizer(options: BiomedicalTokenizerOptions = 
         continue
       }
       if (first === ALPHA && c < 128) {
-        // Fast path: a plain ASCII word followed by a separator (or `.` that ends it) or the end.
-        let j = i + 1
-        let next = SEP
-        while (j < n) {
-          const d = s.charCodeAt(j)
-          next = d < 128 ? ASCII_CLASS[d]! : -1
-          if (next !== ALPHA) {
-            break
-          }
-          j++
-        }
-        if (j >= n || next === SEP || next === DOT) {
-          const term = s.slice(i, j)
-          if (term.length <= maxLength) {
-            out.push({ term, position, original: term })
+        const end = plainWordEnd(s, i)
+        if (end >= 0) {
+          const term = s.slice(i, end)
+          if (term.length <= this.maxLength) {
+            this.out.push({ term, position, original: term })
           }
           position++
-          i = j
+          i = end
           continue
         }
       }
-      count = 0
-      partStart = i
-      partKind = first
-      partDirty = false
-      let j = i + 1
-      for (;;) {
-        if (j >= n) {
-          close(n)
-          i = n
-          break
-        }
-        const cls = charClassAt(s, j)
-        if (isWordClass(cls)) {
-          if (cls !== partKind) {
-            if (!split) {
-              partKind = ALPHA
-            } else if (
-              partKind === GREEK &&
-              j - partStart === 1 &&
-              cls === ALPHA &&
-              isMu(s.charCodeAt(partStart)) &&
-              microUnitAt(s, j)
-            ) {
-              partKind = ALPHA // μg, μl, μM: the micro prefix stays on its unit
-            } else {
-              close(j)
-              partStart = j
-              partKind = cls
-              partDirty = false
-            }
-          }
-          j++
-          continue
-        }
-        if (cls === DOT && partKind === DIGIT && j + 1 < n && charClassAt(s, j + 1) === DIGIT) {
-          j += 2
-          continue
-        }
-        if (cls === IGNORE) {
-          partDirty = true
-          j++
-          continue
-        }
-        let runStart = j
-        if (cls === APOS && j + 1 < n && isWordClass(charClassAt(s, j + 1))) {
-          const next = s.charCodeAt(j + 1)
-          const possessive =
-            (next === 0x73 || next === 0x53) && (j + 2 >= n || !isWordClass(charClassAt(s, j + 2)))
-          if (!possessive) {
-            partDirty = true // o'brien, 3'utr
-            j++
-            continue
-          }
-          runStart = j + 2 // drop the possessive 's
-        }
-        close(j)
-        let k = runStart
-        while (k < n && isJoinerClass(charClassAt(s, k))) {
-          k++
-        }
-        if (k > runStart && k < n && isWordClass(charClassAt(s, k))) {
-          partStart = k // a break point: the compound goes on
-          partKind = charClassAt(s, k)
-          partDirty = false
-          j = k + 1
-          continue
-        }
-        i = k
-        break
-      }
-      base = position
-      emit()
-      position += count
+      i = this.scanCompound(s, i, first)
+      this.base = position
+      this.emit()
+      position += this.count
     }
-    const result = out
-    out = []
-    s = ''
+    const result = this.out
+    this.out = []
+    this.s = ''
     return result
   }
+
+  /**
+   * Reads the compound word starting at `i` (its first character of class `first`) into the
+   * parts; returns where scanning goes on.
+   */
+  private scanCompound(s: string, i: number, first: number): number {
+    const n = s.length
+    this.count = 0
+    let partStart = i
+    let partKind = first
+    let partDirty = false
+    let j = i + 1
+    for (;;) {
+      if (j >= n) {
+        this.close(partStart, n, partKind, partDirty)
+        return n
+      }
+      const cls = charClassAt(s, j)
+      if (isWordClass(cls)) {
+        if (cls !== partKind) {
+          if (!this.split) {
+            partKind = ALPHA
+          } else if (
+            partKind === GREEK &&
+            j - partStart === 1 &&
+            cls === ALPHA &&
+            isMu(s.charCodeAt(partStart)) &&
+            microUnitAt(s, j)
+          ) {
+            partKind = ALPHA // μg, μl, μM: the micro prefix stays on its unit
+          } else {
+            this.close(partStart, j, partKind, partDirty)
+            partStart = j
+            partKind = cls
+            partDirty = false
+          }
+        }
+        j++
+        continue
+      }
+      if (cls === DOT && partKind === DIGIT && j + 1 < n && charClassAt(s, j + 1) === DIGIT) {
+        j += 2
+        continue
+      }
+      if (cls === IGNORE) {
+        partDirty = true
+        j++
+        continue
+      }
+      let runStart = j
+      if (cls === APOS && j + 1 < n && isWordClass(charClassAt(s, j + 1))) {
+        const next = s.charCodeAt(j + 1)
+        const possessive =
+          (next === 0x73 || next === 0x53) && (j + 2 >= n || !isWordClass(charClassAt(s, j + 2)))
+        if (!possessive) {
+          partDirty = true // o'brien, 3'utr
+          j++
+          continue
+        }
+        runStart = j + 2 // drop the possessive 's
+      }
+      this.close(partStart, j, partKind, partDirty)
+      let k = runStart
+      while (k < n && isJoinerClass(charClassAt(s, k))) {
+        k++
+      }
+      if (k > runStart && k < n && isWordClass(charClassAt(s, k))) {
+        partStart = k // a break point: the compound goes on
+        partKind = charClassAt(s, k)
+        partDirty = false
+        j = k + 1
+        continue
+      }
+      return k
+    }
+  }
+
+  /** Ends a part of the current compound. */
+  private close(start: number, end: number, kind: number, dirty: boolean): void {
+    const count = this.count
+    this.starts[count] = start
+    this.ends[count] = end
+    this.kinds[count] = kind
+    this.dirty[count] = dirty
+    this.count = count + 1
+  }
+
+  /** Emits the current compound: each part, preceded by the joined forms that start at it. */
+  private emit(): void {
+    const { s, starts, ends, dirty, texts, tightAfter, count } = this
+    let hasLetter = false
+    for (let p = 0; p < count; p++) {
+      texts[p] = dirty[p] ? cleanPart(s, starts[p]!, ends[p]!) : s.slice(starts[p], ends[p])
+      hasLetter ||= this.kinds[p] !== DIGIT
+    }
+    const joining = this.join && count >= 2 && hasLetter
+    if (joining) {
+      for (let p = 0; p + 1 < count; p++) {
+        tightAfter[p] = this.isTight(p)
+      }
+    }
+    for (let p = 0; p < count; p++) {
+      if (joining) {
+        if (p === 0) {
+          this.pushJoin(0, count - 1)
+        }
+        if (p === 0 || !tightAfter[p - 1]) {
+          let last = p
+          while (last + 1 < count && tightAfter[last]) {
+            last++
+          }
+          if (last > p && !(p === 0 && last === count - 1)) {
+            this.pushJoin(p, last)
+          }
+        }
+      }
+      const term = texts[p]!
+      if (term.length <= this.maxLength) {
+        this.out.push({
+          term,
+          position: this.base + p,
+          original: dirty[p] ? s.slice(starts[p], ends[p]) : term,
+        })
+      }
+    }
+  }
+
+  /** Emits the joined form of parts `first … last`, if it has a letter and is not too long. */
+  private pushJoin(first: number, last: number): void {
+    const { texts, kinds } = this
+    let term = ''
+    let letters = false
+    for (let p = first; p <= last; p++) {
+      term += texts[p]!
+      letters ||= kinds[p] !== DIGIT
+    }
+    if (letters && term.length <= this.maxLength) {
+      this.out.push({
+        term,
+        position: this.base + first,
+        original: this.s.slice(this.starts[first], this.ends[last]),
+        positionLength: last - first + 1,
+      })
+    }
+  }
+
+  /** Whether the break between parts `a` and `a + 1` binds tightly (gene name + number etc.). */
+  private isTight(a: number): boolean {
+    const { kinds, texts } = this
+    const b = a + 1
+    const kindB = kinds[b]!
+    if (kindB === DIGIT || kindB === GREEK) {
+      return true
+    }
+    const textB = texts[b]!
+    if (this.isGreekName(textB)) {
+      return true
+    }
+    return textB.length <= 2 && (kinds[a] !== ALPHA || texts[a]!.length <= 4)
+  }
+
+  private isGreekName(text: string): boolean {
+    return (
+      text.length >= 2 &&
+      text.length <= 7 &&
+      GREEK_NAME_SET.has(this.normalize ? text : text.toLowerCase())
+    )
+  }
+}
+
+/**
+ * The end of a plain ASCII word starting at `i` (an ASCII letter): a run of ASCII letters followed
+ * by a separator, a `.` or the end of the text; −1 when something else follows (the word is part
+ * of a compound).
+ */
+function plainWordEnd(s: string, i: number): number {
+  const n = s.length
+  let j = i + 1
+  let next = SEP
+  while (j < n) {
+    const d = s.charCodeAt(j)
+    next = d < 128 ? ASCII_CLASS[d]! : -1
+    if (next !== ALPHA) {
+      break
+    }
+    j++
+  }
+  return j >= n || next === SEP || next === DOT ? j : -1
 }

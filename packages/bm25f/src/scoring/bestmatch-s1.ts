@@ -17,12 +17,16 @@
 import { explanation, type Explained, type Explanation } from './explanation.ts'
 import { classicIdf, explainIdf } from './idf.ts'
 import {
-  averageFieldLengths,
-  checkDocument,
+  explainOneTerm,
+  termBasics,
+  termScorer,
+  type PerTermDefinition,
+  type TermExplanation,
+} from './prepare.ts'
+import {
   checkNumber,
-  checkTerm,
+  checkSaturation,
   resolveFieldValues,
-  termLabel,
   type CollectionStats,
   type TermScoringInput,
   type TermStats,
@@ -65,9 +69,10 @@ const FORMULA = 'tf / (k1·((1 − b) + b·dl/avgdl) + tf) · idf'
 export function resolveBestMatchS1Params(
   params: BestMatchS1Params = {},
 ): ResolvedBestMatchS1Params {
+  const { k1, b } = checkSaturation(NAME, params)
   return {
-    k1: checkNumber(NAME, 'k1', params.k1 ?? 1.2, 0),
-    b: checkNumber(NAME, 'b', params.b ?? 0.75, 0, 1),
+    k1,
+    b,
     fieldWeights: params.fieldWeights ?? BEST_MATCH_FIELD_WEIGHTS,
     defaultFieldWeight: checkNumber(NAME, 'defaultFieldWeight', params.defaultFieldWeight ?? 1, 0),
   }
@@ -79,8 +84,7 @@ export function prepareBestMatchS1(
   term: TermStats,
   params: ResolvedBestMatchS1Params,
 ): TermScorer {
-  averageFieldLengths(collection)
-  checkTerm(term, collection)
+  const { N, n, boost } = termBasics(collection, term)
   const { k1, b } = params
   const weights = resolveFieldValues(
     NAME,
@@ -91,15 +95,12 @@ export function prepareBestMatchS1(
     0,
   )
   const fieldCount = weights.length
-  const N = collection.docCount
-  const n = term.docFreq
   let weightedTotal = 0
   collection.fields.forEach((field, f) => {
     weightedTotal += weights[f]! * field.totalLength
   })
   const avgdl = weightedTotal / N
   const idf = classicIdf(N, n)
-  const boost = term.boost ?? 1
   const weight = idf * boost
   // k1·((1 − b) + b·dl/avgdl) = constant + slope·dl; with avgdl = 0 every dl is 0 as well.
   const constant = k1 * (1 - b)
@@ -135,8 +136,7 @@ export function prepareBestMatchS1(
     return tf === 0 ? 0 : (1 / (1 + (constant + slope * dl) / tf)) * weight * BOUND_SLACK
   }
 
-  const explain = (tfs: ArrayLike<number>, lengths: ArrayLike<number>): Explained => {
-    checkDocument(collection, tfs, lengths)
+  const explain = (tfs: ArrayLike<number>, lengths: ArrayLike<number>): TermExplanation => {
     let tf = 0
     let dl = 0
     const tfParts: Explanation[] = []
@@ -163,32 +163,31 @@ export function prepareBestMatchS1(
       }
     }
     const norm = constant + slope * dl
-    const value = tf === 0 ? 0 : (tf / (norm + tf)) * weight
-    const details: Explanation[] = [
-      explanation('tf', tf, 'Σ_f occ(t,f)·w(f)/l(f)', tfParts),
-      explanation('norm', norm, 'k1·((1 − b) + b·dl/avgdl)', [
-        explanation('k1', k1),
-        explanation('b', b),
-        explanation('dl', dl, 'Σ_f l(f)·w(f)', dlParts),
-        explanation('avgdl', avgdl, 'Σ_f w(f)·totalLength(f) / N'),
-      ]),
-      explainIdf('classic', N, n, idf),
-    ]
-    if (boost !== 1) {
-      details.push(explanation('boost', boost))
-    }
     return {
-      value,
-      explain: explanation(
-        termLabel(term),
-        value,
-        boost === 1 ? FORMULA : `${FORMULA} · boost`,
-        details,
-      ),
+      value: tf === 0 ? 0 : (tf / (norm + tf)) * weight,
+      formula: FORMULA,
+      details: [
+        explanation('tf', tf, 'Σ_f occ(t,f)·w(f)/l(f)', tfParts),
+        explanation('norm', norm, 'k1·((1 − b) + b·dl/avgdl)', [
+          explanation('k1', k1),
+          explanation('b', b),
+          explanation('dl', dl, 'Σ_f l(f)·w(f)', dlParts),
+          explanation('avgdl', avgdl, 'Σ_f w(f)·totalLength(f) / N'),
+        ]),
+        explainIdf('classic', N, n, idf),
+      ],
+      boost,
     }
   }
 
-  return { term, score, upperBound, explain }
+  return termScorer(collection, term, score, upperBound, explain)
+}
+
+/** @internal The scorer's definition. */
+export const BEST_MATCH_S1: PerTermDefinition<BestMatchS1Params, ResolvedBestMatchS1Params> = {
+  name: NAME,
+  resolve: resolveBestMatchS1Params,
+  prepare: prepareBestMatchS1,
 }
 
 /**
@@ -197,8 +196,5 @@ export function prepareBestMatchS1(
  * @param params - k1, b and field weights. Defaults to k1 `1.2`, b `0.75`, title and mesh `5`.
  */
 export function bestMatchS1(input: TermScoringInput, params?: BestMatchS1Params): Explained {
-  return prepareBestMatchS1(input.collection, input.term, resolveBestMatchS1Params(params)).explain(
-    input.tfs,
-    input.lengths,
-  )
+  return explainOneTerm(BEST_MATCH_S1, input, params)
 }

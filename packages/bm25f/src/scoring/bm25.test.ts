@@ -1,6 +1,7 @@
 import { isPubmatchError } from '@pubmatch/core'
 import { describe, expect, it } from 'vitest'
-import { bm25 } from './bm25.ts'
+import { bm25, bm25LengthNorm, lucene6Bm25 } from './bm25.ts'
+import { luceneIdf } from './idf.ts'
 import { createScorer } from './scorer.ts'
 import type { CollectionStats } from './stats.ts'
 
@@ -77,5 +78,30 @@ describe('bm25 upper bound', () => {
       4.557379522151743 / (1 + 0.9 / 210),
       10,
     )
+  })
+})
+
+describe('lucene6Bm25', () => {
+  it('matches the hand-computed Lucene < 8 BM25 of one term in one field', () => {
+    // N 10, n 2, tf 3, dl 20, avgdl 10: ln(4.4) · 3 · 2.2 / (3 + 1.2 · (0.25 + 0.75 · 2)) = ln(4.4) · 6.6 / 5.1
+    const norm = bm25LengthNorm(1.2, 0.75, (0.75 * 20) / 10)
+    expect(norm).toBeCloseTo(2.1, 14)
+    expect(lucene6Bm25(luceneIdf(10, 2), 3, 1.2, norm)).toBeCloseTo((Math.log(4.4) * 6.6) / 5.1, 13)
+    expect(lucene6Bm25(luceneIdf(10, 2), 0, 1.2, norm)).toBe(0)
+  })
+
+  it('is the bm25 scorer with k1Plus1 over one field', () => {
+    const single = { docCount: 1000, fields: [{ name: 'abstract', totalLength: 200_000 }] }
+    const expected = bm25(
+      { collection: single, term, tfs: [3], lengths: [220] },
+      { k1Plus1: true },
+    ).value
+    const value = lucene6Bm25(
+      luceneIdf(1000, 10),
+      3,
+      1.2,
+      bm25LengthNorm(1.2, 0.75, (0.75 * 220) / 200),
+    )
+    expect(value).toBeCloseTo(expected, 13)
   })
 })

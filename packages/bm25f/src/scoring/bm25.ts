@@ -10,16 +10,20 @@
  * Lucene ≥ 8 by default and offers the factor as `k1Plus1`. Lengths are exact: Lucene ≥ 7 stores
  * them in one byte (`SmallFloat.intToByte4`, exact below 24 and within 1/9 above), pubmatch does not.
  */
-import { explanation, type Explained, type Explanation } from './explanation.ts'
-import { checkBm25Idf } from './bm25f.ts'
-import { explainIdf, idfFunction, type Bm25Idf } from './idf.ts'
+import { explanation, type Explained } from './explanation.ts'
+import { BM25_IDFS, explainIdf, idfFunction, type Bm25Idf } from './idf.ts'
 import {
-  averageFieldLengths,
-  checkDocument,
-  checkNumber,
-  checkTerm,
-  resolveBagFields,
-  termLabel,
+  explainBag,
+  explainOneTerm,
+  resolveBag,
+  termBasics,
+  termScorer,
+  type PerTermDefinition,
+  type TermExplanation,
+} from './prepare.ts'
+import {
+  checkChoice,
+  checkSaturation,
   type CollectionStats,
   type TermScoringInput,
   type TermStats,
@@ -43,6 +47,31 @@ export interface Bm25Params {
   readonly k1Plus1?: boolean
 }
 
+/**
+ * BM25's length normalisation of a document, `k1 · (1 − b + b · dl / avgdl)`, from its scaled
+ * length `b · dl / avgdl` (a caller scoring many documents against one mean may precompute
+ * `b / avgdl`).
+ * @param k1 - the tf saturation parameter
+ * @param b - the length normalisation parameter
+ * @param scaledLength - `b · dl / avgdl`
+ */
+export function bm25LengthNorm(k1: number, b: number, scaledLength: number): number {
+  return k1 * (1 - b + scaledLength)
+}
+
+/**
+ * The BM25 of one term in one document as Lucene < 8 computes it, with the (k1 + 1) factor:
+ * `weight · tf · (k1 + 1) / (tf + norm)`. The `bm25` scorer with `k1Plus1` gives the same value
+ * with its per-term constants folded first (so the last bits may differ).
+ * @param weight - the term's idf (e.g. `luceneIdf`), times its boost if any
+ * @param tf - the term's occurrences in the document
+ * @param k1 - the tf saturation parameter
+ * @param norm - the document's {@link bm25LengthNorm}
+ */
+export function lucene6Bm25(weight: number, tf: number, k1: number, norm: number): number {
+  return (weight * tf * (k1 + 1)) / (tf + norm)
+}
+
 /** @internal Parameters with their defaults filled in and checked. */
 export interface ResolvedBm25Params {
   readonly k1: number
@@ -56,46 +85,14 @@ const NAME = 'bm25'
 
 /** @internal Fills in and checks the parameters. */
 export function resolveBm25Params(params: Bm25Params = {}): ResolvedBm25Params {
+  const { k1, b } = checkSaturation(NAME, params)
   return {
-    k1: checkNumber(NAME, 'k1', params.k1 ?? 1.2, 0),
-    b: checkNumber(NAME, 'b', params.b ?? 0.75, 0, 1),
+    k1,
+    b,
     fields: params.fields,
-    idf: checkBm25Idf(NAME, params.idf),
+    idf: checkChoice(NAME, 'idf', params.idf, BM25_IDFS),
     k1Plus1: params.k1Plus1 ?? false,
   }
-}
-
-/** @internal The explanation nodes of a bag-of-words tf and length. */
-export function explainBag(
-  collection: CollectionStats,
-  bag: Int32Array,
-  tfs: ArrayLike<number>,
-  lengths: ArrayLike<number>,
-  tf: number,
-  dl: number,
-): [Explanation, Explanation] {
-  const tfParts: Explanation[] = []
-  const dlParts: Explanation[] = []
-  for (const f of bag) {
-    const name = collection.fields[f]!.name
-    if (tfs[f]! > 0) {
-      tfParts.push(explanation(name, tfs[f]!))
-    }
-    dlParts.push(explanation(name, lengths[f]!))
-  }
-  return [
-    explanation('tf', tf, 'Σ_f occ(t,f)', tfParts),
-    explanation('dl', dl, 'Σ_f l(f)', dlParts),
-  ]
-}
-
-/** @internal The mean bag length: Σ totalLength over the bag / N. */
-export function bagAverageLength(collection: CollectionStats, bag: Int32Array): number {
-  let total = 0
-  for (const f of bag) {
-    total += collection.fields[f]!.totalLength
-  }
-  return total / collection.docCount
 }
 
 /** @internal Precomputes the constants of one term. */
@@ -104,16 +101,12 @@ export function prepareBm25(
   term: TermStats,
   params: ResolvedBm25Params,
 ): TermScorer {
-  averageFieldLengths(collection)
-  checkTerm(term, collection)
-  const bag = resolveBagFields(NAME, collection, params.fields)
-  const bagSize = bag.length
+  const { N, n, boost } = termBasics(collection, term)
+  const bag = resolveBag(NAME, collection, params.fields)
+  const { fields, avgdl } = bag
+  const bagSize = fields.length
   const { k1, b } = params
-  const avgdl = bagAverageLength(collection, bag)
-  const N = collection.docCount
-  const n = term.docFreq
   const idf = idfFunction(params.idf)(N, n)
-  const boost = term.boost ?? 1
   const scale = params.k1Plus1 ? k1 + 1 : 1
   const weight = idf * scale * boost
   // k1·(1 − b + b·dl/avgdl) = constant + slope·dl
@@ -126,7 +119,7 @@ export function prepareBm25(
     let tf = 0
     let dl = 0
     for (let i = 0; i < bagSize; i++) {
-      const f = bag[i]!
+      const f = fields[i]!
       tf += tfs[f]!
       dl += lengths[f]!
     }
@@ -140,7 +133,7 @@ export function prepareBm25(
     let t = 0
     let m = 0
     for (let i = 0; i < bagSize; i++) {
-      const f = bag[i]!
+      const f = fields[i]!
       t += maxTfs[f]!
       m += minLengths[f]!
     }
@@ -157,41 +150,35 @@ export function prepareBm25(
     return saturation * weight * BOUND_SLACK
   }
 
-  const explain = (tfs: ArrayLike<number>, lengths: ArrayLike<number>): Explained => {
-    checkDocument(collection, tfs, lengths)
-    let tf = 0
-    let dl = 0
-    for (let i = 0; i < bagSize; i++) {
-      const f = bag[i]!
-      tf += tfs[f]!
-      dl += lengths[f]!
-    }
+  const explain = (tfs: ArrayLike<number>, lengths: ArrayLike<number>): TermExplanation => {
+    const { tf, dl, tfNode, dlNode } = explainBag(collection, bag, tfs, lengths)
     const norm = constant + slope * dl
-    const value = tf === 0 ? 0 : (tf / (tf + norm)) * weight
-    const [tfNode, dlNode] = explainBag(collection, bag, tfs, lengths, tf, dl)
-    const details: Explanation[] = [
-      tfNode,
-      explanation('norm', norm, 'k1·(1 − b + b·dl/avgdl)', [
-        explanation('k1', k1),
-        explanation('b', b),
-        dlNode,
-        explanation('avgdl', avgdl, 'Σ_f totalLength(f) / N'),
-      ]),
-      explainIdf(params.idf, N, n, idf),
-    ]
-    let formula = 'idf · tf / (tf + k1·(1 − b + b·dl/avgdl))'
-    if (params.k1Plus1) {
-      details.push(explanation('k1 + 1', scale))
-      formula += ' · (k1 + 1)'
+    return {
+      value: tf === 0 ? 0 : (tf / (tf + norm)) * weight,
+      formula: 'idf · tf / (tf + k1·(1 − b + b·dl/avgdl))',
+      details: [
+        tfNode,
+        explanation('norm', norm, 'k1·(1 − b + b·dl/avgdl)', [
+          explanation('k1', k1),
+          explanation('b', b),
+          dlNode,
+          explanation('avgdl', avgdl, 'Σ_f totalLength(f) / N'),
+        ]),
+        explainIdf(params.idf, N, n, idf),
+      ],
+      k1Plus1: params.k1Plus1 ? scale : undefined,
+      boost,
     }
-    if (boost !== 1) {
-      details.push(explanation('boost', boost))
-      formula += ' · boost'
-    }
-    return { value, explain: explanation(termLabel(term), value, formula, details) }
   }
 
-  return { term, score, upperBound, explain }
+  return termScorer(collection, term, score, upperBound, explain)
+}
+
+/** @internal The scorer's definition. */
+export const BM25: PerTermDefinition<Bm25Params, ResolvedBm25Params> = {
+  name: NAME,
+  resolve: resolveBm25Params,
+  prepare: prepareBm25,
 }
 
 /**
@@ -202,8 +189,5 @@ export function prepareBm25(
  *   b `0.75`, all fields, Lucene idf, no (k1 + 1).
  */
 export function bm25(input: TermScoringInput, params?: Bm25Params): Explained {
-  return prepareBm25(input.collection, input.term, resolveBm25Params(params)).explain(
-    input.tfs,
-    input.lengths,
-  )
+  return explainOneTerm(BM25, input, params)
 }

@@ -13,15 +13,19 @@
  */
 import { explanation, type Explained, type Explanation } from './explanation.ts'
 import { BEST_MATCH_FIELD_WEIGHTS } from './bestmatch-s1.ts'
-import { explainIdf, idfFunction, type Bm25Idf } from './idf.ts'
+import { BM25_IDFS, explainIdf, idfFunction, type Bm25Idf } from './idf.ts'
 import {
-  averageFieldLengths,
-  checkDocument,
+  explainOneTerm,
+  termBasics,
+  termScorer,
+  type PerTermDefinition,
+  type TermExplanation,
+} from './prepare.ts'
+import {
+  checkChoice,
   checkNumber,
-  checkTerm,
-  invalidArgument,
+  checkSaturation,
   resolveFieldValues,
-  termLabel,
   type CollectionStats,
   type TermScoringInput,
   type TermStats,
@@ -68,39 +72,39 @@ export interface ResolvedBm25fParams {
 
 const NAME = 'bm25f'
 
-/** @internal Checks an idf variant name. */
-export function checkBm25Idf(scorer: string, idf: Bm25Idf | undefined): Bm25Idf {
-  const value = idf ?? 'lucene'
-  if (value !== 'lucene' && value !== 'rsj') {
-    throw invalidArgument(
-      `${scorer} parameter idf must be "lucene" or "rsj", got ${JSON.stringify(value)}`,
-    )
-  }
-  return value
-}
-
 /** @internal Fills in and checks the parameters. */
 export function resolveBm25fParams(params: Bm25fParams = {}): ResolvedBm25fParams {
+  const { k1, b } = checkSaturation(NAME, params)
   return {
-    k1: checkNumber(NAME, 'k1', params.k1 ?? 1.2, 0),
-    b: checkNumber(NAME, 'b', params.b ?? 0.75, 0, 1),
+    k1,
+    b,
     fieldB: params.fieldB ?? {},
     fieldWeights: params.fieldWeights ?? BEST_MATCH_FIELD_WEIGHTS,
     defaultFieldWeight: checkNumber(NAME, 'defaultFieldWeight', params.defaultFieldWeight ?? 1, 0),
-    idf: checkBm25Idf(NAME, params.idf),
+    idf: checkChoice(NAME, 'idf', params.idf, BM25_IDFS),
     k1Plus1: params.k1Plus1 ?? false,
   }
 }
 
-/** @internal Precomputes the constants of one term. */
-export function prepareBm25f(
+/** The per-field constants of BM25F, in `collection.fields` order. */
+interface FieldNormalisation {
+  /** w(f); 0 for a field empty in the whole collection. */
+  readonly weights: Float64Array
+  /** b(f). */
+  readonly bs: Float64Array
+  /** 1 − b(f) + b(f)·l/avgl(f) = offset[f] + slope[f]·l. */
+  readonly offset: Float64Array
+  readonly slope: Float64Array
+  /** The upper bound's limit of w·occ/(offset + slope·occ) at occ = ∞: w/slope (∞ without length normalisation). */
+  readonly limit: Float64Array
+}
+
+/** Resolves the field weights and b(f) and precomputes each field's length normalisation. */
+function fieldNormalisation(
   collection: CollectionStats,
-  term: TermStats,
+  avgl: Float64Array,
   params: ResolvedBm25fParams,
-): TermScorer {
-  const avgl = averageFieldLengths(collection)
-  checkTerm(term, collection)
-  const { k1 } = params
+): FieldNormalisation {
   const weights = resolveFieldValues(
     NAME,
     'fieldWeights',
@@ -111,13 +115,12 @@ export function prepareBm25f(
   )
   const bs = resolveFieldValues(NAME, 'fieldB', collection, params.fieldB, params.b, 0, 1)
   const fieldCount = weights.length
-  // 1 − b(f) + b(f)·l/avgl(f) = offset[f] + slope[f]·l. A field empty in the whole collection
-  // (avgl = 0) cannot hold the term: weight 0, and a denominator of 1 so that nothing is 0/0.
   const offset = new Float64Array(fieldCount)
   const slope = new Float64Array(fieldCount)
-  // The upper bound's per-field limit at occ = ∞: w/slope (unbounded without length normalisation).
   const limit = new Float64Array(fieldCount)
   for (let f = 0; f < fieldCount; f++) {
+    // A field empty in the whole collection (avgl = 0) cannot hold the term: weight 0, and a
+    // denominator of 1 so that nothing is 0/0.
     if (avgl[f]! > 0) {
       offset[f] = 1 - bs[f]!
       slope[f] = bs[f]! / avgl[f]!
@@ -127,10 +130,20 @@ export function prepareBm25f(
     }
     limit[f] = slope[f]! > 0 ? weights[f]! / slope[f]! : Number.POSITIVE_INFINITY
   }
-  const N = collection.docCount
-  const n = term.docFreq
+  return { weights, bs, offset, slope, limit }
+}
+
+/** @internal Precomputes the constants of one term. */
+export function prepareBm25f(
+  collection: CollectionStats,
+  term: TermStats,
+  params: ResolvedBm25fParams,
+): TermScorer {
+  const { N, n, boost, avgl } = termBasics(collection, term)
+  const { k1 } = params
+  const { weights, bs, offset, slope, limit } = fieldNormalisation(collection, avgl, params)
+  const fieldCount = weights.length
   const idf = idfFunction(params.idf)(N, n)
-  const boost = term.boost ?? 1
   const scale = params.k1Plus1 ? k1 + 1 : 1
   const weight = idf * scale * boost
 
@@ -167,8 +180,7 @@ export function prepareBm25f(
     return tf === 0 ? 0 : (1 / (1 + k1 / tf)) * weight * BOUND_SLACK
   }
 
-  const explain = (tfs: ArrayLike<number>, lengths: ArrayLike<number>): Explained => {
-    checkDocument(collection, tfs, lengths)
+  const explain = (tfs: ArrayLike<number>, lengths: ArrayLike<number>): TermExplanation => {
     let tf = 0
     const parts: Explanation[] = []
     for (let f = 0; f < fieldCount; f++) {
@@ -192,25 +204,27 @@ export function prepareBm25f(
         )
       }
     }
-    const value = tf === 0 ? 0 : (tf / (k1 + tf)) * weight
-    const details: Explanation[] = [
-      explanation('tf~', tf, 'Σ_f w(f)·occ(t,f) / (1 − b(f) + b(f)·l(f)/avgl(f))', parts),
-      explanation('k1', k1),
-      explainIdf(params.idf, N, n, idf),
-    ]
-    let formula = 'idf · tf~ / (k1 + tf~)'
-    if (params.k1Plus1) {
-      details.push(explanation('k1 + 1', scale))
-      formula += ' · (k1 + 1)'
+    return {
+      value: tf === 0 ? 0 : (tf / (k1 + tf)) * weight,
+      formula: 'idf · tf~ / (k1 + tf~)',
+      details: [
+        explanation('tf~', tf, 'Σ_f w(f)·occ(t,f) / (1 − b(f) + b(f)·l(f)/avgl(f))', parts),
+        explanation('k1', k1),
+        explainIdf(params.idf, N, n, idf),
+      ],
+      k1Plus1: params.k1Plus1 ? scale : undefined,
+      boost,
     }
-    if (boost !== 1) {
-      details.push(explanation('boost', boost))
-      formula += ' · boost'
-    }
-    return { value, explain: explanation(termLabel(term), value, formula, details) }
   }
 
-  return { term, score, upperBound, explain }
+  return termScorer(collection, term, score, upperBound, explain)
+}
+
+/** @internal The scorer's definition. */
+export const BM25F: PerTermDefinition<Bm25fParams, ResolvedBm25fParams> = {
+  name: NAME,
+  resolve: resolveBm25fParams,
+  prepare: prepareBm25f,
 }
 
 /**
@@ -220,8 +234,5 @@ export function prepareBm25f(
  *   title and mesh weight `5`, Lucene idf.
  */
 export function bm25f(input: TermScoringInput, params?: Bm25fParams): Explained {
-  return prepareBm25f(input.collection, input.term, resolveBm25fParams(params)).explain(
-    input.tfs,
-    input.lengths,
-  )
+  return explainOneTerm(BM25F, input, params)
 }

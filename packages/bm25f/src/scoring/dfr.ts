@@ -20,15 +20,19 @@
  */
 import { truncateForMessage } from '@pubmatch/core'
 import { explanation, type Explained, type Explanation } from './explanation.ts'
-import { bagAverageLength, explainBag } from './bm25.ts'
 import {
-  averageFieldLengths,
-  checkDocument,
+  explainBag,
+  explainOneTerm,
+  resolveBag,
+  termBasics,
+  termScorer,
+  type PerTermDefinition,
+  type TermExplanation,
+} from './prepare.ts'
+import {
+  checkChoice,
   checkNumber,
-  checkTerm,
   invalidArgument,
-  resolveBagFields,
-  termLabel,
   type CollectionStats,
   type TermScoringInput,
   type TermStats,
@@ -58,6 +62,7 @@ export interface ResolvedDfrParams {
 
 const NAME = 'dfr'
 const LN2 = Math.LN2
+const NE_ESTIMATES: readonly ['binomial', 'poisson'] = ['binomial', 'poisson']
 
 /** @internal Fills in and checks the parameters. */
 export function resolveDfrParams(params: DfrParams = {}): ResolvedDfrParams {
@@ -65,13 +70,19 @@ export function resolveDfrParams(params: DfrParams = {}): ResolvedDfrParams {
   if (c === 0) {
     throw invalidArgument(`${NAME} parameter c must be > 0, got 0`)
   }
-  const ne = params.ne ?? 'binomial'
-  if (ne !== 'binomial' && ne !== 'poisson') {
+  return { ne: checkChoice(NAME, 'ne', params.ne, NE_ESTIMATES), c, fields: params.fields }
+}
+
+/** F, the term's occurrences in the collection, which DFR needs (`INVALID_ARGUMENT` without it). */
+function totalTermFreq(term: TermStats): number {
+  const F = term.totalTermFreq
+  if (F === undefined || !Number.isFinite(F) || F < term.docFreq) {
     throw invalidArgument(
-      `${NAME} parameter ne must be "binomial" or "poisson", got ${JSON.stringify(ne)}`,
+      `${NAME} needs the term's totalTermFreq (a finite number ≥ docFreq = ${term.docFreq}), got ${String(F)}` +
+        (term.text === undefined ? '' : ` for "${truncateForMessage(term.text)}"`),
     )
   }
-  return { ne, c, fields: params.fields }
+  return F
 }
 
 /** @internal Precomputes the constants of one term. */
@@ -80,34 +91,25 @@ export function prepareDfrIneL2(
   term: TermStats,
   params: ResolvedDfrParams,
 ): TermScorer {
-  averageFieldLengths(collection)
-  checkTerm(term, collection)
-  const F = term.totalTermFreq
-  if (F === undefined || !Number.isFinite(F) || F < term.docFreq) {
-    throw invalidArgument(
-      `${NAME} needs the term's totalTermFreq (a finite number ≥ docFreq = ${term.docFreq}), got ${String(F)}` +
-        (term.text === undefined ? '' : ` for "${truncateForMessage(term.text)}"`),
-    )
-  }
-  const bag = resolveBagFields(NAME, collection, params.fields)
-  const bagSize = bag.length
+  const { N, boost } = termBasics(collection, term)
+  const F = totalTermFreq(term)
+  const bag = resolveBag(NAME, collection, params.fields)
+  const { fields, avgdl } = bag
+  const bagSize = fields.length
   const { c } = params
-  const avgdl = bagAverageLength(collection, bag)
   const cAvgdl = c * avgdl
   // the upper bound's tfn at tf = ∞
   const limit = cAvgdl / LN2
-  const N = collection.docCount
   const ne =
     params.ne === 'binomial' ? N * (1 - Math.pow((N - 1) / N, F)) : N * (1 - Math.exp(-F / N))
   const A = Math.log((N + 1) / (ne + 0.5)) / LN2
-  const boost = term.boost ?? 1
   const weight = A * boost
 
   const score = (tfs: ArrayLike<number>, lengths: ArrayLike<number>): number => {
     let tf = 0
     let dl = 0
     for (let i = 0; i < bagSize; i++) {
-      const f = bag[i]!
+      const f = fields[i]!
       tf += tfs[f]!
       dl += lengths[f]!
     }
@@ -122,7 +124,7 @@ export function prepareDfrIneL2(
     let t = 0
     let m = 0
     for (let i = 0; i < bagSize; i++) {
-      const f = bag[i]!
+      const f = fields[i]!
       t += maxTfs[f]!
       m += minLengths[f]!
     }
@@ -139,18 +141,9 @@ export function prepareDfrIneL2(
     return (weight / (1 + 1 / tfn)) * BOUND_SLACK
   }
 
-  const explain = (tfs: ArrayLike<number>, lengths: ArrayLike<number>): Explained => {
-    checkDocument(collection, tfs, lengths)
-    let tf = 0
-    let dl = 0
-    for (let i = 0; i < bagSize; i++) {
-      const f = bag[i]!
-      tf += tfs[f]!
-      dl += lengths[f]!
-    }
+  const explain = (tfs: ArrayLike<number>, lengths: ArrayLike<number>): TermExplanation => {
+    const { tf, dl, tfNode, dlNode } = explainBag(collection, bag, tfs, lengths)
     const tfn = tf === 0 ? 0 : (tf * Math.log(1 + cAvgdl / dl)) / LN2
-    const value = tf === 0 ? 0 : (weight * tfn) / (tfn + 1)
-    const [tfNode, dlNode] = explainBag(collection, bag, tfs, lengths, tf, dl)
     const details: Explanation[] = [
       explanation('tfn', tfn, 'tf · log2(1 + c·avgdl/dl)', [
         tfNode,
@@ -168,15 +161,25 @@ export function prepareDfrIneL2(
         ),
       ]),
     ]
-    let formula = 'A · tfn / (tfn + 1)'
+    // The boost leads DFR's formula, so it is not a trailing factor.
     if (boost !== 1) {
       details.push(explanation('boost', boost))
-      formula = 'boost · A · tfn / (tfn + 1)'
     }
-    return { value, explain: explanation(termLabel(term), value, formula, details) }
+    return {
+      value: tf === 0 ? 0 : (weight * tfn) / (tfn + 1),
+      formula: boost === 1 ? 'A · tfn / (tfn + 1)' : 'boost · A · tfn / (tfn + 1)',
+      details,
+    }
   }
 
-  return { term, score, upperBound, explain }
+  return termScorer(collection, term, score, upperBound, explain)
+}
+
+/** @internal The scorer's definition. */
+export const DFR: PerTermDefinition<DfrParams, ResolvedDfrParams> = {
+  name: NAME,
+  resolve: resolveDfrParams,
+  prepare: prepareDfrIneL2,
 }
 
 /**
@@ -187,8 +190,5 @@ export function prepareDfrIneL2(
  *   fields.
  */
 export function dfrIneL2(input: TermScoringInput, params?: DfrParams): Explained {
-  return prepareDfrIneL2(input.collection, input.term, resolveDfrParams(params)).explain(
-    input.tfs,
-    input.lengths,
-  )
+  return explainOneTerm(DFR, input, params)
 }

@@ -9,6 +9,12 @@ export type Bm25Idf = 'rsj' | 'lucene'
 /** The idf of TF-IDF: Lucene ≤ 6 (`classic`) or Lucene ≥ 7 (`smooth`). */
 export type TfIdfIdf = 'classic' | 'smooth'
 
+/** @internal The BM25 idf variants, the default first. */
+export const BM25_IDFS: readonly [Bm25Idf, ...Bm25Idf[]] = ['lucene', 'rsj']
+
+/** @internal The TF-IDF idf variants, the default first. */
+export const TFIDF_IDFS: readonly [TfIdfIdf, ...TfIdfIdf[]] = ['classic', 'smooth']
+
 /**
  * Robertson–Spärck Jones idf without relevance information: `ln((N − n + 0.5) / (n + 0.5))`.
  * Negative when n > N/2.

@@ -4,23 +4,15 @@
  * per-term {@link TermScorer}s.
  */
 import { truncateForMessage } from '@pubmatch/core'
-import {
-  prepareBestMatchS1,
-  resolveBestMatchS1Params,
-  type BestMatchS1Params,
-} from './bestmatch-s1.ts'
-import { prepareBm25, resolveBm25Params, type Bm25Params } from './bm25.ts'
-import { prepareBm25f, resolveBm25fParams, type Bm25fParams } from './bm25f.ts'
-import { prepareDfrIneL2, resolveDfrParams, type DfrParams } from './dfr.ts'
-import {
-  averageFieldLengths,
-  invalidArgument,
-  type CollectionStats,
-  type TermStats,
-} from './stats.ts'
-import { additiveQuery, type PreparedQuery, type TermScorer } from './term-scorer.ts'
+import { BEST_MATCH_S1, type BestMatchS1Params } from './bestmatch-s1.ts'
+import { BM25, type Bm25Params } from './bm25.ts'
+import { BM25F, type Bm25fParams } from './bm25f.ts'
+import { DFR, type DfrParams } from './dfr.ts'
+import { perTermQuery, type PerTermDefinition } from './prepare.ts'
+import { invalidArgument, type CollectionStats, type TermStats } from './stats.ts'
+import type { PreparedQuery } from './term-scorer.ts'
 import { prepareTfIdfQuery, resolveTfIdfParams, type TfIdfParams } from './tfidf.ts'
-import { prepareXapianBm25, resolveXapianBm25Params, type XapianBm25Params } from './xapian.ts'
+import { XAPIAN, type XapianBm25Params } from './xapian.ts'
 
 /** The scorers pubmatch ships. */
 export type ScorerName = 'bestmatch-s1' | 'bm25f' | 'bm25' | 'tfidf' | 'dfr' | 'xapian'
@@ -70,34 +62,19 @@ export interface Scorer {
   prepareQuery(collection: CollectionStats, terms: readonly TermStats[]): PreparedQuery
 }
 
-type Preparer = (collection: CollectionStats, term: TermStats) => TermScorer
-
-const perTerm = (name: ScorerName, prepare: Preparer): Scorer => ({
-  name,
-  prepareQuery: (collection, terms) => {
-    averageFieldLengths(collection)
-    return additiveQuery(
-      name,
-      terms.map((term) => prepare(collection, term)),
-    )
-  },
+/** A per-term scorer with its parameters bound (checked here). */
+const perTerm = <Params, Resolved>(
+  definition: PerTermDefinition<Params, Resolved>,
+  params: Params | undefined,
+): Scorer => ({
+  name: definition.name,
+  prepareQuery: perTermQuery(definition, definition.resolve(params)),
 })
 
 const factories: { readonly [K in ScorerName]: (params?: ScorerParamsByName[K]) => Scorer } = {
-  'bestmatch-s1': (params) => {
-    const resolved = resolveBestMatchS1Params(params)
-    return perTerm('bestmatch-s1', (collection, term) =>
-      prepareBestMatchS1(collection, term, resolved),
-    )
-  },
-  bm25f: (params) => {
-    const resolved = resolveBm25fParams(params)
-    return perTerm('bm25f', (collection, term) => prepareBm25f(collection, term, resolved))
-  },
-  bm25: (params) => {
-    const resolved = resolveBm25Params(params)
-    return perTerm('bm25', (collection, term) => prepareBm25(collection, term, resolved))
-  },
+  'bestmatch-s1': (params) => perTerm(BEST_MATCH_S1, params),
+  bm25f: (params) => perTerm(BM25F, params),
+  bm25: (params) => perTerm(BM25, params),
   tfidf: (params) => {
     const resolved = resolveTfIdfParams(params)
     return {
@@ -105,14 +82,8 @@ const factories: { readonly [K in ScorerName]: (params?: ScorerParamsByName[K]) 
       prepareQuery: (collection, terms) => prepareTfIdfQuery(collection, terms, resolved),
     }
   },
-  dfr: (params) => {
-    const resolved = resolveDfrParams(params)
-    return perTerm('dfr', (collection, term) => prepareDfrIneL2(collection, term, resolved))
-  },
-  xapian: (params) => {
-    const resolved = resolveXapianBm25Params(params)
-    return perTerm('xapian', (collection, term) => prepareXapianBm25(collection, term, resolved))
-  },
+  dfr: (params) => perTerm(DFR, params),
+  xapian: (params) => perTerm(XAPIAN, params),
 }
 
 /**

@@ -79,6 +79,40 @@ export function checkNumber(
   return value
 }
 
+/**
+ * @internal A parameter that names one of a few variants: the first of `choices` when undefined,
+ * `INVALID_ARGUMENT` when it is none of them.
+ */
+export function checkChoice<T extends string>(
+  scorer: string,
+  name: string,
+  value: T | undefined,
+  choices: readonly [T, ...T[]],
+): T {
+  const chosen = value ?? choices[0]
+  if (!choices.includes(chosen)) {
+    const quoted = choices.map((choice) => JSON.stringify(choice))
+    throw invalidArgument(
+      `${scorer} parameter ${name} must be ${quoted.slice(0, -1).join(', ')} or ${quoted.at(-1)}, got ${JSON.stringify(chosen)}`,
+    )
+  }
+  return chosen
+}
+
+/**
+ * @internal k1 (≥ 0, by default 1.2) and b (in [0, 1], by default 0.75) of the BM25 family,
+ * checked.
+ */
+export function checkSaturation(
+  scorer: string,
+  params: { readonly k1?: number; readonly b?: number },
+): { readonly k1: number; readonly b: number } {
+  return {
+    k1: checkNumber(scorer, 'k1', params.k1 ?? 1.2, 0),
+    b: checkNumber(scorer, 'b', params.b ?? 0.75, 0, 1),
+  }
+}
+
 /** @internal Checks collection statistics; returns the mean length of each field. */
 export function averageFieldLengths(collection: CollectionStats): Float64Array {
   const n = collection.docCount

@@ -18,16 +18,13 @@
  * in doubles (Lucene: float32).
  */
 import { explanation, type Explained, type Explanation } from './explanation.ts'
-import { bagAverageLength, explainBag } from './bm25.ts'
-import { explainIdf, idfFunction, type TfIdfIdf } from './idf.ts'
+import { explainIdf, idfFunction, TFIDF_IDFS, type TfIdfIdf } from './idf.ts'
+import { explainBag, resolveBag, termScorer, type Bag, type TermExplanation } from './prepare.ts'
 import { byte315ToFloat, byte4ToInt, floatToByte315, intToByte4 } from './small-float.ts'
 import {
   averageFieldLengths,
-  checkDocument,
+  checkChoice,
   checkTerm,
-  invalidArgument,
-  resolveBagFields,
-  termLabel,
   type CollectionStats,
   type TermStats,
 } from './stats.ts'
@@ -78,24 +75,17 @@ export interface TfIdfInput {
 }
 
 const NAME = 'tfidf'
+const NORM_ENCODINGS: readonly [LengthNormEncoding, ...LengthNormEncoding[]] = [
+  'exact',
+  'byte315',
+  'byte4',
+]
 
 /** @internal Fills in and checks the parameters. */
 export function resolveTfIdfParams(params: TfIdfParams = {}): ResolvedTfIdfParams {
-  const idf = params.idf ?? 'classic'
-  if (idf !== 'classic' && idf !== 'smooth') {
-    throw invalidArgument(
-      `${NAME} parameter idf must be "classic" or "smooth", got ${JSON.stringify(idf)}`,
-    )
-  }
-  const norms = params.norms ?? 'exact'
-  if (norms !== 'exact' && norms !== 'byte315' && norms !== 'byte4') {
-    throw invalidArgument(
-      `${NAME} parameter norms must be "exact", "byte315" or "byte4", got ${JSON.stringify(norms)}`,
-    )
-  }
   return {
-    idf,
-    norms,
+    idf: checkChoice(NAME, 'idf', params.idf, TFIDF_IDFS),
+    norms: checkChoice(NAME, 'norms', params.norms, NORM_ENCODINGS),
     coord: params.coord ?? true,
     queryNorm: params.queryNorm ?? true,
     fields: params.fields,
@@ -134,16 +124,23 @@ const NORM_EXCESS = {
   byte4: Math.sqrt(9 / 8) * (1 + 2 ** -23),
 } as const
 
-/** @internal Prepares a whole TF-IDF query. */
-export function prepareTfIdfQuery(
+/** What every term of one TF-IDF query shares. */
+interface TfIdfQueryContext {
+  readonly collection: CollectionStats
+  readonly params: ResolvedTfIdfParams
+  readonly bag: Bag
+  /** Σ_t (idf(t)·boost(t))² over every query term. */
+  readonly squares: number
+  /** 1 / sqrt(squares), or 1 (without queryNorm, or when every weight is 0). */
+  readonly queryNorm: number
+}
+
+/** The idf of each term (checking its statistics) and the query's queryNorm. */
+function queryWeights(
   collection: CollectionStats,
   terms: readonly TermStats[],
   params: ResolvedTfIdfParams,
-): PreparedQuery {
-  averageFieldLengths(collection)
-  const bag = resolveBagFields(NAME, collection, params.fields)
-  const bagSize = bag.length
-  const avgdl = bagAverageLength(collection, bag)
+): { readonly idfs: number[]; readonly squares: number; readonly queryNorm: number } {
   const N = collection.docCount
   const idfOf = idfFunction(params.idf)
   const idfs = terms.map((term) => {
@@ -158,98 +155,104 @@ export function prepareTfIdfQuery(
   // As Lucene: a query whose weights are all 0 gets queryNorm 1 instead of ∞.
   const rawQueryNorm = 1 / Math.sqrt(squares)
   const queryNorm = !params.queryNorm || !Number.isFinite(rawQueryNorm) ? 1 : rawQueryNorm
+  return { idfs, squares, queryNorm }
+}
+
+/** One term of a TF-IDF query: sqrt(tf) · idf² · boost · queryNorm · lengthNorm. */
+function prepareTfIdfTerm(context: TfIdfQueryContext, term: TermStats, idf: number): TermScorer {
+  const { collection, params, bag, squares, queryNorm } = context
+  const { fields, avgdl } = bag
+  const bagSize = fields.length
   const norm = NORMS[params.norms]
   const excess = NORM_EXCESS[params.norms]
-  const total = terms.length
+  const exact = params.norms === 'exact'
+  const boost = term.boost ?? 1
+  const weight = idf * idf * boost * queryNorm
 
-  const prepareTerm = (term: TermStats, idf: number): TermScorer => {
-    const boost = term.boost ?? 1
-    const weight = idf * idf * boost * queryNorm
-
-    const score = (tfs: ArrayLike<number>, lengths: ArrayLike<number>): number => {
-      let tf = 0
-      let dl = 0
-      for (let i = 0; i < bagSize; i++) {
-        const f = bag[i]!
-        tf += tfs[f]!
-        dl += lengths[f]!
-      }
-      return tf === 0 ? 0 : Math.sqrt(tf) * norm(dl) * weight
+  const score = (tfs: ArrayLike<number>, lengths: ArrayLike<number>): number => {
+    let tf = 0
+    let dl = 0
+    for (let i = 0; i < bagSize; i++) {
+      const f = fields[i]!
+      tf += tfs[f]!
+      dl += lengths[f]!
     }
+    return tf === 0 ? 0 : Math.sqrt(tf) * norm(dl) * weight
+  }
 
-    const upperBound = (maxTfs: ArrayLike<number>, minLengths: ArrayLike<number>): number => {
-      let t = 0
-      let m = 0
-      for (let i = 0; i < bagSize; i++) {
-        const f = bag[i]!
-        t += maxTfs[f]!
-        m += minLengths[f]!
-      }
-      if (t <= 0 || weight <= 0) {
-        return 0
-      }
-      // sqrt(tf)/sqrt(max(m, tf)) rises with tf (to 1); quantised norms are at most `excess`
-      // times the exact one, and never above the norm of the shortest length.
-      const ratio = t === Number.POSITIVE_INFINITY ? 1 : Math.sqrt(t / (t > m ? t : m))
-      let bound = ratio * excess
-      if (params.norms !== 'exact') {
-        bound = Math.min(bound, Math.sqrt(t) * norm(m > 1 ? m : 1))
-      }
-      return bound * weight * BOUND_SLACK
+  const upperBound = (maxTfs: ArrayLike<number>, minLengths: ArrayLike<number>): number => {
+    let t = 0
+    let m = 0
+    for (let i = 0; i < bagSize; i++) {
+      const f = fields[i]!
+      t += maxTfs[f]!
+      m += minLengths[f]!
     }
+    if (t <= 0 || weight <= 0) {
+      return 0
+    }
+    // sqrt(tf)/sqrt(max(m, tf)) rises with tf (to 1); quantised norms are at most `excess`
+    // times the exact one, and never above the norm of the shortest length.
+    const ratio = t === Number.POSITIVE_INFINITY ? 1 : Math.sqrt(t / (t > m ? t : m))
+    let bound = ratio * excess
+    if (!exact) {
+      bound = Math.min(bound, Math.sqrt(t) * norm(m > 1 ? m : 1))
+    }
+    return bound * weight * BOUND_SLACK
+  }
 
-    const explain = (tfs: ArrayLike<number>, lengths: ArrayLike<number>): Explained => {
-      checkDocument(collection, tfs, lengths)
-      let tf = 0
-      let dl = 0
-      for (let i = 0; i < bagSize; i++) {
-        const f = bag[i]!
-        tf += tfs[f]!
-        dl += lengths[f]!
-      }
-      const lengthNorm = tf === 0 ? 0 : norm(dl)
-      const value = tf === 0 ? 0 : Math.sqrt(tf) * lengthNorm * weight
-      const [tfNode, dlNode] = explainBag(collection, bag, tfs, lengths, tf, dl)
-      const details: Explanation[] = [
-        explanation('sqrt(tf)', Math.sqrt(tf), 'sqrt(Σ_f occ(t,f))', [tfNode]),
-        explainIdf(params.idf, N, term.docFreq, idf),
-      ]
-      let formula = 'sqrt(tf) · idf²'
-      if (boost !== 1) {
-        details.push(explanation('boost', boost))
-        formula += ' · boost'
-      }
-      if (params.queryNorm) {
-        details.push(
-          explanation('queryNorm', queryNorm, '1 / sqrt(Σ_t (idf(t)·boost(t))²)', [
-            explanation('Σ_t (idf(t)·boost(t))²', squares),
-          ]),
-        )
-        formula += ' · queryNorm'
-      }
+  const explain = (tfs: ArrayLike<number>, lengths: ArrayLike<number>): TermExplanation => {
+    const { tf, dl, tfNode, dlNode } = explainBag(collection, bag, tfs, lengths)
+    const lengthNorm = tf === 0 ? 0 : norm(dl)
+    const details: Explanation[] = [
+      explanation('sqrt(tf)', Math.sqrt(tf), 'sqrt(Σ_f occ(t,f))', [tfNode]),
+      explainIdf(params.idf, collection.docCount, term.docFreq, idf),
+    ]
+    // boost and queryNorm come before lengthNorm, so they are not trailing factors
+    let formula = 'sqrt(tf) · idf²'
+    if (boost !== 1) {
+      details.push(explanation('boost', boost))
+      formula += ' · boost'
+    }
+    if (params.queryNorm) {
       details.push(
-        explanation('lengthNorm', lengthNorm, NORM_FORMULAS[params.norms], [
-          dlNode,
-          explanation('avgdl', avgdl, 'Σ_f totalLength(f) / N'),
+        explanation('queryNorm', queryNorm, '1 / sqrt(Σ_t (idf(t)·boost(t))²)', [
+          explanation('Σ_t (idf(t)·boost(t))²', squares),
         ]),
       )
-      formula += ' · lengthNorm'
-      return { value, explain: explanation(termLabel(term), value, formula, details) }
+      formula += ' · queryNorm'
     }
-
-    return { term, score, upperBound, explain }
+    details.push(
+      explanation('lengthNorm', lengthNorm, NORM_FORMULAS[params.norms], [
+        dlNode,
+        explanation('avgdl', avgdl, 'Σ_f totalLength(f) / N'),
+      ]),
+    )
+    formula += ' · lengthNorm'
+    return { value: tf === 0 ? 0 : Math.sqrt(tf) * lengthNorm * weight, formula, details }
   }
 
-  const scorers = terms.map((term, i) => prepareTerm(term, idfs[i]!))
-  /** Whether the term occurs in the bag (what coord counts). */
-  const inBag = (tfs: ArrayLike<number>): boolean => {
-    for (let i = 0; i < bagSize; i++) {
-      if (tfs[bag[i]!]! > 0) {
-        return true
-      }
+  return termScorer(collection, term, score, upperBound, explain)
+}
+
+/** Whether the term occurs in the bag (what coord counts). */
+function inBag(fields: Int32Array, tfs: ArrayLike<number>): boolean {
+  for (let i = 0; i < fields.length; i++) {
+    if (tfs[fields[i]!]! > 0) {
+      return true
     }
-    return false
   }
+  return false
+}
+
+/** The query over its term scorers: their sum, times coord when `params.coord`. */
+function tfIdfQuery(
+  scorers: readonly TermScorer[],
+  bag: Bag,
+  params: ResolvedTfIdfParams,
+): PreparedQuery {
+  const { fields } = bag
+  const total = scorers.length
   const combine = params.coord
     ? (sum: number, matched: number): number => sum * (matched / total)
     : (sum: number): number => sum
@@ -264,7 +267,7 @@ export function prepareTfIdfQuery(
       let matched = 0
       for (let i = 0; i < total; i++) {
         sum += scorers[i]!.score(tfs[i]!, lengths)
-        if (inBag(tfs[i]!)) {
+        if (inBag(fields, tfs[i]!)) {
           matched++
         }
       }
@@ -278,7 +281,7 @@ export function prepareTfIdfQuery(
       for (let i = 0; i < total; i++) {
         const part = scorers[i]!.explain(tfs[i]!, lengths)
         sum += part.value
-        if (inBag(tfs[i]!)) {
+        if (inBag(fields, tfs[i]!)) {
           matched++
           details.push(part.explain)
         }
@@ -296,6 +299,23 @@ export function prepareTfIdfQuery(
       return { value, explain: explanation(NAME, value, 'coord · Σ_t score(t)', details) }
     },
   }
+}
+
+/** @internal Prepares a whole TF-IDF query. */
+export function prepareTfIdfQuery(
+  collection: CollectionStats,
+  terms: readonly TermStats[],
+  params: ResolvedTfIdfParams,
+): PreparedQuery {
+  averageFieldLengths(collection)
+  const bag = resolveBag(NAME, collection, params.fields)
+  const { idfs, squares, queryNorm } = queryWeights(collection, terms, params)
+  const context: TfIdfQueryContext = { collection, params, bag, squares, queryNorm }
+  return tfIdfQuery(
+    terms.map((term, i) => prepareTfIdfTerm(context, term, idfs[i]!)),
+    bag,
+    params,
+  )
 }
 
 /**

@@ -12,15 +12,19 @@
  * (k3 + 1)·wqf/(k3 + wqf) is 1. dl is the document's bag length (Xapian's document length, the sum
  * of its wdf) and avgdl = Σ_f totalLength(f) / N.
  */
-import { explanation, type Explained, type Explanation } from './explanation.ts'
-import { bagAverageLength, explainBag } from './bm25.ts'
+import { explanation, type Explained } from './explanation.ts'
 import {
-  averageFieldLengths,
-  checkDocument,
+  explainBag,
+  explainOneTerm,
+  resolveBag,
+  termBasics,
+  termScorer,
+  type PerTermDefinition,
+  type TermExplanation,
+} from './prepare.ts'
+import {
   checkNumber,
-  checkTerm,
-  resolveBagFields,
-  termLabel,
+  checkSaturation,
   type CollectionStats,
   type TermScoringInput,
   type TermStats,
@@ -51,9 +55,10 @@ const NAME = 'xapian'
 
 /** @internal Fills in and checks the parameters. */
 export function resolveXapianBm25Params(params: XapianBm25Params = {}): ResolvedXapianBm25Params {
+  const { k1, b } = checkSaturation(NAME, params)
   return {
-    k1: checkNumber(NAME, 'k1', params.k1 ?? 1.2, 0),
-    b: checkNumber(NAME, 'b', params.b ?? 0.75, 0, 1),
+    k1,
+    b,
     minNormLength: checkNumber(NAME, 'minNormLength', params.minNormLength ?? 0.5, 0),
     fields: params.fields,
   }
@@ -65,28 +70,24 @@ export function prepareXapianBm25(
   term: TermStats,
   params: ResolvedXapianBm25Params,
 ): TermScorer {
-  averageFieldLengths(collection)
-  checkTerm(term, collection)
-  const bag = resolveBagFields(NAME, collection, params.fields)
-  const bagSize = bag.length
+  const { N, n, boost } = termBasics(collection, term)
+  const bag = resolveBag(NAME, collection, params.fields)
+  const { fields, avgdl } = bag
+  const bagSize = fields.length
   const { k1, b, minNormLength } = params
-  const avgdl = bagAverageLength(collection, bag)
   const lengthFactor = avgdl > 0 ? 1 / avgdl : 0
   // the upper bound's saturation at wdf = ∞
   const limit = 1 / (1 + k1 * b * lengthFactor)
-  const N = collection.docCount
-  const n = term.docFreq
   const rawTw = (N - n + 0.5) / (n + 0.5)
   const tw = rawTw < 2 ? rawTw * 0.5 + 1 : rawTw
   const termWeight = Math.log(tw) * (k1 + 1)
-  const boost = term.boost ?? 1
   const weight = termWeight * boost
 
   const score = (tfs: ArrayLike<number>, lengths: ArrayLike<number>): number => {
     let tf = 0
     let dl = 0
     for (let i = 0; i < bagSize; i++) {
-      const f = bag[i]!
+      const f = fields[i]!
       tf += tfs[f]!
       dl += lengths[f]!
     }
@@ -102,7 +103,7 @@ export function prepareXapianBm25(
     let t = 0
     let m = 0
     for (let i = 0; i < bagSize; i++) {
-      const f = bag[i]!
+      const f = fields[i]!
       t += maxTfs[f]!
       m += minLengths[f]!
     }
@@ -120,44 +121,41 @@ export function prepareXapianBm25(
     return weight * Math.min(limit, t / (k1 * (normlen * b + (1 - b)) + t)) * BOUND_SLACK
   }
 
-  const explain = (tfs: ArrayLike<number>, lengths: ArrayLike<number>): Explained => {
-    checkDocument(collection, tfs, lengths)
-    let tf = 0
-    let dl = 0
-    for (let i = 0; i < bagSize; i++) {
-      const f = bag[i]!
-      tf += tfs[f]!
-      dl += lengths[f]!
-    }
+  const explain = (tfs: ArrayLike<number>, lengths: ArrayLike<number>): TermExplanation => {
+    const { tf, dl, tfNode, dlNode } = explainBag(collection, bag, tfs, lengths)
     const scaled = dl * lengthFactor
     const normlen = scaled > minNormLength ? scaled : minNormLength
-    const value = tf === 0 ? 0 : weight * (tf / (k1 * (normlen * b + (1 - b)) + tf))
-    const [tfNode, dlNode] = explainBag(collection, bag, tfs, lengths, tf, dl)
-    const details: Explanation[] = [
-      explanation('termweight', termWeight, 'ln(tw) · (k1 + 1)', [
-        explanation('tw', tw, '(N − n + 0.5) / (n + 0.5), then tw / 2 + 1 if below 2', [
-          explanation('N', N),
-          explanation('n', n),
+    return {
+      value: tf === 0 ? 0 : weight * (tf / (k1 * (normlen * b + (1 - b)) + tf)),
+      formula: 'termweight · tf / (k1·(normlen·b + (1 − b)) + tf)',
+      details: [
+        explanation('termweight', termWeight, 'ln(tw) · (k1 + 1)', [
+          explanation('tw', tw, '(N − n + 0.5) / (n + 0.5), then tw / 2 + 1 if below 2', [
+            explanation('N', N),
+            explanation('n', n),
+          ]),
+          explanation('k1', k1),
         ]),
-        explanation('k1', k1),
-      ]),
-      tfNode,
-      explanation('normlen', normlen, 'max(dl / avgdl, min_normlen)', [
-        dlNode,
-        explanation('avgdl', avgdl, 'Σ_f totalLength(f) / N'),
-        explanation('min_normlen', minNormLength),
-      ]),
-      explanation('b', b),
-    ]
-    let formula = 'termweight · tf / (k1·(normlen·b + (1 − b)) + tf)'
-    if (boost !== 1) {
-      details.push(explanation('boost', boost))
-      formula += ' · boost'
+        tfNode,
+        explanation('normlen', normlen, 'max(dl / avgdl, min_normlen)', [
+          dlNode,
+          explanation('avgdl', avgdl, 'Σ_f totalLength(f) / N'),
+          explanation('min_normlen', minNormLength),
+        ]),
+        explanation('b', b),
+      ],
+      boost,
     }
-    return { value, explain: explanation(termLabel(term), value, formula, details) }
   }
 
-  return { term, score, upperBound, explain }
+  return termScorer(collection, term, score, upperBound, explain)
+}
+
+/** @internal The scorer's definition. */
+export const XAPIAN: PerTermDefinition<XapianBm25Params, ResolvedXapianBm25Params> = {
+  name: NAME,
+  resolve: resolveXapianBm25Params,
+  prepare: prepareXapianBm25,
 }
 
 /**
@@ -168,8 +166,5 @@ export function prepareXapianBm25(
  *   min_normlen `0.5`, all fields.
  */
 export function xapianBm25(input: TermScoringInput, params?: XapianBm25Params): Explained {
-  return prepareXapianBm25(input.collection, input.term, resolveXapianBm25Params(params)).explain(
-    input.tfs,
-    input.lengths,
-  )
+  return explainOneTerm(XAPIAN, input, params)
 }

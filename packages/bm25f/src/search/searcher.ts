@@ -9,6 +9,7 @@ import { parseQuery } from '../query/parse.ts'
 import {
   createScorerFromConfig,
   SCORER_NAMES,
+  type Scorer,
   type ScorerConfig,
   type ScorerName,
 } from '../scoring/scorer.ts'
@@ -18,13 +19,23 @@ import { compileQuery, filterPlan, type CompileContext } from './compile.ts'
 import { QUESTION_STOPWORDS } from './question-stopwords.ts'
 import { LengthRangeMin } from './length-bounds.ts'
 import { andPlan, planCoverage, type ClauseSpec, type MatchPlan } from './plan.ts'
-import { checkDeadline, openClauses, planIterator, runTopK, unionDocs } from './top-k.ts'
+import {
+  checkDeadline,
+  openClauses,
+  planIterator,
+  runTopK,
+  unionDocs,
+  type TopKOutput,
+} from './top-k.ts'
 import type {
   Candidate,
   FirstStageRanker,
+  MatchMode,
   SearchOptions,
   SearchResult,
+  SearchStats,
   SearchWarning,
+  TieBreak,
 } from './types.ts'
 
 /**
@@ -143,6 +154,109 @@ function clauseStats(
   return { docFreq: Math.min(docFreq, reader.docCount), totalTermFreq, text: clause.label }
 }
 
+/** The checked settings of one search. */
+interface SearchSettings {
+  readonly limit: number
+  readonly maxExpansions: number
+  readonly match: MatchMode
+  readonly tieBreak: TieBreak
+  readonly scorer: Scorer
+}
+
+/** Fills in and checks the options that do not depend on the index (`INVALID_ARGUMENT`). */
+function searchSettings(options: SearchOptions): SearchSettings {
+  const limit = checkCount('limit', options.limit ?? DEFAULT_LIMIT, 0)
+  const maxExpansions = checkCount(
+    'maxExpansions',
+    options.maxExpansions ?? DEFAULT_MAX_EXPANSIONS,
+    1,
+  )
+  const match = options.match ?? 'all'
+  if (match !== 'all' && match !== 'any') {
+    throw invalid(`match must be "all" or "any", got ${truncateForMessage(String(match))}`)
+  }
+  const tieBreak = options.tieBreak ?? 'docNumber'
+  if (tieBreak !== 'docNumber' && tieBreak !== 'idDescending') {
+    throw invalid(
+      `tieBreak must be "docNumber" or "idDescending", got ${truncateForMessage(String(tieBreak))}`,
+    )
+  }
+  const scorer = createScorerFromConfig(resolveRanker(options.ranker))
+  return { limit, maxExpansions, match, tieBreak, scorer }
+}
+
+/** What the query compiler needs: the fields (checked against the index), analyzer, stop words. */
+function compileContext(
+  reader: IndexReader,
+  options: SearchOptions,
+  settings: SearchSettings,
+  warnings: SearchWarning[],
+): CompileContext {
+  const textFields = reader.schema.fields.filter((f) => !f.keyword).map((f) => f.name)
+  const scoredFields = checkFields(reader, 'scoredFields', options.scoredFields ?? textFields)
+  const defaultFields = checkFields(
+    reader,
+    'defaultFields',
+    options.defaultFields ?? reader.schema.fields.map((f) => f.name),
+  )
+  let queryAnalyzer: Analyzer | undefined
+  if (typeof options.queryAnalyzer === 'string') {
+    queryAnalyzer = getAnalyzer(options.queryAnalyzer)
+  } else {
+    queryAnalyzer = options.queryAnalyzer
+  }
+  return {
+    reader,
+    match: settings.match,
+    scoredFields,
+    defaultFields,
+    tagFields: { ...PUBMED_TAG_FIELDS, ...options.tagFields },
+    queryAnalyzer,
+    mesh: options.mesh,
+    queryStopwords: new Set(
+      (options.queryStopwords ?? (options.syntax === 'plain' ? QUESTION_STOPWORDS : false)) || [],
+    ),
+    joinedForms: options.joinedForms ?? false,
+    maxExpansions: settings.maxExpansions,
+    now: options.now ?? new Date(),
+    warn: (warning) => warnings.push(warning),
+  }
+}
+
+/** The search's statistics; no loop output when nothing was searched. */
+function searchStats(out: TopKOutput | null, clauses: number, pruned: boolean): SearchStats {
+  return {
+    docsScored: out?.docsScored ?? 0,
+    postingsScored: out?.postingsScored ?? 0,
+    docsMatched: out?.docsMatched ?? 0,
+    windows: out?.windows ?? 0,
+    blocksSkipped: out?.blocksSkipped ?? 0,
+    clauses,
+    pruned,
+  }
+}
+
+/**
+ * Counts every document of the plan (when the pruned loop skipped some); checks the deadline
+ * every 4,096 documents.
+ */
+function countMatches(
+  reader: IndexReader,
+  plan: MatchPlan,
+  unions: Map<MatchPlan, Int32Array>,
+  deadline: number | undefined,
+): number {
+  const all = planIterator(plan, reader, unions)
+  const limit = deadline === undefined ? undefined : { at: deadline }
+  let total = 0
+  for (let d = all.advance(0); d !== NO_MORE_DOCS; d = all.advance(d + 1)) {
+    if ((++total & 4095) === 0) {
+      checkDeadline(limit)
+    }
+  }
+  return total
+}
+
 class Searcher implements FirstStageRanker {
   private readonly reader: IndexReader
   private readonly defaults: SearchOptions
@@ -159,91 +273,27 @@ class Searcher implements FirstStageRanker {
     const options: SearchOptions = { ...this.defaults, ...overrides }
     const reader = this.reader
     const warnings: SearchWarning[] = []
-    const limit = checkCount('limit', options.limit ?? DEFAULT_LIMIT, 0)
-    const maxExpansions = checkCount(
-      'maxExpansions',
-      options.maxExpansions ?? DEFAULT_MAX_EXPANSIONS,
-      1,
-    )
-    const match = options.match ?? 'all'
-    if (match !== 'all' && match !== 'any') {
-      throw invalid(`match must be "all" or "any", got ${truncateForMessage(String(match))}`)
-    }
-    const tieBreak = options.tieBreak ?? 'docNumber'
-    if (tieBreak !== 'docNumber' && tieBreak !== 'idDescending') {
-      throw invalid(
-        `tieBreak must be "docNumber" or "idDescending", got ${truncateForMessage(String(tieBreak))}`,
-      )
-    }
-    const ranker = resolveRanker(options.ranker)
-    const scorer = createScorerFromConfig(ranker)
+    const settings = searchSettings(options)
     const node = readQuery(query, options, warnings)
-
-    const textFields = reader.schema.fields.filter((f) => !f.keyword).map((f) => f.name)
-    const scoredFields = checkFields(reader, 'scoredFields', options.scoredFields ?? textFields)
-    const defaultFields = checkFields(
-      reader,
-      'defaultFields',
-      options.defaultFields ?? reader.schema.fields.map((f) => f.name),
-    )
-    let queryAnalyzer: Analyzer | undefined
-    if (typeof options.queryAnalyzer === 'string') {
-      queryAnalyzer = getAnalyzer(options.queryAnalyzer)
-    } else {
-      queryAnalyzer = options.queryAnalyzer
-    }
-    const ctx: CompileContext = {
-      reader,
-      match,
-      scoredFields,
-      defaultFields,
-      tagFields: { ...PUBMED_TAG_FIELDS, ...options.tagFields },
-      queryAnalyzer,
-      mesh: options.mesh,
-      queryStopwords: new Set(
-        (options.queryStopwords ?? (options.syntax === 'plain' ? QUESTION_STOPWORDS : false)) || [],
-      ),
-      joinedForms: options.joinedForms ?? false,
-      maxExpansions,
-      now: options.now ?? new Date(),
-      warn: (warning) => warnings.push(warning),
-    }
+    const ctx = compileContext(reader, options, settings, warnings)
+    const { scoredFields } = ctx
     const compiled = compileQuery(node, ctx)
     const plan: MatchPlan =
       options.filters === undefined
         ? compiled.plan
         : andPlan([compiled.plan, filterPlan(ctx, options.filters)])
     const pruning = options.pruning ?? true
-    const emptyStats = {
-      docsScored: 0,
-      postingsScored: 0,
-      docsMatched: 0,
-      windows: 0,
-      blocksSkipped: 0,
-      clauses: compiled.clauses.length,
-      pruned: pruning,
-    }
+    const clauseCount = compiled.clauses.length
     if (compiled.ignored) {
       warnings.push({ code: 'EMPTY_QUERY', message: 'nothing searchable is left of the query' })
     }
     if (compiled.ignored || reader.docCount === 0 || plan.kind === 'none') {
-      return { hits: [], total: 0, totalRelation: 'eq', query: node, warnings, stats: emptyStats }
+      const stats = searchStats(null, clauseCount, pruning)
+      return { hits: [], total: 0, totalRelation: 'eq', query: node, warnings, stats }
     }
 
-    let prepared: PreparedQuery | null = null
-    if (compiled.clauses.length > 0) {
-      const collection: CollectionStats = {
-        docCount: reader.docCount,
-        fields: scoredFields.map((name) => ({
-          name,
-          totalLength: reader.fieldStats(name).sumLength,
-        })),
-      }
-      prepared = scorer.prepareQuery(
-        collection,
-        compiled.clauses.map((clause) => clauseStats(reader, clause, this.docFreqCache)),
-      )
-    }
+    const prepared =
+      clauseCount > 0 ? this.prepareQuery(settings.scorer, compiled.clauses, scoredFields) : null
     const unions = new Map<MatchPlan, Int32Array>()
     const out = runTopK({
       reader,
@@ -255,26 +305,19 @@ class Searcher implements FirstStageRanker {
       clauses: compiled.clauses,
       prepared,
       scoredFields,
-      separable: scorer.name === 'bm25f',
+      separable: settings.scorer.name === 'bm25f',
       rangeMins: () => scoredFields.map((field) => this.rangeMin(field)),
-      limit,
+      limit: settings.limit,
       pruning,
-      tieBreak,
+      tieBreak: settings.tieBreak,
       unions,
       ...(options.deadline === undefined ? {} : { deadline: { at: options.deadline } }),
     })
 
     let total = out.docsMatched
     let totalRelation: 'eq' | 'gte' = out.visitedAll ? 'eq' : 'gte'
-    if (!out.visitedAll && (options.exactTotal ?? match === 'all')) {
-      const all = planIterator(plan, reader, unions)
-      total = 0
-      const deadline = options.deadline === undefined ? undefined : { at: options.deadline }
-      for (let d = all.advance(0); d !== NO_MORE_DOCS; d = all.advance(d + 1)) {
-        if ((++total & 4095) === 0) {
-          checkDeadline(deadline)
-        }
-      }
+    if (!out.visitedAll && (options.exactTotal ?? settings.match === 'all')) {
+      total = countMatches(reader, plan, unions, options.deadline)
       totalRelation = 'eq'
     }
 
@@ -287,22 +330,28 @@ class Searcher implements FirstStageRanker {
     if (options.explain === true && prepared !== null) {
       this.explain(hits, compiled.clauses, prepared, scoredFields)
     }
-    return {
-      hits,
-      total,
-      totalRelation,
-      query: node,
-      warnings,
-      stats: {
-        docsScored: out.docsScored,
-        postingsScored: out.postingsScored,
-        docsMatched: out.docsMatched,
-        windows: out.windows,
-        blocksSkipped: out.blocksSkipped,
-        clauses: compiled.clauses.length,
-        pruned: pruning,
-      },
+    const stats = searchStats(out, clauseCount, pruning)
+    return { hits, total, totalRelation, query: node, warnings, stats }
+  }
+
+  /** The scorer's prepared query over the clauses' statistics in this index. */
+  private prepareQuery(
+    scorer: Scorer,
+    clauses: readonly ClauseSpec[],
+    scoredFields: readonly string[],
+  ): PreparedQuery {
+    const reader = this.reader
+    const collection: CollectionStats = {
+      docCount: reader.docCount,
+      fields: scoredFields.map((name) => ({
+        name,
+        totalLength: reader.fieldStats(name).sumLength,
+      })),
     }
+    return scorer.prepareQuery(
+      collection,
+      clauses.map((clause) => clauseStats(reader, clause, this.docFreqCache)),
+    )
   }
 
   private rangeMin(field: string): LengthRangeMin {

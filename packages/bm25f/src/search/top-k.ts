@@ -399,122 +399,143 @@ export function tieBreaker(
  * @param input - plan, clauses, prepared query, options
  */
 export function runTopK(input: TopKInput): TopKOutput {
-  const { reader, prepared, scoredFields, limit } = input
-  const heap = new TopHeap(limit, tieBreaker(reader, input.tieBreak))
-  const clauses =
-    prepared === null ? [] : openClauses(reader, input.clauses, prepared, scoredFields)
-  // When the plan is exactly the clauses' union, the clauses drive the search (no second set of
-  // cursors over the same postings).
-  const matcher: DocIterator =
-    input.coverage === 'equal' && clauses.length > 0
-      ? new ClauseUnion(clauses)
-      : planIterator(input.plan, reader, input.unions)
-  const termCount = prepared?.terms.length ?? 0
-  const fieldCount = scoredFields.length
-  const lengthColumns = scoredFields.map((field) => reader.fieldLengths(field))
-  const lengths = new Float64Array(fieldCount)
-  const contributions = new Float64Array(termCount)
-  const present = new Uint8Array(termCount)
-  const zero = new Float64Array(fieldCount)
-  const tfsView: ArrayLike<number>[] = Array.from({ length: termCount }, () => zero)
-  const additive = prepared?.additive ?? true
-  const strict = input.tieBreak !== 'docNumber'
-  const pruning = input.pruning && limit > 0 && clauses.length > 0
-  const verify = input.coverage === 'none'
+  return new TopKLoop(input).run()
+}
 
-  let docsScored = 0
-  let postingsScored = 0
-  let docsMatched = 0
-  let windows = 0
-  let blocksSkipped = 0
-  let visitedAll = true
+/**
+ * One run of the top-k loop: its scratch arrays and counters, the match-driven step, the window
+ * step, and the scoring of one document's clauses. A class rather than closures so that the hot
+ * path reads fields of one fixed shape.
+ */
+class TopKLoop {
+  docsScored = 0
+  postingsScored = 0
+  docsMatched = 0
+  windows = 0
+  blocksSkipped = 0
+  visitedAll = true
+  private readonly input: TopKInput
+  private readonly prepared: PreparedQuery | null
+  private readonly heap: TopHeap
+  private readonly clauses: readonly ClauseRuntime[]
+  /** What decides which documents match: the clauses' union, or the plan's own iterator. */
+  private readonly matcher: DocIterator
+  private readonly termCount: number
+  private readonly fieldCount: number
+  private readonly lengthColumns: readonly Uint32Array[]
+  /** The current document's length in each scored field. */
+  private readonly lengths: Float64Array
+  /** Per clause: its score in the current document, when `present`. */
+  private readonly contributions: Float64Array
+  private readonly present: Uint8Array
+  private readonly zero: Float64Array
+  /** Per clause: its tfs in the current document (`zero` when absent), for non-additive queries. */
+  private readonly tfsView: ArrayLike<number>[]
+  private readonly additive: boolean
+  /** Whether an equal score can still enter (tie-breaks other than ascending document number). */
+  private readonly strict: boolean
+  private readonly pruning: boolean
+  /** Whether a candidate of the clauses must be checked against the plan. */
+  private readonly verify: boolean
+  /** Range minima of the scored fields' lengths, built on the first window of a non-separable scorer. */
+  private mins: readonly LengthRangeMin[] | null = null
+  private readonly rangeMin = (slot: number, lo: number, hi: number): number =>
+    this.mins![slot]!.min(lo, hi)
 
-  const prunable = (bound: number): boolean => {
+  constructor(input: TopKInput) {
+    const { reader, prepared, scoredFields, limit } = input
+    this.input = input
+    this.prepared = prepared
+    this.heap = new TopHeap(limit, tieBreaker(reader, input.tieBreak))
+    this.clauses =
+      prepared === null ? [] : openClauses(reader, input.clauses, prepared, scoredFields)
+    // When the plan is exactly the clauses' union, the clauses drive the search (no second set of
+    // cursors over the same postings).
+    this.matcher =
+      input.coverage === 'equal' && this.clauses.length > 0
+        ? new ClauseUnion(this.clauses)
+        : planIterator(input.plan, reader, input.unions)
+    this.termCount = prepared?.terms.length ?? 0
+    this.fieldCount = scoredFields.length
+    this.lengthColumns = scoredFields.map((field) => reader.fieldLengths(field))
+    this.lengths = new Float64Array(this.fieldCount)
+    this.contributions = new Float64Array(this.termCount)
+    this.present = new Uint8Array(this.termCount)
+    this.zero = new Float64Array(this.fieldCount)
+    this.tfsView = Array.from({ length: this.termCount }, () => this.zero)
+    this.additive = prepared?.additive ?? true
+    this.strict = input.tieBreak !== 'docNumber'
+    this.pruning = input.pruning && limit > 0 && this.clauses.length > 0
+    this.verify = input.coverage === 'none'
+  }
+
+  run(): TopKOutput {
+    let target = 0
+    let steps = 0
+    for (;;) {
+      if ((++steps & 1023) === 0) {
+        checkDeadline(this.input.deadline)
+      }
+      if (!this.pruning || !this.prunable(0)) {
+        // Match-driven: every matching document is scored.
+        const doc = this.matcher.advance(target)
+        if (doc === NO_MORE_DOCS) {
+          break
+        }
+        this.scoreMatch(doc)
+        target = doc + 1
+        continue
+      }
+      target = this.window(target)
+      if (target < 0) {
+        break
+      }
+    }
+    const { docs, scores } = this.heap.sorted()
+    return {
+      docs,
+      scores,
+      docsScored: this.docsScored,
+      postingsScored: this.postingsScored,
+      docsMatched: this.docsMatched,
+      windows: this.windows,
+      blocksSkipped: this.blocksSkipped,
+      visitedAll: this.visitedAll,
+    }
+  }
+
+  /** Whether a document bounded by `bound` can no longer enter the heap. */
+  private prunable(bound: number): boolean {
+    const heap = this.heap
     if (!heap.full) {
       return false
     }
     const theta = heap.threshold
     const limitValue = theta - PRUNE_MARGIN * Math.abs(theta)
-    return strict ? bound < limitValue : bound <= limitValue
+    return this.strict ? bound < limitValue : bound <= limitValue
   }
 
-  const loadLengths = (doc: number): void => {
-    for (let f = 0; f < fieldCount; f++) {
-      lengths[f] = lengthColumns[f]![doc]!
+  /** Scores a matching document with every clause and offers it (match-driven mode). */
+  private scoreMatch(doc: number): void {
+    this.docsMatched++
+    this.docsScored++
+    this.loadLengths(doc)
+    for (const clause of this.clauses) {
+      clause.advance(doc)
+      this.scoreClause(clause, doc)
     }
+    this.heap.offer(this.finalScore(), doc)
+    this.clearPresent()
   }
 
-  /** The document's score from the contributions of the present clauses, in canonical order. */
-  const finalScore = (): number => {
-    if (prepared === null) {
-      return 0
-    }
-    if (additive) {
-      let sum = 0
-      for (let i = 0; i < termCount; i++) {
-        if (present[i] === 1) {
-          sum += contributions[i]!
-        }
-      }
-      return sum
-    }
-    return prepared.score(tfsView, lengths)
-  }
-
-  const clearPresent = (): void => {
-    for (const clause of clauses) {
-      if (present[clause.index] === 1) {
-        present[clause.index] = 0
-        tfsView[clause.index] = zero
-      }
-    }
-  }
-
-  /** Scores `clause` at `doc` if it holds it; returns the contribution (0 when absent). */
-  const scoreClause = (clause: ClauseRuntime, doc: number): number => {
-    if (clause.doc !== doc) {
-      return 0
-    }
-    clause.fillTfs(doc)
-    const s = clause.scorer.score(clause.tfs, lengths)
-    contributions[clause.index] = s
-    present[clause.index] = 1
-    tfsView[clause.index] = clause.tfs
-    postingsScored++
-    return s
-  }
-
-  let mins: readonly LengthRangeMin[] | null = null
-  const rangeMin = (slot: number, lo: number, hi: number): number => mins![slot]!.min(lo, hi)
-
-  let target = 0
-  let steps = 0
-  for (;;) {
-    if ((++steps & 1023) === 0) {
-      checkDeadline(input.deadline)
-    }
-    if (!pruning || !prunable(0)) {
-      // Match-driven: every matching document is scored.
-      const doc = matcher.advance(target)
-      if (doc === NO_MORE_DOCS) {
-        break
-      }
-      docsMatched++
-      docsScored++
-      loadLengths(doc)
-      for (const clause of clauses) {
-        clause.advance(doc)
-        scoreClause(clause, doc)
-      }
-      heap.offer(finalScore(), doc)
-      clearPresent()
-      target = doc + 1
-      continue
-    }
-
-    // Window mode: only documents of essential clauses can enter.
-    visitedAll = false
-    const from = target
+  /**
+   * One window of documents from `from` to the nearest block end (window mode): skipped whole when
+   * its bounds cannot enter, else its candidates are scored MaxScore-style. Returns the next
+   * target, or −1 when no document left can enter.
+   */
+  private window(from: number): number {
+    const clauses = this.clauses
+    this.visitedAll = false
     let end = NO_MORE_DOCS
     for (const clause of clauses) {
       const e = clause.updateBlocks(from)
@@ -523,91 +544,138 @@ export function runTopK(input: TopKInput): TopKOutput {
       }
     }
     if (end === NO_MORE_DOCS) {
-      break // every clause is exhausted: no document left can score above 0
+      return -1 // every clause is exhausted: no document left can score above 0
     }
-    windows++
-    if (!input.separable && mins === null) {
-      mins = input.rangeMins()
+    this.windows++
+    if (!this.input.separable && this.mins === null) {
+      this.mins = this.input.rangeMins()
     }
     let total = 0
     for (const clause of clauses) {
-      clause.ub = clause.bound(input.separable, rangeMin, from, end)
+      clause.ub = clause.bound(this.input.separable, this.rangeMin, from, end)
       total += clause.ub
     }
-    if (prunable(total)) {
-      blocksSkipped++
-      target = end + 1
-      continue
+    if (this.prunable(total)) {
+      this.blocksSkipped++
+      return end + 1
     }
     const order = [...clauses].sort((a, b) => a.ub - b.ub)
     let split = 0
     let nonEssentialBound = 0
-    while (split < order.length && prunable(nonEssentialBound + order[split]!.ub)) {
+    while (split < order.length && this.prunable(nonEssentialBound + order[split]!.ub)) {
       nonEssentialBound += order[split]!.ub
       split++
     }
     const essential = order.slice(split)
     const nonEssential = order.slice(0, split).reverse() // decreasing bound
-
-    const nextEssential = (t: number): number => {
-      let min = NO_MORE_DOCS
-      for (const clause of essential) {
-        const d = clause.advance(t)
-        if (d < min) {
-          min = d
-        }
-      }
-      return min
-    }
-
-    let doc = nextEssential(from)
+    let doc = nextDoc(essential, from)
     while (doc <= end) {
-      if (verify) {
-        const m = matcher.advance(doc)
+      if (this.verify) {
+        const m = this.matcher.advance(doc)
         if (m !== doc) {
-          doc = m === NO_MORE_DOCS ? NO_MORE_DOCS : nextEssential(m)
+          doc = m === NO_MORE_DOCS ? NO_MORE_DOCS : nextDoc(essential, m)
           continue
         }
       }
-      docsMatched++
-      docsScored++
-      loadLengths(doc)
-      let partial = 0
-      for (const clause of essential) {
-        partial += scoreClause(clause, doc)
-      }
-      let remaining = nonEssentialBound
-      let competitive = true
-      for (const clause of nonEssential) {
-        if (prunable(partial + remaining)) {
-          competitive = false
-          break
-        }
-        remaining -= clause.ub
-        clause.advance(doc)
-        partial += scoreClause(clause, doc)
-      }
-      if (competitive) {
-        heap.offer(finalScore(), doc)
-      }
-      clearPresent()
-      doc = nextEssential(doc + 1)
+      this.scoreCandidate(doc, essential, nonEssential, nonEssentialBound)
+      doc = nextDoc(essential, doc + 1)
     }
-    target = end + 1
-    if (target >= NO_MORE_DOCS) {
-      break
+    return end + 1 >= NO_MORE_DOCS ? -1 : end + 1
+  }
+
+  /**
+   * Scores a candidate of the essential clauses, then the non-essential ones by decreasing bound
+   * while its partial score plus their remaining bounds can still enter; offers it if it can.
+   */
+  private scoreCandidate(
+    doc: number,
+    essential: readonly ClauseRuntime[],
+    nonEssential: readonly ClauseRuntime[],
+    nonEssentialBound: number,
+  ): void {
+    this.docsMatched++
+    this.docsScored++
+    this.loadLengths(doc)
+    let partial = 0
+    for (const clause of essential) {
+      partial += this.scoreClause(clause, doc)
+    }
+    let remaining = nonEssentialBound
+    let competitive = true
+    for (const clause of nonEssential) {
+      if (this.prunable(partial + remaining)) {
+        competitive = false
+        break
+      }
+      remaining -= clause.ub
+      clause.advance(doc)
+      partial += this.scoreClause(clause, doc)
+    }
+    if (competitive) {
+      this.heap.offer(this.finalScore(), doc)
+    }
+    this.clearPresent()
+  }
+
+  private loadLengths(doc: number): void {
+    const { lengths, lengthColumns } = this
+    for (let f = 0; f < this.fieldCount; f++) {
+      lengths[f] = lengthColumns[f]![doc]!
     }
   }
 
-  const { docs, scores } = heap.sorted()
-  return {
-    docs,
-    scores,
-    docsScored,
-    postingsScored,
-    docsMatched,
-    windows,
-    blocksSkipped,
-    visitedAll,
+  /** Scores `clause` at `doc` if it holds it; returns the contribution (0 when absent). */
+  private scoreClause(clause: ClauseRuntime, doc: number): number {
+    if (clause.doc !== doc) {
+      return 0
+    }
+    clause.fillTfs(doc)
+    const s = clause.scorer.score(clause.tfs, this.lengths)
+    this.contributions[clause.index] = s
+    this.present[clause.index] = 1
+    this.tfsView[clause.index] = clause.tfs
+    this.postingsScored++
+    return s
   }
+
+  /** The document's score from the contributions of the present clauses, in canonical order. */
+  private finalScore(): number {
+    const prepared = this.prepared
+    if (prepared === null) {
+      return 0
+    }
+    if (this.additive) {
+      const { present, contributions } = this
+      let sum = 0
+      for (let i = 0; i < this.termCount; i++) {
+        if (present[i] === 1) {
+          sum += contributions[i]!
+        }
+      }
+      return sum
+    }
+    return prepared.score(this.tfsView, this.lengths)
+  }
+
+  private clearPresent(): void {
+    const { present, tfsView } = this
+    for (const clause of this.clauses) {
+      if (present[clause.index] === 1) {
+        present[clause.index] = 0
+        tfsView[clause.index] = this.zero
+      }
+    }
+  }
+}
+
+/** The smallest document ≥ `target` of any of the clauses (moving them there). */
+function nextDoc(clauses: readonly ClauseRuntime[], target: number): number {
+  let min = NO_MORE_DOCS
+  for (const clause of clauses) {
+    const d = clause.advance(target)
+    if (d < min) {
+      min = d
+    }
+  }
+  return min
 }

@@ -1,4 +1,3 @@
-import { compareCodePoints } from '@pubmatch/core'
 import { IntBuffer } from '../io/int-buffer.ts'
 import { appendLivePostings, type PostingsAccumulator } from '../postings/segment-postings.ts'
 import type { StoredDocument } from '../schema/config.ts'
@@ -6,6 +5,7 @@ import type { IndexSchema } from '../schema/schema.ts'
 import type { SegmentReader } from '../segment/segment-reader.ts'
 import type { SegmentSource, TermPostings } from '../segment/segment-source.ts'
 import type { TermEntry } from '../terms/term-dictionary.ts'
+import { TermMerge } from '../terms/term-merge.ts'
 
 /**
  * The live documents of several segments, renumbered 0, 1, 2, … in segment order and then
@@ -45,34 +45,21 @@ export class MergeSource implements SegmentSource {
 
   *terms(field: number): Generator<TermPostings> {
     const withPositions = this.schema.fields[field]!.positions
-    const iterators = this.readers.map((reader) => reader.terms(field).entries())
-    const heads: (TermEntry | undefined)[] = iterators.map((iterator) => iterator.next().value as TermEntry | undefined)
-    for (;;) {
-      let term: string | undefined
-      for (const head of heads) {
-        if (head !== undefined && (term === undefined || compareCodePoints(head.term, term) < 0)) {
-          term = head.term
-        }
-      }
-      if (term === undefined) {
-        return
-      }
+    const merge = new TermMerge<TermEntry>(this.readers.map((reader) => reader.terms(field).entries()))
+    while (merge.next()) {
       const out = this.accumulator
       out.docs.clear()
       out.freqs.clear()
       out.positions.clear()
       out.spans.clear()
       let hasSpans = false
-      heads.forEach((head, r) => {
-        if (head === undefined || head.term !== term) {
-          return
-        }
-        hasSpans = appendLivePostings(this.readers[r]!.postingsSource(field), head, this.docMaps[r]!, out) || hasSpans
-        heads[r] = iterators[r]!.next().value as TermEntry | undefined
-      })
+      for (let i = 0; i < merge.count; i++) {
+        const r = merge.sources[i]!
+        hasSpans = appendLivePostings(this.readers[r]!.postingsSource(field), merge.entries[i]!, this.docMaps[r]!, out) || hasSpans
+      }
       if (out.docs.length > 0) {
         yield {
-          term,
+          term: merge.term,
           docs: out.docs.data,
           freqs: out.freqs.data,
           count: out.docs.length,

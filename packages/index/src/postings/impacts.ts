@@ -135,30 +135,3 @@ export function maxOverImpacts(
   }
   return best
 }
-
-/** Parameters of {@link maxPseudoFrequency}. */
-export interface PseudoFrequencyParams {
-  /** Field weight. Defaults to `1`. */
-  weight?: number
-  /** Length normalisation, 0–1. Defaults to `0.75`. */
-  b?: number
-  /** The field's average length in the collection (must be > 0). */
-  avgLength: number
-}
-
-/**
- * The largest BM25F pseudo-frequency contribution `weight·tf / (1 − b + b·len/avgLength)`
- * of one field over a block's impacts. Summed over the scored fields it bounds `tf~`, and
- * `idf·tf~/(k1 + tf~)` bounds the block's BM25F score for the term.
- * @param impacts - competitive impacts of a block or term in one field
- * @param params - see {@link PseudoFrequencyParams}
- */
-export function maxPseudoFrequency(
-  impacts: readonly Impact[],
-  params: PseudoFrequencyParams,
-): number {
-  const weight = params.weight ?? 1
-  const b = params.b ?? 0.75
-  const avg = params.avgLength
-  return maxOverImpacts(impacts, (freq, length) => (weight * freq) / (1 - b + (b * length) / avg))
-}

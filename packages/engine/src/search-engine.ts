@@ -432,8 +432,9 @@ export async function openSearch(options: OpenSearchOptions): Promise<SearchEngi
       if (model === undefined) {
         return { hits: result.hits.slice(0, limit).map((hit) => ({ id: hit.id, score: hit.score, rank: hit.rank })), warnings: result.warnings }
       }
-      const ranked = model.reranker.rerankRun(query, result, depth)
-      return { ...ranked, hits: ranked.hits.slice(0, limit), warnings: result.warnings }
+      const ranked = model.reranker.rerank(query, result, { depth })
+      const hits = ranked.hits.slice(0, limit).map((hit) => ({ id: hit.id, score: hit.score, rank: hit.rank }))
+      return { hits, ...(ranked.fallback === undefined ? {} : { fallback: ranked.fallback }), warnings: result.warnings }
     },
 
     explain(id, query, explainOptions = {}) {

@@ -62,6 +62,24 @@ const layerRules = [
   ),
 ]
 
+/** Apps use the engine's entry point; `@pubmatch/engine/internal` is for other packages and benchmarks. */
+const appRule = {
+  files: ['apps/**/*.ts'],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          {
+            group: ['@pubmatch/engine/internal'],
+            message: 'apps use @pubmatch/engine; @pubmatch/engine/internal is for other packages and benchmarks',
+          },
+        ],
+      },
+    ],
+  },
+}
+
 export default tseslint.config(
   {
     ignores: [
@@ -106,5 +124,6 @@ export default tseslint.config(
     },
   },
   ...layerRules,
+  appRule,
   prettier,
 )

@@ -8,12 +8,12 @@ import { Ajv, type ValidateFunction } from 'ajv'
 import addFormats from 'ajv-formats'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openFulltext, openSearch, readLabelledQueries, sectionModelFile, updateFulltext, updateIndex, type SearchEngine } from '@pubmatch/engine'
+import { openFulltext, openSearch, readLabelledQueries, sectionModelFile, trainModel, updateFulltext, updateIndex, type SearchEngine } from '@pubmatch/engine'
 import { saveSectionModel, trainSectionModel } from '@pubmatch/fulltext'
 import { createEntrezClient, defaultReaders, ingestFiles, openCorpus } from '@pubmatch/ingest'
 import { citationTextSearchResponder, createInstantClock, loadCitationStore, startReplayServer, type ReplayServer } from '@pubmatch/ingest/testing'
 import { loadLightGbm } from '@pubmatch/lightgbm-wasm'
-import { createLogStore, labelQueries, saveBestMatchModel, trainBestMatch } from '@pubmatch/ltr'
+import { createLogStore, labelQueries, saveBestMatchModel } from '@pubmatch/ltr'
 import { createServer } from './server.ts'
 
 const shared = fileURLToPath(new URL('../../../../shared/data/', import.meta.url))
@@ -197,13 +197,8 @@ describe.runIf(existsSync(shared))('pubmatch server with a Best Match model (NFC
     const queries = await readLabelledQueries(join(shared, 'nfcorpus/train/q-titles.queries'), join(shared, 'nfcorpus/train/s-3.qrel'))
     const lightgbm = await loadLightGbm()
     for (const [name, slice] of [['model-a', queries.slice(0, 150)], ['model-b', queries.slice(150, 300)]] as const) {
-      const trained = trainBestMatch({
+      const trained = await trainModel(base, {
         lightgbm,
-        reader: base.reader,
-        forward: await base.forwardStore(),
-        syntax: base.firstStage.syntax,
-        searcher: base.searcher,
-        firstStage: base.firstStage,
         queries: slice,
         depth: 30,
         trees: 15,

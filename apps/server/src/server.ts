@@ -507,7 +507,6 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   }
   const sessionState = (id: string, session: FeedbackSession, extra: Record<string, unknown> = {}): Record<string, unknown> => {
     const engine = holder.current
-    const terms = engine.highlighter.terms(session.query)
     return {
       id,
       query: session.query,
@@ -516,8 +515,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
       candidates: session.candidates.size,
       next: session.next().map((doc) => {
         const stored = needSessions().document(id, doc.id) ?? { id: doc.id, title: '', authors: [], authorCount: 0, pubTypes: [], languages: [] }
-        const marked = { title: engine.highlighter.highlight(stored.title, terms), snippet: engine.highlighter.snippet(stored.abstract ?? '', terms) }
-        return resultJson({ id: doc.id, rank: doc.rank, score: doc.score, document: stored }, marked)
+        return resultJson({ id: doc.id, rank: doc.rank, score: doc.score, document: stored }, engine.highlights(stored, session.query))
       }),
       terms: [...session.vector]
         .sort((a, b) => b[1] - a[1])

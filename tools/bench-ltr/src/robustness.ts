@@ -288,8 +288,8 @@ await lightgbm.terminate()
 // search limit: training searches `depth` documents, engine.run searches 1,000
 const totals = { differ: 0, queries: 0, ratios: [] as number[] }
 for (const query of devTitles) {
-  const a = firstStage.searcher.search(query.text, { limit: DEPTH })
-  const b = firstStage.searcher.search(query.text, { limit: Math.max(1000, RERANK_DEPTH ?? DEPTH) })
+  const a = firstStage.firstStageSearch(query.text, { limit: DEPTH })
+  const b = firstStage.firstStageSearch(query.text, { limit: Math.max(1000, RERANK_DEPTH ?? DEPTH) })
   if (a.hits.length === 0) {
     continue
   }

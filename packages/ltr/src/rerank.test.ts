@@ -14,12 +14,31 @@ describe('one rerank, one result shape: the head reranked, the tail in first-sta
   beforeAll(async () => {
     lightgbm = await loadLightGbm()
     const train = buildTrainingSet({ searcher: world.searcher, extractor: world.extractor, queries: world.queries })
-    const trained = trainRanker({ lightgbm, train, params: { num_leaves: 7, min_data_in_leaf: 10 }, numBoostRound: 10, featureNames: TOY_SCHEMA.features.map((f) => f.id) })
+    const trained = trainRanker({
+      lightgbm,
+      train,
+      params: { num_leaves: 7, min_data_in_leaf: 10 },
+      numBoostRound: 10,
+      featureNames: TOY_SCHEMA.features.map((f) => f.id),
+    })
     const manifest: ModelManifest = {
       format: MODEL_FORMAT,
       createdAt: '2026-11-22T00:00:00.000Z',
       schema: { version: TOY_SCHEMA.version, features: TOY_SCHEMA.features.map((f) => f.id) },
-      training: { queries: 'toy', qrels: 'toy', validation: 'none', usageLog: null, depth: 30, trainQueries: 40, trainRows: 1200, validQueries: 0, testQueries: 0, seconds: 0, seed: 1, memory: null },
+      training: {
+        queries: 'toy',
+        qrels: 'toy',
+        validation: 'none',
+        usageLog: null,
+        depth: 30,
+        trainQueries: 40,
+        trainRows: 1200,
+        validQueries: 0,
+        testQueries: 0,
+        seconds: 0,
+        seed: 1,
+        memory: null,
+      },
       lightgbm: { params: trained.params, iterations: trained.iterations },
       metrics: {},
       firstStage: { ranker: 'toy', params: {}, analyzer: 'toy', fieldSet: 'toy', fields: ['title'], match: 'any', syntax: 'plain', depth: 30 },

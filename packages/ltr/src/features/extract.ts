@@ -104,7 +104,7 @@ export function createFeatureExtractor(options: FeatureExtractorOptions): Featur
   const title = forward.field('title')
   const abstract = forward.field('abstract')
   const mesh = forward.field('mesh')
-  const { scan, pass, slot, reserve, startDocument, spans } = createScanner(forward.termCount)
+  const { scan, pass, slot, reserve, spans } = createScanner(forward.termCount)
   const span = new Float64Array(19)
 
   return {
@@ -149,7 +149,6 @@ export function createFeatureExtractor(options: FeatureExtractorOptions): Featur
           }
           data[o + COL.firstStageScore] = hit.score
           // Title (span positions 0 … titleLength − 1).
-          startDocument()
           const titleLength = title.offsets[fdoc + 1]! - title.offsets[fdoc]!
           const titleStops = scan(title, fdoc, idfTiab, idfTitle, 0)
           data[o + COL.titleTokens] = titleLength
@@ -273,14 +272,13 @@ interface Scanner {
   readonly pass: FieldPass
   /**
    * One pass over a field's tokens of a document; `spanBase` ≥ 0 also records matches and flags
-   * for spans (positions from `spanBase`). Returns the number of stop-word tokens.
+   * for spans (positions from `spanBase`; 0 starts a new document's spans). Returns the number of
+   * stop-word tokens.
    */
   readonly scan: (field: ForwardField, doc: number, idfA: Float64Array, idfB: Float64Array, spanBase: number) => number
   /** Makes room for a query of `terms` terms. */
   readonly reserve: (terms: number) => void
-  /** Forgets the span matches of the previous document. */
-  readonly startDocument: () => void
-  /** Writes the span features of the matches recorded since `startDocument` into `out`. */
+  /** Writes the span features of the document's matches (recorded since the scan from position 0) into `out`. */
   readonly spans: (out: Float64Array) => void
 }
 
@@ -315,6 +313,9 @@ function createScanner(termCount: number): Scanner {
       stamp = 1
     }
     let stops = 0
+    if (spanBase === 0) {
+      spanCount = 0
+    }
     if (spanBase >= 0 && flagBuffer.length < spanBase + end - start) {
       const grown = new Uint8Array(2 * (spanBase + end - start))
       grown.set(flagBuffer.subarray(0, spanBase))
@@ -371,9 +372,6 @@ function createScanner(termCount: number): Scanner {
         seen = new Int32Array(2 * terms)
         stamp = 0
       }
-    },
-    startDocument: () => {
-      spanCount = 0
     },
     spans: (out) => spanFeatures(matchPositions, matchTerms, spanCount, flagBuffer, out, 0, scratch),
   }

@@ -63,13 +63,16 @@ const layerRules = [
   ),
 ]
 
-/** `@pubmatch/<package>/internal` is unstable and for pubmatch's packages only: apps and tools use public entry points. */
+/**
+ * `@pubmatch/<package>/internal` is unstable: for other pubmatch packages and for benchmarks that
+ * measure internals (CONTRIBUTING.md, "Public API"); apps use public entry points only.
+ */
 const internalRule = {
-  files: ['apps/**/*.ts', 'tools/**/*.ts'],
+  files: ['apps/**/*.ts'],
   rules: {
     'no-restricted-imports': [
       'error',
-      { patterns: [{ group: ['@pubmatch/*/internal'], message: 'internal entry points are for pubmatch packages only' }] },
+      { patterns: [{ group: ['@pubmatch/*/internal'], message: 'apps use public entry points; @pubmatch/<package>/internal is for pubmatch packages and benchmarks' }] },
     ],
   },
 }

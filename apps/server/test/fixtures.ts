@@ -6,12 +6,10 @@
  * evaluation of anything.
  */
 import { join } from 'node:path'
-import { createSearcher } from '@pubmatch/bm25f'
-import { corpusMeshLookup, openForwardStore, readIndexSettings, updateIndex, type SearchEngine } from '@pubmatch/engine'
-import { openIndex } from '@pubmatch/index'
+import { trainModel as trainEngineModel, updateIndex, type SearchEngine } from '@pubmatch/engine'
 import { defaultReaders, ingestFiles, openCorpus } from '@pubmatch/ingest'
 import { loadLightGbm } from '@pubmatch/lightgbm-wasm'
-import { saveBestMatchModel, trainBestMatch, type LabelledQuery } from '@pubmatch/ltr'
+import { saveBestMatchModel, type LabelledQuery } from '@pubmatch/ltr'
 
 /**
  * Ingests files into a corpus store (created when missing).
@@ -75,31 +73,9 @@ export async function meshHeadingQueries(corpus: string, range: { readonly min?:
  * @param dir - the model directory to write
  */
 export async function trainModel(engine: SearchEngine, queries: readonly LabelledQuery[], dir: string): Promise<void> {
-  const index = engine.indexDir
-  const settings = await readIndexSettings(index)
-  const reader = await openIndex(index)
-  const { firstStage } = engine
-  const searcher = createSearcher(reader, {
-    ranker: { name: 'bm25f', params: {} },
-    match: firstStage.match,
-    syntax: firstStage.syntax,
-    parse: {},
-    mesh: await corpusMeshLookup(settings, index),
-  })
   const lightgbm = await loadLightGbm()
   try {
-    const trained = trainBestMatch({
-      lightgbm,
-      reader,
-      forward: await openForwardStore(index, reader, settings),
-      syntax: firstStage.syntax,
-      searcher,
-      firstStage,
-      queries,
-      depth: 30,
-      trees: 15,
-      earlyStopping: 10,
-    })
+    const trained = await trainEngineModel(engine, { lightgbm, queries, depth: 30, trees: 15, earlyStopping: 10 })
     await saveBestMatchModel(dir, trained)
   } finally {
     await lightgbm.terminate()

@@ -1,7 +1,7 @@
 /**
- * Relevance feedback over an engine: pseudo relevance feedback as part of the first stage, and
- * feedback sessions (rounds of graded documents) over the first stage's candidates or over
- * articles fetched from Entrez, kept in a session log so that they survive a restart.
+ * Feedback sessions over an engine (rounds of graded documents) over the first stage's
+ * candidates or over articles fetched from Entrez, kept in a session log so that they survive a
+ * restart. Pseudo relevance feedback as part of the first stage is `prf.ts`.
  */
 import { PUBMED_STOPWORDS } from '@pubmatch/analysis'
 import { PubmatchError } from '@pubmatch/core'
@@ -10,81 +10,18 @@ import {
   createSessionStore,
   indexCandidates,
   metasearch,
-  startSession,
   textCandidates,
   type CandidateSet,
   type FeedbackSettings,
   type MetasearchResult,
-  type Ranking,
   type SessionManager,
   type SessionStart,
 } from '@pubmatch/feedback'
-import type { Candidate, SearchFilters, SearchResult } from '@pubmatch/bm25f'
+import type { SearchFilters } from '@pubmatch/bm25f'
 import { abstractText, type Article } from '@pubmatch/core'
 import { defaultStoredDocument, type StoredDocument } from '@pubmatch/index'
 import { parsePubmedXmlString, type EntrezClient } from '@pubmatch/ingest'
-import type { SearchEngine } from './search-engine.ts'
-
-/** Pseudo relevance feedback as part of the first stage. */
-export interface PrfOptions {
-  /** First-stage candidates the expanded query re-ranks. Defaults to `1000`. */
-  readonly candidates?: number
-  /** How the candidates are re-ranked. Defaults to `borda` (TF-IDF, BM25 and the first stage). */
-  readonly ranking?: Ranking
-  /** IDF from the whole index or from the candidates. Defaults to `global`. */
-  readonly idf?: 'global' | 'local'
-  /** Weights of the fused rankings. Defaults to 1 each. */
-  readonly weights?: FeedbackSettings['weights']
-}
-
-/** First-stage candidates PRF re-ranks by default. */
-export const PRF_CANDIDATES = 1000
-
-/** The first stage's result re-ordered by the PRF-expanded query, and the terms it added. */
-export interface PrfResult {
-  readonly result: SearchResult
-  /** The expanded query vector's terms, heaviest first. */
-  readonly terms: ReadonlyArray<readonly [string, number]>
-}
-
-/**
- * Re-orders a first-stage result by pseudo relevance feedback: the query vector is expanded by
- * Rocchio from the top 10 documents of the re-ranked candidates and the candidates (the first
- * `options.candidates` hits) are ranked again; hits past them follow in first-stage order. Each hit
- * keeps its first-stage score (what a model's features read); ranks are the new order.
- * @param engine - the engine (its index and analyzer)
- * @param query - the query text
- * @param result - the first stage's result (its hits are the candidates)
- * @param options - see {@link PrfOptions}
- */
-export function applyPrf(engine: SearchEngine, query: string, result: SearchResult, options: PrfOptions = {}): PrfResult {
-  if (result.hits.length === 0) {
-    return { result, terms: [] }
-  }
-  // exactly the first `candidates` hits, whatever page was asked for: the rest keep first-stage order
-  const n = options.candidates ?? PRF_CANDIDATES
-  const head = result.hits.slice(0, n)
-  const tail = result.hits.slice(n)
-  const candidates = indexCandidates(engine.reader, head.map((hit) => hit.docNumber))
-  const session = startSession({
-    query,
-    candidates,
-    analyzer: analyzerOf(engine),
-    prf: true,
-    ranking: options.ranking ?? 'borda',
-    idf: options.idf ?? 'global',
-    ...(options.weights === undefined ? {} : { weights: options.weights }),
-  })
-  const byId = new Map(head.map((hit) => [hit.id, hit]))
-  const hits: Candidate[] = [...session.ranking().map((entry) => byId.get(entry.id)!), ...tail].map((hit, i) => ({ ...hit, rank: i + 1 }))
-  const terms = [...session.vector].sort((a, b) => b[1] - a[1])
-  return { result: { ...result, hits }, terms }
-}
-
-/** The analyzer of the engine's text fields. */
-export function analyzerOf(engine: SearchEngine): ReturnType<SearchEngine['reader']['analyzer']> {
-  return engine.reader.analyzer(engine.reader.hasField('title') ? 'title' : engine.reader.schema.fields[0]!.name)
-}
+import { analyzerOf, engineInternals, type SearchEngine } from './search-engine.ts'
 
 /** Options of {@link openFeedbackSessions}. */
 export interface FeedbackSessionsOptions {
@@ -134,14 +71,16 @@ export function openFeedbackSessions(options: FeedbackSessionsOptions): Feedback
   // metasearch sessions' articles (not in the index), by session
   const articles = new Map<string, Map<string, Article>>()
   const collectionOf = (engine: SearchEngine): { size: number; docFreq: (term: string) => number } => {
-    const fields = ['title', 'abstract'].filter((f) => engine.reader.hasField(f))
-    return { size: engine.reader.docCount, docFreq: (term) => engine.reader.docFreqAny(term, fields) }
+    const { reader } = engineInternals(engine)
+    const fields = ['title', 'abstract'].filter((f) => reader.hasField(f))
+    return { size: reader.docCount, docFreq: (term) => reader.docFreqAny(term, fields) }
   }
   const reopen = async (start: SessionStart): Promise<CandidateSet> => {
     const engine = options.engine()
     if (start.source.kind === 'index') {
-      const docs = start.candidates.map((id) => engine.reader.docNumber(id)).filter((doc): doc is number => doc !== undefined)
-      return indexCandidates(engine.reader, docs)
+      const { reader } = engineInternals(engine)
+      const docs = start.candidates.map((id) => reader.docNumber(id)).filter((doc): doc is number => doc !== undefined)
+      return indexCandidates(reader, docs)
     }
     let byId = articles.get(start.session)
     if (byId === undefined) {
@@ -174,11 +113,11 @@ export function openFeedbackSessions(options: FeedbackSessionsOptions): Feedback
     manager,
     async startLocal(query, localOptions = {}) {
       const engine = options.engine()
-      const result = engine.searcher.search(query, {
+      const result = engine.firstStageSearch(query, {
         limit: localOptions.candidates ?? 3000,
         ...(localOptions.filters === undefined ? {} : { filters: localOptions.filters }),
       })
-      const candidates = indexCandidates(engine.reader, result.hits.map((hit) => hit.docNumber))
+      const candidates = indexCandidates(engineInternals(engine).reader, result.hits.map((hit) => hit.docNumber))
       const started = await manager.start({
         query,
         source: { kind: 'index', index: engine.indexDir, generation: engine.generation },

@@ -1,53 +1,50 @@
-import { existsSync } from 'node:fs'
 import { createHash } from 'node:crypto'
+import { existsSync } from 'node:fs'
 import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { isPubmatchError } from '@pubmatch/core'
-import { defaultReaders, ingestFiles, MANIFEST_FILE, openCorpus } from '@pubmatch/ingest'
-import { loadLightGbm } from '@pubmatch/lightgbm-wasm'
-import { saveBestMatchModel, trainBestMatch, type ForwardIndex } from '@pubmatch/ltr'
+import { MANIFEST_FILE } from '@pubmatch/ingest'
+import type { ForwardIndex } from '@pubmatch/ltr'
+import { samplePath } from '@pubmatch/sample-data'
+import { ingest, sampleIndex } from '../test/sample.ts'
 import { FORWARD_META_FILE, MESH_CACHE_FILE } from './corpus-data.ts'
-import { readLabelledQueries } from './labelled-queries.ts'
-import { openSearch, RESULT_WINDOW, type SearchEngine } from './search-engine.ts'
-import { openSearchPool } from './search-pool.ts'
+import { openFeedbackSessions } from './feedback.ts'
+import { engineInternals, openSearch, RESULT_WINDOW, type SearchEngine } from './search-engine.ts'
+import { attachSolrBackend } from './solr-backend.ts'
 import { updateIndex } from './update-index.ts'
 
-const shared = fileURLToPath(new URL('../../../../shared/data/', import.meta.url))
-
-async function ingest(corpus: string, paths: string[]): Promise<void> {
-  const store = await openCorpus(corpus, { create: true })
-  try {
-    await ingestFiles(store, paths, { readers: defaultReaders() })
-  } finally {
-    await store.close()
-  }
-}
-
-describe.runIf(existsSync(shared))('openSearch over PubMed XML (NLM MEDLINE sample, MeSH)', () => {
+describe('openSearch over the bundled PubMed sample (692 MEDLINE citations, MeSH)', () => {
   let dir: string
   let engine: SearchEngine
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'engine-pubmed-'))
-    await ingest(join(dir, 'corpus'), [join(shared, 'pubmed-xml/medsamp2006.xml'), join(shared, 'mesh/desc-samples.xml')])
-    const built = await updateIndex({ corpus: join(dir, 'corpus'), index: join(dir, 'index') })
-    expect(built).toMatchObject({ docCount: 88, added: 88, errors: 0, built: true })
-    engine = await openSearch({ index: join(dir, 'index') })
+    dir = await mkdtemp(join(tmpdir(), 'engine-sample-'))
+    const { index } = await sampleIndex(dir)
+    engine = await openSearch({ index })
   })
   afterAll(async () => {
     await rm(dir, { recursive: true, force: true })
+  })
+
+  it('indexes every citation: 604 + 88', () => {
+    // medline16n0902's DeleteCitation names a PMID none of the files holds
+    expect(engine.docCount).toBe(692)
+    expect(engine.settings.fieldSet).toBe('pubmed')
+    expect(engine.firstStage).toMatchObject({ ranker: 'bm25f', analyzer: 'biomedical', fieldSet: 'pubmed', match: 'all', syntax: 'pubmed' })
   })
 
   it('pages through one ranking: page 2 continues page 1', () => {
     const all = engine.search('cell OR patients', { limit: 30 })
     const first = engine.search('cell OR patients', { limit: 10 })
     const second = engine.search('cell OR patients', { offset: 10, limit: 10 })
-    expect(all.total).toBeGreaterThan(20)
+    expect(all.total).toBeGreaterThan(30)
     expect([...first.hits, ...second.hits].map((h) => h.id)).toEqual(all.hits.slice(0, 20).map((h) => h.id))
     expect(second.hits.map((h) => h.rank)).toEqual(Array.from({ length: 10 }, (_, i) => 11 + i))
     expect(second.reranked).toBe(false)
+    // without a model a page is the first stage's order
+    expect(all.hits.map((h) => h.id)).toEqual(engine.firstStageSearch('cell OR patients', { limit: 30 }).hits.map((h) => h.id))
   })
 
   it('re-ranks exactly the first `candidates` hits with PRF, whatever the page or run length', () => {
@@ -60,18 +57,39 @@ describe.runIf(existsSync(shared))('openSearch over PubMed XML (NLM MEDLINE samp
     // the same ten documents, re-ordered; the rest in first-stage order
     expect(new Set(long.hits.slice(0, 10).map((h) => h.id))).toEqual(new Set(first.hits.slice(0, 10).map((h) => h.id)))
     expect(long.hits.slice(10).map((h) => h.id)).toEqual(first.hits.slice(10).map((h) => h.id))
+    // without a model the run's scores keep that order: n − i for the i-th (0-based) of n hits
+    const n = long.hits.length
+    expect(long.hits.slice(0, 3).map((h) => h.score)).toEqual([n, n - 1, n - 2])
     // pages of a search agree with each other and with the run
     const page1 = engine.search('cell OR patients', { limit: 10, prf })
     const page3 = engine.search('cell OR patients', { offset: 20, limit: 10, prf })
     expect(page1.hits.map((h) => h.id)).toEqual(long.hits.slice(0, 10).map((h) => h.id))
     expect(page3.hits.map((h) => h.id)).toEqual(long.hits.slice(20, 30).map((h) => h.id))
+    expect(page1.prf?.terms.length).toBeGreaterThan(0)
   })
 
   it('sorts by publication date, newest first', () => {
+    const { reader } = engineInternals(engine)
     const result = engine.search('cell OR patients', { sort: 'date', limit: 50 })
-    const dates = result.hits.map((hit) => engine.reader.numericValue('pubdate', hit.docNumber) ?? -Infinity)
+    const dates = result.hits.map((hit) => reader.numericValue('pubdate', hit.docNumber) ?? -Infinity)
     expect(dates).toEqual([...dates].sort((a, b) => b - a))
     expect(result.hits).toHaveLength(Math.min(50, result.total))
+    expect(new Set(dates).size).toBeGreaterThan(5)
+  })
+
+  it('filters by year, publication type, language and id', () => {
+    const all = engine.search('cell OR patients OR protein', { limit: 1000 })
+    const years = engine.search('cell OR patients OR protein', { limit: 1000, filters: { years: [2000, 2006] } })
+    expect(years.total).toBeGreaterThan(0)
+    expect(years.total).toBeLessThan(all.total)
+    expect(years.hits.every((hit) => hit.document.year !== undefined && hit.document.year >= 2000 && hit.document.year <= 2006)).toBe(true)
+    const reviews = engine.search('cell OR patients OR protein', { limit: 1000, filters: { publicationTypes: ['Review'] } })
+    expect(reviews.total).toBeGreaterThan(0)
+    expect(reviews.hits.every((hit) => hit.document.pubTypes.some((type) => type.toLowerCase() === 'review'))).toBe(true)
+    const notEnglish = engine.search('cell OR patients OR protein', { limit: 1000, filters: { languages: ['ger', 'fre', 'rus', 'jpn', 'spa', 'ita', 'pol'] } })
+    expect(notEnglish.hits.every((hit) => !hit.document.languages.includes('eng'))).toBe(true)
+    const two = all.hits.slice(3, 5).map((hit) => hit.id)
+    expect(engine.search('cell OR patients OR protein', { filters: { ids: two } }).hits.map((hit) => hit.id)).toEqual(two)
   })
 
   it('explains a document: its first-stage tree adds up to its score', () => {
@@ -89,6 +107,8 @@ describe.runIf(existsSync(shared))('openSearch over PubMed XML (NLM MEDLINE samp
   it('stores abstracts and ids for result lists, and highlights the query in them', () => {
     const hit = engine.search('cell', { limit: 1 }).hits[0]!
     expect(hit.document.abstract?.length).toBeGreaterThan(100)
+    expect(engine.document(hit.id)).toEqual(hit.document)
+    expect(engine.document('1')).toBeUndefined()
     const marked = engine.highlights(hit.document, 'cell')
     expect(marked.snippet.matches.length).toBeGreaterThan(0)
     for (const [a, b] of marked.snippet.matches) {
@@ -99,9 +119,35 @@ describe.runIf(existsSync(shared))('openSearch over PubMed XML (NLM MEDLINE samp
   it('refuses a page beyond the result window', () => {
     expect(() => engine.search('cell', { offset: RESULT_WINDOW, limit: 10 })).toThrowError(/beyond the result window of 10000/)
   })
+
+  it('keeps its parts to itself: the package reaches them, and only for engines openSearch opened', () => {
+    expect(Object.keys(engine)).not.toEqual(expect.arrayContaining(['reader']))
+    for (const name of ['reader', 'searcher', 'forwardStore', 'highlighter']) {
+      expect(name in engine, name).toBe(false)
+    }
+    expect(engineInternals(engine).reader.docCount).toBe(engine.docCount)
+    const copy = { ...engine }
+    expect(() => engineInternals(copy)).toThrowError(expect.objectContaining({ code: 'INVALID_ARGUMENT' }))
+  })
+
+  it('starts a feedback session over the first stage’s candidates and shows their records', async () => {
+    const sessions = openFeedbackSessions({ dir: join(dir, 'sessions'), engine: () => engine })
+    try {
+      const started = await sessions.startLocal('cell OR protein', { candidates: 40 })
+      const candidates = engine.firstStageSearch('cell OR protein', { limit: 40 })
+      expect(started.total).toBe(candidates.total)
+      const session = await sessions.manager.get(started.id)
+      expect(session.candidates.ids).toEqual(candidates.hits.map((hit) => hit.id))
+      const shown = session.next()[0]!
+      expect(candidates.hits.some((hit) => hit.id === shown.id)).toBe(true)
+      expect(sessions.document(started.id, shown.id)).toEqual(engine.document(shown.id))
+    } finally {
+      await sessions.close()
+    }
+  })
 })
 
-describe.runIf(existsSync(shared))('what an engine derives from the corpus, kept beside the index', () => {
+describe('what an engine derives from the corpus, kept beside the index (bundled sample)', () => {
   let dir: string
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'engine-derived-'))
@@ -114,14 +160,17 @@ describe.runIf(existsSync(shared))('what an engine derives from the corpus, kept
     const manifest = JSON.parse(await readFile(join(corpus, MANIFEST_FILE), 'utf8')) as { segments: unknown }
     return createHash('sha256').update(JSON.stringify(manifest.segments)).digest('hex')
   }
+  const forwardOf = (engine: SearchEngine): Promise<ForwardIndex> => engineInternals(engine).forwardStore()
 
   it('keeps the MeSH descriptors and the forward store up to date through an index update, and reopens without reading the corpus', async () => {
     const corpus = join(dir, 'corpus')
     const index = join(dir, 'index')
-    await ingest(corpus, [join(shared, 'pubmed-xml/medsamp2006.xml'), join(shared, 'mesh/desc-samples.xml')])
+    await ingest(corpus, [samplePath('pubmed', 'medsamp2006.xml'), samplePath('mesh', 'desc-samples.xml')])
     await updateIndex({ corpus, index })
     const first = await openSearch({ index })
-    await first.forwardStore()
+    expect(existsSync(join(index, FORWARD_META_FILE))).toBe(false)
+    await first.prepareFeatures()
+    expect(existsSync(join(index, FORWARD_META_FILE))).toBe(true)
     const cache = JSON.parse(await readFile(join(index, MESH_CACHE_FILE), 'utf8')) as { corpusSegments: string; descriptors: unknown[] }
     expect(cache.corpusSegments).toBe(await segmentsKey(corpus))
     expect(cache.descriptors).toHaveLength(43) // the sample's DescriptorRecords
@@ -129,7 +178,7 @@ describe.runIf(existsSync(shared))('what an engine derives from the corpus, kept
     expect(exploded.total).toBeGreaterThan(0)
 
     // a new generation: the update refreshes both, so opening it needs no corpus replay
-    await ingest(corpus, [join(shared, 'pubmed-xml/pmid_9500320.xml')])
+    await ingest(corpus, [samplePath('pubmed', 'pmid_9500320.xml')])
     await updateIndex({ corpus, index })
     const refreshed = JSON.parse(await readFile(join(index, MESH_CACHE_FILE), 'utf8')) as { corpusSegments: string }
     expect(refreshed.corpusSegments).toBe(await segmentsKey(corpus))
@@ -142,8 +191,8 @@ describe.runIf(existsSync(shared))('what an engine derives from the corpus, kept
     const rebuiltDir = join(dir, 'rebuilt')
     await cp(index, rebuiltDir, { recursive: true })
     await rm(join(rebuiltDir, FORWARD_META_FILE))
-    const extended = await reopened.forwardStore()
-    const rebuilt = await (await openSearch({ index: rebuiltDir })).forwardStore()
+    const extended = await forwardOf(reopened)
+    const rebuilt = await forwardOf(await openSearch({ index: rebuiltDir }))
     expect(extended.docCount).toBe(rebuilt.docCount)
     const streams = (store: ForwardIndex, id: string): string[][] =>
       (['title', 'abstract', 'mesh'] as const).map((name) => {
@@ -161,116 +210,91 @@ describe.runIf(existsSync(shared))('what an engine derives from the corpus, kept
       await writeFile(join(segments, file), 'not a segment')
     }
     const blind = await openSearch({ index })
-    expect((await blind.forwardStore()).id(0)).toBe((await reopened.forwardStore()).id(0))
+    expect((await forwardOf(blind)).id(0)).toBe((await forwardOf(reopened)).id(0))
     const again = blind.search('neoplasms[mh]', { limit: 100 })
     expect(again.hits.map((h) => h.id)).toEqual(reopened.search('neoplasms[mh]', { limit: 100 }).hits.map((h) => h.id))
     expect(again.warnings).toEqual(exploded.warnings)
   })
 })
 
-describe.runIf(existsSync(shared))('openSearch with a Best Match model (NFCorpus)', () => {
+/** A stand-in for a SolrCloud collection on a loopback port. */
+interface FakeSolr {
+  readonly server: Server
+  port: number
+  /** What every search answers. */
+  answer: { numFound: number; docs: Array<{ id: string; score: number }> }
+}
+
+/**
+ * A stand-in for a SolrCloud collection: it answers the collection-state request with `state` and
+ * every search with `answer` (which the test sets), as Solr's JSON does.
+ */
+async function fakeSolr(state: Record<string, unknown>): Promise<FakeSolr> {
+  const fake: FakeSolr = {
+    server: createServer((request, response) => {
+      const chunks: Buffer[] = []
+      request.on('data', (chunk: Buffer) => chunks.push(chunk))
+      request.on('end', () => {
+        const url = new URL(request.url ?? '/', 'http://localhost')
+        const params = new URLSearchParams(chunks.length > 0 ? Buffer.concat(chunks).toString('utf8') : url.search)
+        const body =
+          params.get('id') === '_pubmatch_state'
+            ? { responseHeader: { QTime: 0 }, response: { numFound: 1, docs: [{ pubmatch_state: JSON.stringify(state) }] } }
+            : { responseHeader: { QTime: 3 }, response: fake.answer }
+        response.writeHead(200, { 'content-type': 'application/json' })
+        response.end(JSON.stringify(body))
+      })
+    }),
+    port: 0,
+    answer: { numFound: 0, docs: [] },
+  }
+  await new Promise<void>((resolve) => fake.server.listen(0, '127.0.0.1', resolve))
+  fake.port = (fake.server.address() as AddressInfo).port
+  return fake
+}
+
+/** Stops a stand-in once its connections are done. */
+function stop(fake: FakeSolr): Promise<void> {
+  return new Promise((resolve, reject) => fake.server.close((error) => (error === undefined ? resolve() : reject(error))))
+}
+
+describe('a Solr backend in front of an engine, without Solr (bundled sample, a loopback stand-in)', () => {
   let dir: string
   let engine: SearchEngine
+  let solr: FakeSolr
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'engine-nf-'))
-    await ingest(join(dir, 'corpus'), [join(shared, 'nfcorpus/corpus.docs')])
-    await updateIndex({ corpus: join(dir, 'corpus'), index: join(dir, 'index') })
-    const base = await openSearch({ index: join(dir, 'index') })
-    const queries = (await readLabelledQueries(join(shared, 'nfcorpus/train/q-titles.queries'), join(shared, 'nfcorpus/train/s-3.qrel'))).slice(0, 150)
-    const lightgbm = await loadLightGbm()
-    const trained = trainBestMatch({
-      lightgbm,
-      reader: base.reader,
-      forward: await base.forwardStore(),
-      syntax: base.firstStage.syntax,
-      searcher: base.searcher,
-      firstStage: base.firstStage,
-      queries,
-      depth: 30,
-      trees: 15,
-      earlyStopping: 10,
-    })
-    await lightgbm.terminate()
-    await saveBestMatchModel(join(dir, 'model'), trained)
-    engine = await openSearch({ index: join(dir, 'index'), model: join(dir, 'model') })
+    dir = await mkdtemp(join(tmpdir(), 'engine-solr-'))
+    const { corpus, index } = await sampleIndex(dir)
+    engine = await openSearch({ index })
+    solr = await fakeSolr({ fieldSet: 'pubmed', analyzer: 'biomedical', k1: 1.2, b: 0.75, corpus, updatedAt: '2026-01-01T00:00:00.000Z' })
   })
   afterAll(async () => {
+    await stop(solr)
     await rm(dir, { recursive: true, force: true })
   })
 
-  it('reranks the top candidates and continues in first-stage order past them', () => {
-    expect(engine.model?.depth).toBe(30)
-    const query = 'vitamin d and breast cancer'
-    const page = engine.search(query, { offset: 25, limit: 10 })
-    expect(page.reranked).toBe(true)
-    expect(page.hits.map((h) => h.rank)).toEqual([26, 27, 28, 29, 30, 31, 32, 33, 34, 35])
-    // ranks 26–30 are reranked candidates (model scores); 31– are the first stage's 31st onwards
-    expect(page.hits.slice(0, 5).every((h) => h.secondStage !== undefined)).toBe(true)
-    expect(page.hits.slice(5).map((h) => h.firstStage.rank)).toEqual([31, 32, 33, 34, 35])
-    const head = engine.search(query, { limit: 30 })
-    expect(new Set(head.hits.map((h) => h.firstStage.rank))).toEqual(new Set(Array.from({ length: 30 }, (_, i) => i + 1)))
-    // a TREC run orders the same way
-    const run = engine.run(query, 40)
-    expect(run.hits.slice(0, 30).map((h) => h.id)).toEqual(head.hits.map((h) => h.id))
+  it("pages Solr's candidates as the engine pages its own, and leaves out documents the local index lacks", async () => {
+    const backend = await attachSolrBackend(engine, { backend: `solr://127.0.0.1:${solr.port}/solr/pubmed`, retries: 1 })
+    const query = 'cell OR protein'
+    const local = engine.firstStageSearch(query, { limit: engine.firstStageRequest({ limit: 10 }).limit })
+    solr.answer = { numFound: local.total, docs: [...local.hits.map((hit) => ({ id: hit.id, score: hit.score })), { id: '99999999', score: 0.5 }] }
+    const page = await backend.search(query, { limit: 10 })
+    expect(page.solrQtimeMs).toBe(3)
+    expect(page.hits.map((hit) => hit.id)).toEqual(engine.search(query, { limit: 10 }).hits.map((hit) => hit.id))
+    expect(page.warnings.map((warning) => warning.code)).toEqual(['BACKEND_MISMATCH'])
+    const ran = await backend.run(query, 1000)
+    expect(ran.hits.map((hit) => hit.id)).toEqual(local.hits.map((hit) => hit.id))
   })
 
-  it('answers the same pages from a pool of worker threads, with highlights, errors as PubmatchError and a time budget', async () => {
-    const pool = await openSearchPool(engine, { workers: 2 })
+  it('refuses a collection of another analyzer or BM25 parameters, and a malformed address', async () => {
+    const other = await fakeSolr({ fieldSet: 'pubmed', analyzer: 'biomedical', k1: 0.9, b: 0.75, corpus: dir, updatedAt: '2026-01-01T00:00:00.000Z' })
     try {
-      expect(pool).toMatchObject({ workers: 2, generation: engine.generation, model: engine.model!.id })
-      const queries = ['vitamin d and breast cancer', 'statins', 'fish oil omega-3 heart', 'zzzyzzy']
-      const pages = await Promise.all(queries.map((q) => pool.search(q, { limit: 10, explain: true })))
-      pages.forEach((page, i) => {
-        const direct = engine.search(queries[i]!, { limit: 10, explain: true })
-        const { tookMs: _a, hits, ...rest } = page
-        const { tookMs: _b, hits: directHits, ...directRest } = direct
-        expect(rest).toEqual(directRest)
-        expect(hits.map(({ highlights: _h, ...hit }) => hit)).toEqual(directHits)
-        expect(hits.map((hit) => hit.highlights)).toEqual(directHits.map((hit) => engine.highlights(hit.document, queries[i]!)))
-      })
-      expect(pages[0]!.reranked).toBe(true)
-      // a page beyond the result window: the worker's error comes back as the same PubmatchError
-      const bad = await pool.search('statins', { offset: RESULT_WINDOW, limit: 10 }).catch((error: unknown) => error)
-      expect(isPubmatchError(bad, 'INVALID_ARGUMENT')).toBe(true)
-      expect(() => engine.search('statins', { offset: RESULT_WINDOW, limit: 10 })).toThrow((bad as Error).message)
-      const late = await pool.search('vitamin d and breast cancer', { limit: 10, deadlineAt: Date.now() - 1 }).catch((error: unknown) => error)
-      expect(isPubmatchError(late, 'TIMEOUT')).toBe(true)
+      const opening = attachSolrBackend(engine, { backend: `solr://127.0.0.1:${other.port}/solr/pubmed`, retries: 1 })
+      await expect(opening).rejects.toMatchObject({ code: 'SCHEMA_MISMATCH' })
+      await expect(opening).rejects.toThrowError(/scores with k1 0\.9, b 0\.75; the first stage asks for k1 1\.2, b 0\.75/)
     } finally {
-      await pool.close()
+      await stop(other)
     }
-    await expect(openSearchPool(engine, { workers: 0 })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' })
-  })
-
-  it('pages and reranks a first-stage result computed elsewhere exactly as its own (the Solr backend path)', () => {
-    for (const query of ['vitamin d and breast cancer', 'statins']) {
-      for (const options of [{ limit: 10 }, { offset: 25, limit: 10 }, { limit: 5, sort: 'date' as const }, { limit: 10, rerank: false }]) {
-        const request = engine.firstStageRequest(options)
-        const page = (options.offset ?? 0) + options.limit
-        expect(request.limit).toBe(options.sort === 'date' ? RESULT_WINDOW : options.rerank === false ? page : Math.max(30, page))
-        const result = engine.searcher.search(query, { limit: request.limit, ...(request.exactTotal ? { exactTotal: true } : {}) })
-        const { tookMs: _a, ...fromElsewhere } = engine.pageFrom(query, result, options)
-        const { tookMs: _b, ...direct } = engine.search(query, options)
-        expect(fromElsewhere).toEqual(direct)
-      }
-      const result = engine.searcher.search(query, { limit: 1000, tieBreak: 'idDescending', exactTotal: true })
-      expect(engine.runFrom(query, result, 1000)).toEqual(engine.run(query, 1000))
-    }
-  })
-
-  it("explains the model's score as its bias plus each feature's contribution", () => {
-    const hit = engine.search('vitamin d and breast cancer', { limit: 1, explain: true }).hits[0]!
-    const explained = engine.explain(hit.id, 'vitamin d and breast cancer')
-    const second = explained.secondStage!
-    expect(second.rank).toBe(1)
-    const sum = second.bias + second.contributions.reduce((total, c) => total + c.contribution, 0)
-    expect(sum).toBeCloseTo(second.score, 9)
-    expect(second.score).toBeCloseTo(hit.score, 12)
-    expect(hit.secondStage?.explain?.bias).toBeCloseTo(second.bias, 12)
-  })
-
-  it('refuses a model trained on another first stage', async () => {
-    const opening = openSearch({ index: join(dir, 'index'), model: join(dir, 'model'), ranking: { params: { k1: 0.9 } } })
-    await expect(opening).rejects.toMatchObject({ code: 'SCHEMA_MISMATCH' })
-    await expect(opening).rejects.toThrowError(/trained on a first stage with params \{\}, but this index searches with params \{"k1":0\.9\}/)
+    await expect(attachSolrBackend(engine, { backend: 'http://localhost:8983/solr/pubmed' })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' })
   })
 })

@@ -4,7 +4,11 @@
  * searches with both stages' scores and explanations, pages through a ranking whose top
  * candidates the model reorders, sorts by date, explains one document, and writes TREC runs.
  * An engine is immutable: a new index generation or model is a new engine (see `swap` in apps).
+ * Its parts (index reader, searcher, forward store, highlighter) stay inside: this package's
+ * modules reach them through {@link engineInternals}, other pubmatch packages and benchmarks
+ * through `@pubmatch/engine/internal`.
  */
+import type { Analyzer } from '@pubmatch/analysis'
 import {
   createSearcher,
   type Candidate,
@@ -18,8 +22,10 @@ import {
   type SearchOptions,
   type SearchResult,
   type SearchWarning,
+  type TieBreak,
 } from '@pubmatch/bm25f'
 import { PubmatchError } from '@pubmatch/core'
+import { openFulltextIndex } from '@pubmatch/fulltext'
 import { openIndex, type IndexReader, type StoredDocument } from '@pubmatch/index'
 import {
   loadModel,
@@ -32,10 +38,9 @@ import {
   type RerankFallback,
 } from '@pubmatch/ltr'
 import { corpusMeshLookup, openForwardStore } from './corpus-data.ts'
-import { applyPrf, PRF_CANDIDATES, type PrfOptions, type PrfResult } from './feedback.ts'
-import { fulltextDir, SECTION_FEATURES_SUFFIX, sectionFeatureBlock } from './fulltext.ts'
-import { openFulltextIndex } from '@pubmatch/fulltext'
 import { createHighlighter, type Highlighted, type Highlighter } from './highlight.ts'
+import { applyPrf, PRF_CANDIDATES, prfOptions, type PrfOptions, type PrfResult } from './prf.ts'
+import { fulltextDir, SECTION_FEATURES_SUFFIX, sectionFeatureBlock } from './section-features.ts'
 import { readIndexSettings, type IndexSettings } from './settings.ts'
 
 /** How the first stage ranks. */
@@ -152,6 +157,42 @@ export interface DocumentExplanation {
 /** How an engine was opened, as plain data (what a worker needs to open the same engine). */
 export type SearchEngineSource = Omit<OpenSearchOptions, 'onProgress'>
 
+/** Options of {@link SearchEngine.firstStageSearch}: per search, over the engine's first stage. */
+export interface FirstStageSearchOptions {
+  /** Candidates returned. Defaults to `500`. */
+  readonly limit?: number
+  readonly filters?: SearchFilters
+  /** Attach the scorer's explanation tree to each hit. Defaults to `false`. */
+  readonly explain?: boolean
+  /**
+   * Count every match for `total` (what a model's F176 reads: training and `run` with a model
+   * count exactly). Defaults to `true` for `match: 'all'` and `false` for `any`.
+   */
+  readonly exactTotal?: boolean
+  /** The order of equal scores (`idDescending` is trec_eval's). Defaults to `docNumber`. */
+  readonly tieBreak?: TieBreak
+  /** Stop with `TIMEOUT` once `performance.now()` passes this (milliseconds). Defaults to none. */
+  readonly deadline?: number
+}
+
+/** A whole ranking, as a TREC run writes it. */
+export interface EngineRun {
+  hits: Array<{ id: string; score: number; rank: number }>
+  /** Set when a model is loaded but left this query in first-stage order, and why. */
+  fallback?: RerankFallback
+  warnings: readonly SearchWarning[]
+}
+
+/** The model an engine reranks with. */
+export interface EngineModel {
+  readonly dir: string
+  readonly id: string
+  /** Candidates it reorders. */
+  readonly depth: number
+  /** The opened model: its manifest, and `rerank` over this engine's index. */
+  readonly reranker: BestMatchReranker
+}
+
 /** The opened engine. */
 export interface SearchEngine {
   /** The options it was opened with, without `onProgress`. */
@@ -164,14 +205,7 @@ export interface SearchEngine {
   /** The first stage, as a model records it. */
   readonly firstStage: CurrentFirstStage
   /** The loaded model. */
-  readonly model?: { readonly dir: string; readonly id: string; readonly depth: number; readonly reranker: BestMatchReranker }
-  readonly reader: IndexReader
-  /** The first-stage searcher with this engine's defaults. */
-  readonly searcher: FirstStageRanker
-  /** The forward store (loaded with a model, else on first use by `forwardStore()`). */
-  forwardStore(): Promise<ForwardIndex>
-  /** Marks query words in titles and abstracts. */
-  readonly highlighter: Highlighter
+  readonly model?: EngineModel
   /**
    * A page of results.
    * @param query - PubMed syntax (or plain text for test collections)
@@ -180,6 +214,14 @@ export interface SearchEngine {
    *   result window), `TIMEOUT`
    */
   search(query: string, options?: EngineSearchOptions): EngineResult
+  /**
+   * The first stage alone: this engine's ranker, query reading and MeSH vocabulary, without PRF
+   * or the model (the candidates a model reorders, what training searches).
+   * @param query - PubMed syntax (or plain text for test collections)
+   * @param options - see {@link FirstStageSearchOptions}
+   * @throws PubmatchError `QUERY_SYNTAX`, `UNKNOWN_FIELD`, `TIMEOUT`
+   */
+  firstStageSearch(query: string, options?: FirstStageSearchOptions): SearchResult
   /**
    * How many first-stage candidates {@link SearchEngine.search} needs for these options (the page,
    * the model's depth, PRF's candidates, the date sort's window), and whether the total must be
@@ -202,21 +244,12 @@ export interface SearchEngine {
    * @param query - the query
    * @param limit - documents. Defaults to `1000`.
    */
-  run(
-    query: string,
-    limit?: number,
-    options?: { readonly prf?: boolean | PrfOptions },
-  ): { hits: Array<{ id: string; score: number; rank: number }>; fallback?: RerankFallback; warnings: readonly SearchWarning[] }
+  run(query: string, limit?: number, options?: { readonly prf?: boolean | PrfOptions }): EngineRun
   /**
    * `run` from a first-stage result computed elsewhere (in trec_eval's tie order, at least
    * `max(limit, model depth)` deep).
    */
-  runFrom(
-    query: string,
-    result: SearchResult,
-    limit?: number,
-    options?: { readonly prf?: boolean | PrfOptions },
-  ): { hits: Array<{ id: string; score: number; rank: number }>; fallback?: RerankFallback; warnings: readonly SearchWarning[] }
+  runFrom(query: string, result: SearchResult, limit?: number, options?: { readonly prf?: boolean | PrfOptions }): EngineRun
   /**
    * Why a document ranks where it does for a query.
    * @param id - the document id (PMID)
@@ -232,6 +265,59 @@ export interface SearchEngine {
    * @param query - the query
    */
   highlights(document: StoredDocument, query: string): { readonly title: Highlighted; readonly snippet: Highlighted }
+  /**
+   * Loads the forward store (the document token streams of the second stage's features) now,
+   * building or extending it from the corpus when the index moved on (reporting to `onProgress`).
+   * A model, training and feature export load it themselves; this is for doing it ahead of them.
+   * @throws PubmatchError `NOT_FOUND` when it must be built and the corpus is gone
+   */
+  prepareFeatures(): Promise<void>
+}
+
+/**
+ * An engine's parts, for this package's modules (feedback sessions, the Solr backend, training)
+ * and, through `@pubmatch/engine/internal`, for other pubmatch packages and benchmarks.
+ */
+export interface EngineInternals {
+  readonly reader: IndexReader
+  /** The first-stage searcher with the engine's defaults (ranker, query reading, MeSH). */
+  readonly searcher: FirstStageRanker
+  /** The analyzer of the index's text fields. */
+  readonly analyzer: Analyzer
+  /** Marks query words in titles and abstracts. */
+  readonly highlighter: Highlighter
+  /** The forward store (loaded with a model, else on first use). */
+  readonly forwardStore: () => Promise<ForwardIndex>
+}
+
+/** What the engine's operations work on. */
+interface EngineState extends EngineInternals {
+  readonly model: EngineModel | undefined
+  /** Candidates the model reorders (0 without a model). */
+  readonly depth: number
+}
+
+const internals = new WeakMap<SearchEngine, EngineState>()
+
+/**
+ * The parts of an engine opened by {@link openSearch}.
+ * @param engine - the engine
+ * @throws PubmatchError `INVALID_ARGUMENT` for an object `openSearch` did not return
+ */
+export function engineInternals(engine: SearchEngine): EngineInternals {
+  const state = internals.get(engine)
+  if (state === undefined) {
+    throw new PubmatchError('INVALID_ARGUMENT', `the engine of ${engine.indexDir} was not opened by openSearch`)
+  }
+  return state
+}
+
+/**
+ * The analyzer of an engine's text fields (the title's, else the first field's).
+ * @param engine - the engine
+ */
+export function analyzerOf(engine: SearchEngine): Analyzer {
+  return engineInternals(engine).analyzer
 }
 
 /** How deep `explain` looks for a document's first-stage rank. */
@@ -249,6 +335,52 @@ export const RESULT_WINDOW = 10_000
 export async function openSearch(options: OpenSearchOptions): Promise<SearchEngine> {
   const settings = await readIndexSettings(options.index)
   const reader = await openIndex(options.index)
+  const { searcher, firstStage } = await firstStageOf(reader, settings, options)
+  let forward: Promise<ForwardIndex> | undefined
+  const forwardStore = (): Promise<ForwardIndex> => {
+    forward ??= openForwardStore(options.index, reader, settings, options.onProgress)
+    return forward
+  }
+  const model = await openModel(options, reader, firstStage, forwardStore)
+  const analyzer = reader.analyzer(textFieldOf(reader))
+  const state: EngineState = { reader, searcher, analyzer, highlighter: createHighlighter({ analyzer }), forwardStore, model, depth: model?.depth ?? 0 }
+  const { onProgress: _onProgress, ...openedWith } = options
+  const engine: SearchEngine = {
+    openedWith,
+    indexDir: options.index,
+    settings,
+    generation: reader.generation,
+    docCount: reader.docCount,
+    firstStage,
+    ...(model === undefined ? {} : { model }),
+    search: (query, searchOptions = {}) => search(state, query, searchOptions),
+    firstStageSearch: (query, searchOptions) => searcher.search(query, searchOptions),
+    firstStageRequest: (searchOptions = {}) => firstStageRequest(state, searchOptions),
+    pageFrom: (query, result, searchOptions = {}, started = performance.now()) => pageFrom(state, query, result, searchOptions, started),
+    run: (query, limit = 1000, runOptions = {}) => run(state, query, limit, runOptions),
+    runFrom: (query, result, limit = 1000, runOptions = {}) => runFrom(state, query, result, limit, runOptions),
+    explain: (id, query, explainOptions = {}) => explain(state, id, query, explainOptions),
+    document: (id) => storedDocument(reader, id),
+    highlights: (document, query) => highlights(state.highlighter, document, query),
+    prepareFeatures: async () => {
+      await forwardStore()
+    },
+  }
+  internals.set(engine, state)
+  return engine
+}
+
+/** The text field whose analyzer the engine's text goes through (the title, else the first field). */
+function textFieldOf(reader: IndexReader): string {
+  return reader.hasField('title') ? 'title' : reader.schema.fields[0]!.name
+}
+
+/** The first-stage searcher of the ranking options over an index, and its record for models. */
+async function firstStageOf(
+  reader: IndexReader,
+  settings: IndexSettings,
+  options: OpenSearchOptions,
+): Promise<{ searcher: FirstStageRanker; firstStage: CurrentFirstStage }> {
   const ranking = options.ranking ?? {}
   const testCollection = settings.fieldSet === 'test-collection'
   const ranker = { name: ranking.ranker ?? 'bm25f', params: { ...ranking.params } } as ScorerConfig
@@ -259,45 +391,233 @@ export async function openSearch(options: OpenSearchOptions): Promise<SearchEngi
     parse: ranking.recover === true ? { recover: true } : {},
     mesh: ranking.mesh !== false && !testCollection ? await corpusMeshLookup(settings, options.index) : undefined,
   }
-  const searcher = createSearcher(reader, defaults)
-  const textField = reader.hasField('title') ? 'title' : reader.schema.fields[0]!.name
   const firstStage: CurrentFirstStage = {
     ranker: ranker.name,
     params: { ...ranking.params },
-    analyzer: reader.analyzer(textField).name,
+    analyzer: reader.analyzer(textFieldOf(reader)).name,
     fieldSet: settings.fieldSet,
     fields: reader.schema.fields.filter((field) => !field.keyword).map((field) => field.name),
     match: defaults.match ?? 'all',
     syntax: defaults.syntax ?? 'pubmed',
   }
-  let forward: Promise<ForwardIndex> | undefined
-  const forwardStore = (): Promise<ForwardIndex> => {
-    forward ??= openForwardStore(options.index, reader, settings, options.onProgress)
-    return forward
-  }
-  let model: SearchEngine['model']
-  if (options.model !== undefined) {
-    const usage = options.usageLog === undefined ? undefined : (await readUsage(options.usageLog)).total
-    // a model trained with the full-text section features gets them back from the full-text index
-    const needsSections = (await loadModel(options.model)).manifest.schema.version.includes(SECTION_FEATURES_SUFFIX)
-    const blocks = needsSections ? [sectionFeatureBlock(await openFulltextIndex(fulltextDir(options.index)))] : []
-    const reranker = await openReranker(options.model, {
-      blocks,
-      reader,
-      forward: await forwardStore(),
-      syntax: firstStage.syntax,
-      firstStage,
-      ...(usage === undefined ? {} : { usage }),
-      ...(options.rangeMargin === undefined ? {} : { rangeMargin: options.rangeMargin }),
-    })
-    model = { dir: options.model, id: reranker.id, depth: options.depth ?? reranker.manifest.firstStage.depth, reranker }
-  } else if (options.usageLog !== undefined) {
-    throw new PubmatchError('INVALID_ARGUMENT', 'a usage log only matters with a model')
-  }
-  const highlighter = createHighlighter({ analyzer: reader.analyzer(textField) })
-  const depth = model?.depth ?? 0
+  return { searcher: createSearcher(reader, defaults), firstStage }
+}
 
-  const toHit = (candidate: Candidate, rank: number, score: number, second?: EngineHit['secondStage']): EngineHit => ({
+/** The model of the options, opened over the index and checked against its first stage. */
+async function openModel(
+  options: OpenSearchOptions,
+  reader: IndexReader,
+  firstStage: CurrentFirstStage,
+  forwardStore: () => Promise<ForwardIndex>,
+): Promise<EngineModel | undefined> {
+  if (options.model === undefined) {
+    if (options.usageLog !== undefined) {
+      throw new PubmatchError('INVALID_ARGUMENT', 'a usage log only matters with a model')
+    }
+    return undefined
+  }
+  const usage = options.usageLog === undefined ? undefined : (await readUsage(options.usageLog)).total
+  // a model trained with the full-text section features gets them back from the full-text index
+  const needsSections = (await loadModel(options.model)).manifest.schema.version.includes(SECTION_FEATURES_SUFFIX)
+  const blocks = needsSections ? [sectionFeatureBlock(await openFulltextIndex(fulltextDir(options.index)))] : []
+  const reranker = await openReranker(options.model, {
+    blocks,
+    reader,
+    forward: await forwardStore(),
+    syntax: firstStage.syntax,
+    firstStage,
+    ...(usage === undefined ? {} : { usage }),
+    ...(options.rangeMargin === undefined ? {} : { rangeMargin: options.rangeMargin }),
+  })
+  return { dir: options.model, id: reranker.id, depth: options.depth ?? reranker.manifest.firstStage.depth, reranker }
+}
+
+function search(state: EngineState, query: string, options: EngineSearchOptions): EngineResult {
+  const started = performance.now()
+  const { limit, exactTotal } = firstStageRequest(state, options)
+  const result = state.searcher.search(query, {
+    ...(options.filters === undefined ? {} : { filters: options.filters }),
+    ...(options.deadline === undefined ? {} : { deadline: options.deadline }),
+    explain: options.explain === true,
+    limit,
+    ...(exactTotal ? { exactTotal: true } : {}),
+  })
+  return pageFrom(state, query, result, options, started)
+}
+
+function firstStageRequest(state: EngineState, options: EngineSearchOptions): { readonly limit: number; readonly exactTotal: boolean } {
+  const offset = options.offset ?? 0
+  const limit = options.limit ?? 20
+  if (!Number.isInteger(offset) || offset < 0 || !Number.isInteger(limit) || limit < 0) {
+    throw new PubmatchError('INVALID_ARGUMENT', `offset and limit must be non-negative integers, got ${offset} and ${limit}`)
+  }
+  if (offset + limit > RESULT_WINDOW) {
+    throw new PubmatchError('INVALID_ARGUMENT', `results ${offset + 1}–${offset + limit} are beyond the result window of ${RESULT_WINDOW}; narrow the query`, {
+      details: { offset, limit, window: RESULT_WINDOW },
+    })
+  }
+  if (options.sort === 'date') {
+    // newest first over the matches (the best RESULT_WINDOW by relevance when there are more)
+    return { limit: RESULT_WINDOW, exactTotal: false }
+  }
+  const useModel = state.model !== undefined && options.rerank !== false
+  const prf = prfOptions(options.prf)
+  return {
+    limit: Math.max(offset + limit, useModel ? state.depth : 0, prf === undefined ? 0 : (prf.candidates ?? PRF_CANDIDATES)),
+    // the model's F176 is the exact result count, as in training
+    exactTotal: useModel,
+  }
+}
+
+function pageFrom(state: EngineState, query: string, firstStageResult: SearchResult, options: EngineSearchOptions, started: number): EngineResult {
+  const { reader, model, depth } = state
+  const offset = options.offset ?? 0
+  const limit = options.limit ?? 20
+  let result = firstStageResult
+  if (options.sort === 'date') {
+    const dates = reader.numericValues('pubdate')
+    const ordered = [...result.hits].sort((a, b) => dateOf(dates, b) - dateOf(dates, a) || a.rank - b.rank)
+    const hits = ordered.slice(offset, offset + limit).map((hit, i) => toHit(reader, hit, offset + i + 1, hit.score))
+    return finish(query, result, offset, hits, false, undefined, started)
+  }
+  const prf = prfOptions(options.prf)
+  let prfTerms: PrfResult['terms'] | undefined
+  if (prf !== undefined) {
+    checkTime(options.deadline)
+    const expanded = applyPrf(reader, state.analyzer, query, result, prf)
+    result = expanded.result
+    prfTerms = expanded.terms
+  }
+  const withPrf = (page: EngineResult): EngineResult => (prfTerms === undefined ? page : { ...page, prf: { terms: prfTerms } })
+  if (model === undefined || options.rerank === false || result.hits.length === 0) {
+    const hits = result.hits.slice(offset, offset + limit).map((hit) => toHit(reader, hit, hit.rank, hit.score))
+    return withPrf(finish(query, result, offset, hits, false, undefined, started))
+  }
+  checkTime(options.deadline)
+  const head = result.hits.slice(0, depth)
+  const reranked = model.reranker.rerank(query, { ...result, hits: head }, { explain: options.explain === true })
+  checkTime(options.deadline)
+  const byDoc = new Map(head.map((hit) => [hit.docNumber, hit]))
+  const ranking: EngineHit[] = []
+  for (let i = offset; i < Math.min(offset + limit, result.hits.length); i++) {
+    if (i < reranked.hits.length) {
+      const hit = reranked.hits[i]!
+      const candidate = byDoc.get(hit.docNumber)!
+      ranking.push(
+        reranked.fallback === undefined
+          ? toHit(reader, candidate, i + 1, hit.score, { score: hit.score, ...(hit.explain === undefined ? {} : { explain: hit.explain }) })
+          : toHit(reader, candidate, i + 1, hit.score),
+      )
+    } else {
+      const candidate = result.hits[i]!
+      ranking.push(toHit(reader, candidate, i + 1, candidate.score))
+    }
+  }
+  return withPrf(finish(query, result, offset, ranking, reranked.fallback === undefined, reranked.fallback, started))
+}
+
+function run(state: EngineState, query: string, limit: number, options: { readonly prf?: boolean | PrfOptions }): EngineRun {
+  const prf = prfOptions(options.prf)
+  const result = state.searcher.search(query, {
+    limit: Math.max(limit, state.depth, prf === undefined ? 0 : (prf.candidates ?? PRF_CANDIDATES)),
+    tieBreak: 'idDescending',
+    ...(state.model === undefined ? {} : { exactTotal: true }),
+  })
+  return runFrom(state, query, result, limit, options)
+}
+
+function runFrom(
+  state: EngineState,
+  query: string,
+  firstStageResult: SearchResult,
+  limit: number,
+  options: { readonly prf?: boolean | PrfOptions },
+): EngineRun {
+  const { model } = state
+  const prf = prfOptions(options.prf)
+  let result = firstStageResult
+  if (prf !== undefined) {
+    result = applyPrf(state.reader, state.analyzer, query, result, prf).result
+    if (model === undefined) {
+      // the re-ranked candidates, then the first stage's tail, with scores that keep that order
+      const n = result.hits.length
+      return { hits: result.hits.slice(0, limit).map((hit, i) => ({ id: hit.id, score: n - i, rank: i + 1 })), warnings: result.warnings }
+    }
+  }
+  if (model === undefined) {
+    return { hits: result.hits.slice(0, limit).map((hit) => ({ id: hit.id, score: hit.score, rank: hit.rank })), warnings: result.warnings }
+  }
+  const ranked = model.reranker.rerank(query, result, { depth: state.depth })
+  const hits = ranked.hits.slice(0, limit).map((hit) => ({ id: hit.id, score: hit.score, rank: hit.rank }))
+  return { hits, ...(ranked.fallback === undefined ? {} : { fallback: ranked.fallback }), warnings: result.warnings }
+}
+
+function explain(state: EngineState, id: string, query: string, options: { readonly filters?: SearchFilters }): DocumentExplanation {
+  const { reader, searcher, model, depth } = state
+  const docNumber = reader.docNumber(id)
+  if (docNumber === undefined) {
+    throw new PubmatchError('NOT_FOUND', `no document ${id} in the index`, { details: { record: id } })
+  }
+  const document = reader.stored(docNumber)
+  // deep enough to find the rank of anything a result page shows near the top
+  const window = Math.max(depth, EXPLAIN_WINDOW)
+  const filters = options.filters
+  const result = searcher.search(query, {
+    limit: window,
+    explain: true,
+    ...(model === undefined ? {} : { exactTotal: true }),
+    ...(filters === undefined ? {} : { filters }),
+  })
+  const position = result.hits.findIndex((hit) => hit.docNumber === docNumber)
+  if (position < 0) {
+    // beyond the candidates: its own first-stage score, from a search restricted to it
+    const own = searcher.search(query, { limit: 1, explain: true, filters: { ...filters, ids: [id] } })
+    const hit = own.hits[0]
+    return {
+      id,
+      query,
+      matches: hit !== undefined,
+      ...(hit === undefined ? {} : { firstStage: { rank: Number.NaN, score: hit.score, ...(hit.explain === undefined ? {} : { explain: hit.explain }) } }),
+      document,
+    }
+  }
+  const candidate = result.hits[position]!
+  const firstStageInfo = { rank: candidate.rank, score: candidate.score, ...(candidate.explain === undefined ? {} : { explain: candidate.explain }) }
+  if (model === undefined || position >= depth) {
+    // no model, or a candidate the model does not reorder
+    return { id, query, matches: true, firstStage: firstStageInfo, document }
+  }
+  const head = { ...result, hits: result.hits.slice(0, depth) }
+  const reranked = model.reranker.rerank(query, head, { explain: true, outOfRange: 'rerank' })
+  const fallback = model.reranker.rerank(query, { ...result, hits: result.hits.slice(0, 1) }).fallback
+  const at = reranked.hits.findIndex((hit) => hit.docNumber === docNumber)
+  const hit = reranked.hits[at]!
+  return {
+    id,
+    query,
+    matches: true,
+    firstStage: firstStageInfo,
+    secondStage: { rank: at + 1, score: hit.score, bias: hit.explain!.bias, contributions: hit.explain!.contributions },
+    ...(fallback === undefined ? {} : { fallback }),
+    document,
+  }
+}
+
+function storedDocument(reader: IndexReader, id: string): StoredDocument | undefined {
+  const docNumber = reader.docNumber(id)
+  return docNumber === undefined ? undefined : reader.stored(docNumber)
+}
+
+function highlights(highlighter: Highlighter, document: StoredDocument, query: string): { readonly title: Highlighted; readonly snippet: Highlighted } {
+  const terms = highlighter.terms(query)
+  return {
+    title: highlighter.highlight(document.title, terms),
+    snippet: highlighter.snippet(document.abstract ?? '', terms),
+  }
+}
+
+function toHit(reader: IndexReader, candidate: Candidate, rank: number, score: number, second?: EngineHit['secondStage']): EngineHit {
+  return {
     id: candidate.id,
     docNumber: candidate.docNumber,
     rank,
@@ -305,205 +625,7 @@ export async function openSearch(options: OpenSearchOptions): Promise<SearchEngi
     firstStage: { score: candidate.score, rank: candidate.rank, ...(candidate.explain === undefined ? {} : { explain: candidate.explain }) },
     ...(second === undefined ? {} : { secondStage: second }),
     document: reader.stored(candidate.docNumber),
-  })
-
-  const { onProgress: _onProgress, ...openedWith } = options
-  const engine: SearchEngine = {
-    openedWith,
-    indexDir: options.index,
-    settings,
-    generation: reader.generation,
-    docCount: reader.docCount,
-    firstStage,
-    ...(model === undefined ? {} : { model }),
-    reader,
-    searcher,
-    forwardStore,
-    highlighter,
-
-    search(query, searchOptions = {}) {
-      const started = performance.now()
-      const { limit, exactTotal } = engine.firstStageRequest(searchOptions)
-      const result = searcher.search(query, {
-        ...(searchOptions.filters === undefined ? {} : { filters: searchOptions.filters }),
-        ...(searchOptions.deadline === undefined ? {} : { deadline: searchOptions.deadline }),
-        explain: searchOptions.explain === true,
-        limit,
-        ...(exactTotal ? { exactTotal: true } : {}),
-      })
-      return engine.pageFrom(query, result, searchOptions, started)
-    },
-
-    firstStageRequest(searchOptions = {}) {
-      const offset = searchOptions.offset ?? 0
-      const limit = searchOptions.limit ?? 20
-      if (!Number.isInteger(offset) || offset < 0 || !Number.isInteger(limit) || limit < 0) {
-        throw new PubmatchError('INVALID_ARGUMENT', `offset and limit must be non-negative integers, got ${offset} and ${limit}`)
-      }
-      if (offset + limit > RESULT_WINDOW) {
-        throw new PubmatchError(
-          'INVALID_ARGUMENT',
-          `results ${offset + 1}–${offset + limit} are beyond the result window of ${RESULT_WINDOW}; narrow the query`,
-          { details: { offset, limit, window: RESULT_WINDOW } },
-        )
-      }
-      if (searchOptions.sort === 'date') {
-        // newest first over the matches (the best RESULT_WINDOW by relevance when there are more)
-        return { limit: RESULT_WINDOW, exactTotal: false }
-      }
-      const useModel = model !== undefined && searchOptions.rerank !== false
-      const prf = prfOptions(searchOptions.prf)
-      return {
-        limit: Math.max(offset + limit, useModel ? depth : 0, prf === undefined ? 0 : (prf.candidates ?? PRF_CANDIDATES)),
-        // the model's F176 is the exact result count, as in training
-        exactTotal: useModel,
-      }
-    },
-
-    pageFrom(query, firstStageResult, searchOptions = {}, started = performance.now()) {
-      const offset = searchOptions.offset ?? 0
-      const limit = searchOptions.limit ?? 20
-      const explain = searchOptions.explain === true
-      let result = firstStageResult
-      if (searchOptions.sort === 'date') {
-        const dates = reader.numericValues('pubdate')
-        const ordered = [...result.hits].sort((a, b) => (dateOf(dates, b) - dateOf(dates, a)) || a.rank - b.rank)
-        const hits = ordered.slice(offset, offset + limit).map((hit, i) => toHit(hit, offset + i + 1, hit.score))
-        return finish(query, result, offset, hits, false, undefined, started)
-      }
-      const useModel = model !== undefined && searchOptions.rerank !== false
-      const prf = prfOptions(searchOptions.prf)
-      let prfTerms: PrfResult['terms'] | undefined
-      if (prf !== undefined) {
-        checkTime(searchOptions.deadline)
-        const expanded = applyPrf(engine, query, result, prf)
-        result = expanded.result
-        prfTerms = expanded.terms
-      }
-      const withPrf = (page: EngineResult): EngineResult => (prfTerms === undefined ? page : { ...page, prf: { terms: prfTerms } })
-      if (!useModel || result.hits.length === 0) {
-        const hits = result.hits.slice(offset, offset + limit).map((hit) => toHit(hit, hit.rank, hit.score))
-        return withPrf(finish(query, result, offset, hits, false, undefined, started))
-      }
-      checkTime(searchOptions.deadline)
-      const head = result.hits.slice(0, depth)
-      const reranked = model!.reranker.rerank(query, { ...result, hits: head }, { explain })
-      checkTime(searchOptions.deadline)
-      const byDoc = new Map(head.map((hit) => [hit.docNumber, hit]))
-      const ranking: EngineHit[] = []
-      for (let i = offset; i < Math.min(offset + limit, result.hits.length); i++) {
-        if (i < reranked.hits.length) {
-          const hit = reranked.hits[i]!
-          const candidate = byDoc.get(hit.docNumber)!
-          ranking.push(
-            reranked.fallback === undefined
-              ? toHit(candidate, i + 1, hit.score, { score: hit.score, ...(hit.explain === undefined ? {} : { explain: hit.explain }) })
-              : toHit(candidate, i + 1, hit.score),
-          )
-        } else {
-          const candidate = result.hits[i]!
-          ranking.push(toHit(candidate, i + 1, candidate.score))
-        }
-      }
-      return withPrf(finish(query, result, offset, ranking, reranked.fallback === undefined, reranked.fallback, started))
-    },
-
-    run(query, limit = 1000, runOptions = {}) {
-      const prf = prfOptions(runOptions.prf)
-      const result = searcher.search(query, {
-        limit: Math.max(limit, depth, prf === undefined ? 0 : (prf.candidates ?? PRF_CANDIDATES)),
-        tieBreak: 'idDescending',
-        ...(model === undefined ? {} : { exactTotal: true }),
-      })
-      return engine.runFrom(query, result, limit, runOptions)
-    },
-
-    runFrom(query, firstStageResult, limit = 1000, runOptions = {}) {
-      const prf = prfOptions(runOptions.prf)
-      let result = firstStageResult
-      if (prf !== undefined) {
-        result = applyPrf(engine, query, result, prf).result
-        if (model === undefined) {
-          // the re-ranked candidates, then the first stage's tail, with scores that keep that order
-          const n = result.hits.length
-          return { hits: result.hits.slice(0, limit).map((hit, i) => ({ id: hit.id, score: n - i, rank: i + 1 })), warnings: result.warnings }
-        }
-      }
-      if (model === undefined) {
-        return { hits: result.hits.slice(0, limit).map((hit) => ({ id: hit.id, score: hit.score, rank: hit.rank })), warnings: result.warnings }
-      }
-      const ranked = model.reranker.rerankRun(query, result, depth)
-      return { ...ranked, hits: ranked.hits.slice(0, limit), warnings: result.warnings }
-    },
-
-    explain(id, query, explainOptions = {}) {
-      const docNumber = reader.docNumber(id)
-      if (docNumber === undefined) {
-        throw new PubmatchError('NOT_FOUND', `no document ${id} in the index`, { details: { record: id } })
-      }
-      const document = reader.stored(docNumber)
-      // deep enough to find the rank of anything a result page shows near the top
-      const window = Math.max(depth, EXPLAIN_WINDOW)
-      const filters = explainOptions.filters
-      const result = searcher.search(query, { limit: window, explain: true, ...(model === undefined ? {} : { exactTotal: true }), ...(filters === undefined ? {} : { filters }) })
-      const position = result.hits.findIndex((hit) => hit.docNumber === docNumber)
-      if (position < 0) {
-        // beyond the candidates: its own first-stage score, from a search restricted to it
-        const own = searcher.search(query, { limit: 1, explain: true, filters: { ...filters, ids: [id] } })
-        const hit = own.hits[0]
-        return {
-          id,
-          query,
-          matches: hit !== undefined,
-          ...(hit === undefined ? {} : { firstStage: { rank: Number.NaN, score: hit.score, ...(hit.explain === undefined ? {} : { explain: hit.explain }) } }),
-          document,
-        }
-      }
-      const candidate = result.hits[position]!
-      const firstStageInfo = { rank: candidate.rank, score: candidate.score, ...(candidate.explain === undefined ? {} : { explain: candidate.explain }) }
-      if (model === undefined) {
-        return { id, query, matches: true, firstStage: firstStageInfo, document }
-      }
-      if (position >= depth) {
-        // a candidate the model does not reorder
-        return { id, query, matches: true, firstStage: firstStageInfo, document }
-      }
-      const head = { ...result, hits: result.hits.slice(0, depth) }
-      const reranked = model.reranker.rerank(query, head, { explain: true, outOfRange: 'rerank' })
-      const fallback = model.reranker.rerank(query, { ...result, hits: result.hits.slice(0, 1) }).fallback
-      const at = reranked.hits.findIndex((hit) => hit.docNumber === docNumber)
-      const hit = reranked.hits[at]!
-      return {
-        id,
-        query,
-        matches: true,
-        firstStage: firstStageInfo,
-        secondStage: { rank: at + 1, score: hit.score, bias: hit.explain!.bias, contributions: hit.explain!.contributions },
-        ...(fallback === undefined ? {} : { fallback }),
-        document,
-      }
-    },
-
-    document(id) {
-      const docNumber = reader.docNumber(id)
-      return docNumber === undefined ? undefined : reader.stored(docNumber)
-    },
-
-    highlights(document, query) {
-      const terms = highlighter.terms(query)
-      return {
-        title: highlighter.highlight(document.title, terms),
-        snippet: highlighter.snippet(document.abstract ?? '', terms),
-      }
-    },
   }
-  return engine
-}
-
-/** First-stage candidates re-ranked by pseudo feedback, unless told otherwise. */
-
-function prfOptions(prf: boolean | PrfOptions | undefined): PrfOptions | undefined {
-  return prf === undefined || prf === false ? undefined : prf === true ? {} : prf
 }
 
 function dateOf(dates: Float64Array, hit: Candidate): number {

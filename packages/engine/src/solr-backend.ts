@@ -7,19 +7,29 @@
  */
 import type { SearchResult } from '@pubmatch/bm25f'
 import { PubmatchError } from '@pubmatch/core'
+import type { IndexReader } from '@pubmatch/index'
 import {
   createSolrClient,
   createSolrFirstStage,
   parseBackend,
   readCollectionState,
   solrFields,
+  type CollectionState,
   type SolrBackend,
   type SolrClient,
   type SolrSearchResult,
 } from '@pubmatch/solr'
 import { corpusMeshLookup } from './corpus-data.ts'
-import { openSearch, type EngineResult, type EngineSearchOptions, type OpenSearchOptions, type SearchEngine } from './search-engine.ts'
-import type { PrfOptions } from './feedback.ts'
+import type { PrfOptions } from './prf.ts'
+import {
+  engineInternals,
+  openSearch,
+  type EngineResult,
+  type EngineRun,
+  type EngineSearchOptions,
+  type OpenSearchOptions,
+  type SearchEngine,
+} from './search-engine.ts'
 
 /** Options of {@link openSolrSearch}: the local engine's, and the collection. */
 export interface OpenSolrSearchOptions extends OpenSearchOptions {
@@ -38,7 +48,7 @@ export interface SolrSearch {
   /** As `SearchEngine.search`, with the first stage in Solr. */
   search(query: string, options?: EngineSearchOptions): Promise<EngineResult & { readonly solrQtimeMs: number }>
   /** As `SearchEngine.run`, with the first stage in Solr. */
-  run(query: string, limit?: number, options?: { readonly prf?: boolean | PrfOptions }): Promise<ReturnType<SearchEngine['run']>>
+  run(query: string, limit?: number, options?: { readonly prf?: boolean | PrfOptions }): Promise<EngineRun>
 }
 
 /**
@@ -79,42 +89,16 @@ export async function attachSolrBackend(engine: SearchEngine, options: AttachSol
       `the Solr collection ${backend.collection} holds no indexed corpus; index the engine's corpus into it with \`pubmatch index -c ${engine.settings.corpus} --solr ${backend.urls.join(',')} --collection ${backend.collection}\``,
     )
   }
+  const params = checkCollection(engine, backend.collection, state)
   const { settings, firstStage } = engine
   const ranking = engine.openedWith.ranking
-  if (state.fieldSet !== settings.fieldSet || state.analyzer !== settings.analyzer) {
-    throw new PubmatchError(
-      'SCHEMA_MISMATCH',
-      `the Solr collection ${backend.collection} holds ${state.fieldSet}/${state.analyzer} but the local index ${engine.indexDir} ${settings.fieldSet}/${settings.analyzer}`,
-    )
-  }
-  if (firstStage.ranker !== 'bm25f') {
-    throw new PubmatchError('INVALID_ARGUMENT', `a Solr backend runs BM25F only, not ${firstStage.ranker}`)
-  }
-  const params = firstStage.params as {
-    k1?: number
-    b?: number
-    fieldWeights?: Record<string, number>
-    defaultFieldWeight?: number
-    fieldB?: Record<string, number>
-    idf?: string
-    k1Plus1?: boolean
-  }
-  if ((params.idf !== undefined && params.idf !== 'lucene') || params.k1Plus1 === true) {
-    throw new PubmatchError('INVALID_ARGUMENT', "Solr's bm25f parser scores with Lucene's idf and without (k1 + 1); drop idf/k1Plus1 from the ranker's parameters")
-  }
-  if ((params.k1 ?? 1.2) !== state.k1 || (params.b ?? 0.75) !== state.b) {
-    throw new PubmatchError(
-      'SCHEMA_MISMATCH',
-      `the Solr collection ${backend.collection} scores with k1 ${state.k1}, b ${state.b}; the first stage asks for k1 ${params.k1 ?? 1.2}, b ${params.b ?? 0.75}`,
-    )
-  }
-  const textField = engine.reader.hasField('title') ? 'title' : engine.reader.schema.fields[0]!.name
+  const { reader, analyzer } = engineInternals(engine)
   const mesh = settings.fieldSet === 'pubmed' && ranking?.mesh !== false ? await corpusMeshLookup(settings, engine.indexDir) : undefined
   const solr = createSolrFirstStage({
     client,
     collection: backend.collection,
     fields: solrFields(state.fieldSet),
-    analyzer: engine.reader.analyzer(textField),
+    analyzer,
     match: firstStage.match,
     syntax: firstStage.syntax,
     ...(ranking?.recover === true ? { recover: true } : {}),
@@ -124,36 +108,7 @@ export async function attachSolrBackend(engine: SearchEngine, options: AttachSol
     scoring: backend.scoring,
     ...(mesh === undefined ? {} : { mesh }),
   })
-
-  /** Solr's hits as first-stage candidates of the local index. */
-  const toResult = (answer: SolrSearchResult): SearchResult => {
-    const hits = []
-    let missing = 0
-    for (const hit of answer.hits) {
-      const docNumber = engine.reader.docNumber(hit.id)
-      if (docNumber === undefined) {
-        missing++
-        continue
-      }
-      hits.push({ id: hit.id, docNumber, score: hit.score, rank: hits.length + 1 })
-    }
-    const warnings = [...answer.warnings]
-    if (missing > 0) {
-      warnings.push({
-        code: 'BACKEND_MISMATCH',
-        message: `${missing} of Solr's ${answer.hits.length} documents are not in the local index ${engine.indexDir} and were left out; index both from the same corpus`,
-      })
-    }
-    return {
-      hits,
-      total: answer.total,
-      totalRelation: 'eq',
-      query: answer.query,
-      warnings,
-      stats: { docsScored: 0, postingsScored: 0, docsMatched: answer.total, windows: 0, blocksSkipped: 0, clauses: 0, pruned: false },
-    }
-  }
-
+  const toResult = (answer: SolrSearchResult): SearchResult => localResult(reader, engine.indexDir, answer)
   return {
     engine,
     backend,
@@ -175,5 +130,79 @@ export async function attachSolrBackend(engine: SearchEngine, options: AttachSol
       const answer = await solr.search(query, { limit: Math.max(limit, depth), tieBreak: 'idDescending' })
       return engine.runFrom(query, toResult(answer), limit, runOptions)
     },
+  }
+}
+
+/** The BM25F parameters of a Solr first stage. */
+interface SolrBm25fParams {
+  k1?: number
+  b?: number
+  fieldWeights?: Record<string, number>
+  defaultFieldWeight?: number
+  fieldB?: Record<string, number>
+  idf?: string
+  k1Plus1?: boolean
+}
+
+/**
+ * Throws unless a Solr collection holds what the engine's first stage searches (field set,
+ * analyzer, BM25F with Lucene's idf and the same k1 and b); returns the first stage's parameters.
+ */
+function checkCollection(engine: SearchEngine, collection: string, state: CollectionState): SolrBm25fParams {
+  const { settings, firstStage } = engine
+  if (state.fieldSet !== settings.fieldSet || state.analyzer !== settings.analyzer) {
+    throw new PubmatchError(
+      'SCHEMA_MISMATCH',
+      `the Solr collection ${collection} holds ${state.fieldSet}/${state.analyzer} but the local index ${engine.indexDir} ${settings.fieldSet}/${settings.analyzer}`,
+    )
+  }
+  if (firstStage.ranker !== 'bm25f') {
+    throw new PubmatchError('INVALID_ARGUMENT', `a Solr backend runs BM25F only, not ${firstStage.ranker}`)
+  }
+  const params = firstStage.params as SolrBm25fParams
+  if ((params.idf !== undefined && params.idf !== 'lucene') || params.k1Plus1 === true) {
+    throw new PubmatchError(
+      'INVALID_ARGUMENT',
+      "Solr's bm25f parser scores with Lucene's idf and without (k1 + 1); drop idf/k1Plus1 from the ranker's parameters",
+    )
+  }
+  if ((params.k1 ?? 1.2) !== state.k1 || (params.b ?? 0.75) !== state.b) {
+    throw new PubmatchError(
+      'SCHEMA_MISMATCH',
+      `the Solr collection ${collection} scores with k1 ${state.k1}, b ${state.b}; the first stage asks for k1 ${params.k1 ?? 1.2}, b ${params.b ?? 0.75}`,
+    )
+  }
+  return params
+}
+
+/**
+ * Solr's hits as first-stage candidates of the local index (documents it lacks are left out, with
+ * a warning).
+ */
+function localResult(reader: IndexReader, indexDir: string, answer: SolrSearchResult): SearchResult {
+  const hits = []
+  let missing = 0
+  for (const hit of answer.hits) {
+    const docNumber = reader.docNumber(hit.id)
+    if (docNumber === undefined) {
+      missing++
+      continue
+    }
+    hits.push({ id: hit.id, docNumber, score: hit.score, rank: hits.length + 1 })
+  }
+  const warnings = [...answer.warnings]
+  if (missing > 0) {
+    warnings.push({
+      code: 'BACKEND_MISMATCH',
+      message: `${missing} of Solr's ${answer.hits.length} documents are not in the local index ${indexDir} and were left out; index both from the same corpus`,
+    })
+  }
+  return {
+    hits,
+    total: answer.total,
+    totalRelation: 'eq',
+    query: answer.query,
+    warnings,
+    stats: { docsScored: 0, postingsScored: 0, docsMatched: answer.total, windows: 0, blocksSkipped: 0, clauses: 0, pruned: false },
   }
 }

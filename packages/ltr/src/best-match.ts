@@ -24,7 +24,7 @@ import {
   type QueryRange,
   type RankerModel,
 } from './model.ts'
-import { createReranker, type RerankedHit, type RerankOptions } from './rerank.ts'
+import { createReranker, headOf, withTail, type RerankedHit, type Reranker, type RerankFallback, type RerankOptions, type RerankResult } from './rerank.ts'
 import { buildTrainingSet, type TrainingSet } from './training-set.ts'
 import { gridSearch, trainRanker } from './train.ts'
 import type { DocumentUsage, FeatureExtractor, LabelledQuery } from './types.ts'
@@ -288,7 +288,7 @@ export function trainBestMatch(options: TrainBestMatchOptions): TrainedBestMatch
     for (const query of testQueries) {
       const result = options.searcher.search(query.text, { limit: depth, tieBreak: 'idDescending', exactTotal: true })
       first.queries.set(query.id, result.hits.map((hit) => ({ docId: hit.id, score: hit.score })))
-      second.queries.set(query.id, reranker.rerank(query.text, result).map((hit) => ({ docId: hit.id, score: hit.score })))
+      second.queries.set(query.id, reranker.rerank(query.text, result).hits.map((hit) => ({ docId: hit.id, score: hit.score })))
     }
     const measures = ['ndcg_cut.10,20']
     const before = evaluate(first, qrels, { measures }).mean
@@ -403,15 +403,6 @@ function canonical(value: unknown): string {
   )
 }
 
-/** Why a query was left in first-stage order. */
-export interface RerankFallback {
-  /** The query-level feature outside the range the model accepts. */
-  readonly feature: string
-  readonly value: number
-  /** The range accepted (see {@link acceptedRange}). */
-  readonly range: QueryRange
-}
-
 /**
  * How far past its training range a query-level feature may go, in widths of that range: `0` trusts
  * a model exactly where it was trained. Measured on NFCorpus dev (tools/bench-ltr
@@ -434,38 +425,32 @@ export function acceptedRange(range: QueryRange, margin: number = DEFAULT_RANGE_
   return [range[0] - widen, range[1] + widen]
 }
 
-/** What {@link BestMatchReranker.rerank} returns. */
-export interface BestMatchRerank {
-  /** Every candidate, in model order (or first-stage order with `fallback`). */
-  readonly hits: RerankedHit[]
-  /** Set when the query was left in first-stage order, and why. */
-  readonly fallback?: RerankFallback
+/** Options of {@link BestMatchReranker.rerank}. */
+export interface BestMatchRerankOptions extends RerankOptions {
+  /**
+   * A query whose query-level features lie outside the model's accepted range: `fallback` leaves it
+   * in first-stage order and says why, `rerank` reranks it anyway. Defaults to `fallback`.
+   */
+  readonly outOfRange?: 'fallback' | 'rerank'
 }
 
 /** An opened model over an index. */
-export interface BestMatchReranker {
+export interface BestMatchReranker extends Reranker {
   /** The model's directory. */
   readonly dir: string
   readonly manifest: ModelManifest
   /** A short id: the manifest's creation time and the model text's length. */
   readonly id: string
   /**
-   * Reranks a first-stage result. A query whose query-level features lie well outside the range
-   * seen in training ({@link acceptedRange}: a 10,000-character query for a model trained on
-   * titles) is left in first-stage order and says why, unless `outOfRange: 'rerank'`.
+   * Reranks a first-stage result (its first `depth` hits; the rest follow in first-stage order).
+   * A query whose query-level features lie well outside the range seen in training
+   * ({@link acceptedRange}: a 10,000-character query for a model trained on titles) is left in
+   * first-stage order and says why (`fallback`), unless `outOfRange: 'rerank'`.
    * @param query - the query text
    * @param result - the first-stage answer (its top candidates)
-   * @param options - explanations; what to do out of range (`fallback` by default)
+   * @param options - explanations, depth, what to do out of range
    */
-  rerank(query: string, result: SearchResult, options?: RerankOptions & { readonly outOfRange?: 'fallback' | 'rerank' }): BestMatchRerank
-  /**
-   * A whole ranking: the top `depth` candidates reranked, then the rest in first-stage order, with
-   * scores that keep that order (each later score below every reranked one).
-   * @param query - the query text
-   * @param result - the first-stage answer (possibly deeper than `depth`)
-   * @param depth - candidates reranked. Defaults to the model's training depth.
-   */
-  rerankRun(query: string, result: SearchResult, depth?: number): { hits: Array<{ id: string; score: number; rank: number }>; fallback?: RerankFallback }
+  rerank(query: string, result: SearchResult, options?: BestMatchRerankOptions): RerankResult
 }
 
 /** Options of {@link openReranker}. */
@@ -540,39 +525,20 @@ export function createBestMatchReranker(
     }
     return undefined
   }
-  const rerank: BestMatchReranker['rerank'] = (query, result, options = {}) => {
-    const fallback = options.outOfRange === 'rerank' ? undefined : outside(query, result)
-    if (fallback !== undefined) {
-      return {
-        hits: result.hits.map((hit) => ({
-          id: hit.id,
-          docNumber: hit.docNumber,
-          score: hit.score,
-          rank: hit.rank,
-          firstStageScore: hit.score,
-          firstStageRank: hit.rank,
-        })),
-        fallback,
-      }
-    }
-    return { hits: reranker.rerank(query, result, options) }
-  }
   return {
     dir,
     manifest: model.manifest,
     id: `${model.manifest.createdAt}/${model.text.length}`,
-    rerank,
-    rerankRun(query, result, depth = model.manifest.firstStage.depth) {
-      const reranked = rerank(query, { ...result, hits: result.hits.slice(0, depth) })
-      const head = reranked.hits
-      const out = head.map((hit) => ({ id: hit.id, score: hit.score, rank: hit.rank }))
-      const floor = head.length > 0 ? Math.min(...head.map((hit) => hit.score)) : 0
-      const tail = result.hits.slice(depth)
-      for (const [i, hit] of tail.entries()) {
-        // strictly decreasing below the reranked block, in first-stage order
-        out.push({ id: hit.id, score: floor - 1 - (i + 1) / (tail.length + 1), rank: head.length + i + 1 })
+    rerank(query, result, rerankOptions = {}) {
+      const head = headOf(result, rerankOptions.depth)
+      const fallback = rerankOptions.outOfRange === 'rerank' ? undefined : outside(query, head)
+      if (fallback === undefined) {
+        return reranker.rerank(query, result, rerankOptions)
       }
-      return reranked.fallback === undefined ? { hits: out } : { hits: out, fallback: reranked.fallback }
+      const hits = head.hits.map(
+        (hit): RerankedHit => ({ id: hit.id, docNumber: hit.docNumber, score: hit.score, rank: hit.rank, firstStageScore: hit.score, firstStageRank: hit.rank }),
+      )
+      return { hits: withTail(hits, result.hits, hits.length), fallback }
     },
   }
 }

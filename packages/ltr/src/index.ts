@@ -16,12 +16,11 @@ export {
   trainBestMatch,
 } from './best-match.ts'
 export type {
-  BestMatchRerank,
   BestMatchReranker,
+  BestMatchRerankOptions,
   CurrentFirstStage,
   FeatureContext,
   OpenRerankerOptions,
-  RerankFallback,
   TrainBestMatchOptions,
   TrainedBestMatch,
   TrainProgress,
@@ -69,7 +68,7 @@ export {
 } from './model.ts'
 export type { FirstStageRecord, ModelManifest, QueryRange, RankerModel, SolrLtrModel, SolrTreeNode, TrainingRecord } from './model.ts'
 export { createReranker, explainScore } from './rerank.ts'
-export type { FeatureContribution, RerankedHit, RerankExplanation, Reranker, RerankOptions } from './rerank.ts'
+export type { FeatureContribution, RerankedHit, RerankExplanation, Reranker, RerankFallback, RerankOptions, RerankResult } from './rerank.ts'
 
 // search logs
 export { LOG_FORMAT_VERSION, formatLogEvent, parseLogEvent, parseLogLines } from './clicks/log-format.ts'

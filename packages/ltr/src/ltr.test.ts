@@ -160,7 +160,7 @@ describe('training, models and reranking (LightGBM in WebAssembly)', () => {
       qrels.set(query.id, new Map(query.judgements))
       const result = validWorld.searcher.search(query.text)
       firstStage.set(query.id, result.hits.map((hit) => ({ id: hit.id, score: hit.score })))
-      reranked.set(query.id, reranker.rerank(query.text, result).map((hit) => ({ id: hit.id, score: hit.score })))
+      reranked.set(query.id, reranker.rerank(query.text, result).hits.map((hit) => ({ id: hit.id, score: hit.score })))
     }
     const before = ndcg10(firstStage, qrels)
     const after = ndcg10(reranked, qrels)
@@ -183,7 +183,7 @@ describe('training, models and reranking (LightGBM in WebAssembly)', () => {
     const model = await loadModel(dir, TOY_SCHEMA)
     const reranker = createReranker(validWorld.extractor, model)
     const query = validWorld.queries[0]!
-    const hits = reranker.rerank(query.text, validWorld.searcher.search(query.text), { explain: true })
+    const { hits } = reranker.rerank(query.text, validWorld.searcher.search(query.text), { explain: true })
     for (const hit of hits) {
       const sum = hit.explain!.bias + hit.explain!.contributions.reduce((a, c) => a + c.contribution, 0)
       expect(Math.abs(sum - hit.score)).toBeLessThan(1e-9)

@@ -2,9 +2,9 @@
  * The second stage: first-stage candidates → features → LambdaMART scores (the pure TypeScript
  * scorer of `@pubmatch/lightgbm-wasm`, no WebAssembly) → the reordered list.
  */
-import type { SearchResult } from '@pubmatch/bm25f'
+import type { Candidate, SearchResult } from '@pubmatch/bm25f'
 import { explainRow, prepareModel, scoreRows } from '@pubmatch/lightgbm-wasm'
-import { checkSchema, type RankerModel } from './model.ts'
+import { checkSchema, type QueryRange, type RankerModel } from './model.ts'
 import type { FeatureExtractor } from './types.ts'
 
 /** One feature's share of a reranked document's score. */
@@ -29,7 +29,10 @@ export interface RerankExplanation {
 export interface RerankedHit {
   readonly id: string
   readonly docNumber: number
-  /** The model's score (higher is better). */
+  /**
+   * The model's score (higher is better); a hit past `depth` gets a score below every reranked
+   * hit and below the hit before it, and a query left in first-stage order keeps its first-stage scores.
+   */
   readonly score: number
   /** 1-based rank after reranking. */
   readonly rank: number
@@ -39,10 +42,36 @@ export interface RerankedHit {
   readonly explain?: RerankExplanation
 }
 
+/** Why a query was left in first-stage order. */
+export interface RerankFallback {
+  /** The query-level feature outside the range the model accepts. */
+  readonly feature: string
+  readonly value: number
+  /** The range accepted (see `acceptedRange`). */
+  readonly range: QueryRange
+}
+
+/** What {@link Reranker.rerank} returns. */
+export interface RerankResult {
+  /**
+   * Every hit of the first-stage result: the first `depth` in model order (or in first-stage order
+   * with `fallback`), then the rest in first-stage order.
+   */
+  readonly hits: RerankedHit[]
+  /** Set when the query was left in first-stage order, and why (a Best Match model outside its training range). */
+  readonly fallback?: RerankFallback
+}
+
 /** Options of {@link Reranker.rerank}. */
 export interface RerankOptions {
   /** Attach a {@link RerankExplanation} to each hit (costs one tree walk per hit). Defaults to `false`. */
   readonly explain?: boolean
+  /**
+   * Candidates reranked: the first `depth` hits are reordered and the rest follow in first-stage
+   * order, each scored below every reranked hit and below the one before (so the whole list is
+   * one ranking, e.g. a TREC run). Defaults to every hit.
+   */
+  readonly depth?: number
 }
 
 /** Reorders first-stage results with a model. */
@@ -51,9 +80,9 @@ export interface Reranker {
    * @param query - the query text (the query features read it)
    * @param result - the first-stage answer, usually its top 500
    * @param options - see {@link RerankOptions}
-   * @returns every hit of `result`, reordered by model score (ties: first-stage rank)
+   * @returns every hit of `result`, the first `depth` reordered by model score (ties: first-stage rank)
    */
-  rerank(query: string, result: SearchResult, options?: RerankOptions): RerankedHit[]
+  rerank(query: string, result: SearchResult, options?: RerankOptions): RerankResult
 }
 
 /**
@@ -68,14 +97,15 @@ export function createReranker(extractor: FeatureExtractor, model: RankerModel):
   const ids = model.manifest.schema.features
   return {
     rerank(query, result, options = {}) {
-      if (result.hits.length === 0) {
-        return []
+      const head = headOf(result, options.depth)
+      if (head.hits.length === 0) {
+        return { hits: withTail([], result.hits, 0) }
       }
-      const matrix = extractor.extract(query, result)
+      const matrix = extractor.extract(query, head)
       const scores = scoreRows(model.model, matrix, { raw: true })
-      const order = result.hits.map((_, i) => i).sort((a, b) => scores[b]! - scores[a]! || a - b)
-      return order.map((i, r) => {
-        const hit = result.hits[i]!
+      const order = head.hits.map((_, i) => i).sort((a, b) => scores[b]! - scores[a]! || a - b)
+      const hits = order.map((i, r): RerankedHit => {
+        const hit = head.hits[i]!
         return {
           id: hit.id,
           docNumber: hit.docNumber,
@@ -88,8 +118,42 @@ export function createReranker(extractor: FeatureExtractor, model: RankerModel):
             : {}),
         }
       })
+      return { hits: withTail(hits, result.hits, hits.length) }
     },
   }
+}
+
+/**
+ * The candidates a reranker reorders: the first `depth` hits of a result (the result itself when
+ * it holds no more).
+ * @param result - the first-stage result
+ * @param depth - candidates reranked; `undefined`: all
+ */
+export function headOf(result: SearchResult, depth: number | undefined): SearchResult {
+  return depth === undefined || depth >= result.hits.length ? result : { ...result, hits: result.hits.slice(0, Math.max(0, depth)) }
+}
+
+/**
+ * Appends the hits past the reranked head in first-stage order, with scores that keep that order:
+ * strictly decreasing, all below the head's lowest score (0 without a head).
+ * @param hits - the reranked head (appended to)
+ * @param all - every first-stage hit
+ * @param from - where the tail starts in `all` (the head's length)
+ */
+export function withTail(hits: RerankedHit[], all: readonly Candidate[], from: number): RerankedHit[] {
+  const n = all.length - from
+  if (n <= 0) {
+    return hits
+  }
+  let floor = hits.length > 0 ? Infinity : 0
+  for (const hit of hits) {
+    floor = Math.min(floor, hit.score)
+  }
+  for (let i = 0; i < n; i++) {
+    const hit = all[from + i]!
+    hits.push({ id: hit.id, docNumber: hit.docNumber, score: floor - 1 - (i + 1) / (n + 1), rank: from + i + 1, firstStageScore: hit.score, firstStageRank: hit.rank })
+  }
+  return hits
 }
 
 /**

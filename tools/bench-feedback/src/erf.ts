@@ -15,6 +15,7 @@ import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
 import type { Qrels, Run } from '@pubmatch/core'
 import { analyzerOf, type SearchEngine } from '@pubmatch/engine'
+import { engineInternals } from '@pubmatch/engine/internal'
 import {
   compareRuns,
   evaluate,
@@ -136,17 +137,18 @@ function trace(
   rounds: number,
   depth: number,
 ): QueryTrace {
-  const result = engine.searcher.search(text, { limit: depth, tieBreak: 'idDescending' })
+  const { reader } = engineInternals(engine)
+  const result = engine.firstStageSearch(text, { limit: depth, tieBreak: 'idDescending' })
   const docs = result.hits.map((hit) => hit.docNumber)
   if (config.padded === true) {
     const taken = new Set(docs)
-    for (let doc = 0; doc < engine.reader.maxDoc && docs.length < depth; doc++) {
+    for (let doc = 0; doc < reader.maxDoc && docs.length < depth; doc++) {
       if (!taken.has(doc)) {
         docs.push(doc)
       }
     }
   }
-  const candidates = indexCandidates(engine.reader, docs)
+  const candidates = indexCandidates(reader, docs)
   const analyzer = analyzerOf(engine)
   // the first stage's ranking: its matches (as engine.run gives them), then the same padding in
   // document order, so that both rankings hold the same documents and a tail of documents with
@@ -374,13 +376,14 @@ export async function runErf(options: ErfOptions = {}): Promise<string> {
   log(`erf: load average before: ${loadBefore}`)
   const shared = sharedDataDir()
   const { engine, setup } = await openNfcorpus(shared)
+  const { reader } = engineInternals(engine)
   const dev = await readSplit(shared, 'dev')
   const judged = dev.queries.filter((q) => dev.qrels.has(q.id))
   const queries = options.limit === undefined ? judged : judged.slice(0, options.limit)
   const qrels: Qrels = new Map(queries.map((q) => [q.id, dev.qrels.get(q.id)!]))
   const split: Split = { ...dev, qrels }
   const candidateCounts = queries
-    .map((q) => engine.searcher.search(q.text, { limit: depth }).hits.length)
+    .map((q) => engine.firstStageSearch(q.text, { limit: depth }).hits.length)
     .sort((a, b) => a - b)
   const results: ConfigResult[] = []
   for (const config of CONFIGS) {
@@ -530,7 +533,7 @@ export async function runErf(options: ErfOptions = {}): Promise<string> {
     `Program: \`src/erf.ts\` (\`pnpm --filter @pubmatch/bench-feedback bench:erf\`, also part of \`bench\`). ${setup}.`,
     `Machine: ${machine()}. Date: ${startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC; load average before ${loadBefore}, after ${loadAfter}.`,
     '',
-    `Per judged dev title query (${queries.length}): candidates = the first stage's top ${depth} (\`engine.searcher.search(q, { limit: ${depth}, tieBreak: 'idDescending' })\`,`,
+    `Per judged dev title query (${queries.length}): candidates = the first stage's top ${depth} (\`engine.firstStageSearch(q, { limit: ${depth}, tieBreak: 'idDescending' })\`,`,
     `\`indexCandidates\`; match any, so a query has as many candidates as documents matching one of its terms: median ${candidateCounts[Math.floor(candidateCounts.length / 2)]},`,
     `min ${candidateCounts[0]}, max ${candidateCounts[candidateCounts.length - 1]}); a session \`startSession({ query, candidates, analyzer: analyzerOf(engine), ranking, idf })\``,
     '(PRF on, thesis defaults: query vector 2 × TF-IDF, PRF top 10, α 1.0, β 0.3, ≤ 20 terms; ERF a 1.0, b 0.3, c 0.1, f 5.0, ≤ 30 terms;',
@@ -624,7 +627,7 @@ export async function runErf(options: ErfOptions = {}): Promise<string> {
     '',
     `NFCorpus's match-any first stage gives few candidates (median ${candidateCounts[Math.floor(candidateCounts.length / 2)]}), and a session only re-ranks its candidates, so above`,
     'feedback can only reorder the documents that match a query term. Here bm25 global and borda global (the session default) run again',
-    `on the first stage's matches followed by the index's other documents (document order) up to ${depth.toLocaleString('en-US')} of the ${engine.reader.docCount.toLocaleString('en-US')}, as a`,
+    `on the first stage's matches followed by the index's other documents (document order) up to ${depth.toLocaleString('en-US')} of the ${reader.docCount.toLocaleString('en-US')}, as a`,
     "PubMed-sized candidate set would hold documents the query words miss; the first stage's ranking is its matches followed by the same padding",
     '("first stage" rows; ▲/▼ against them).',
     '',

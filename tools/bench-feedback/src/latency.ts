@@ -13,6 +13,7 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
 import { analyzerOf, type SearchEngine } from '@pubmatch/engine'
+import { engineInternals } from '@pubmatch/engine/internal'
 import { shuffle } from '@pubmatch/eval'
 import {
   indexCandidates,
@@ -114,13 +115,14 @@ function candidateDocs(
   size: number,
   kind: SetKind,
 ): { docs: number[]; searchMs: number } {
+  const { reader } = engineInternals(engine)
   const started = performance.now()
-  const result = engine.searcher.search(text, { limit: size, tieBreak: 'idDescending' })
+  const result = engine.firstStageSearch(text, { limit: size, tieBreak: 'idDescending' })
   const searchMs = performance.now() - started
   const docs = result.hits.map((hit) => hit.docNumber)
   if (kind !== 'retrieved' && docs.length < size) {
     const taken = new Set(docs)
-    for (let doc = 0; doc < engine.reader.docCount && docs.length < size; doc++) {
+    for (let doc = 0; doc < reader.docCount && docs.length < size; doc++) {
       if (!taken.has(doc)) {
         docs.push(doc)
       }
@@ -138,12 +140,13 @@ function timeQuery(
   options: Required<Omit<LatencyOptions, 'queries' | 'seed'>>,
   into: Samples,
 ): void {
+  const { reader } = engineInternals(engine)
   const { docs, searchMs } = candidateDocs(engine, query.text, options.candidates, kind)
   const t0 = performance.now()
   const candidates =
     kind === 'what-if'
-      ? memoisedCandidates(engine.reader, docs)
-      : indexCandidates(engine.reader, docs)
+      ? memoisedCandidates(reader, docs)
+      : indexCandidates(reader, docs)
   const t1 = performance.now()
   let session = startSession({
     query: query.text,

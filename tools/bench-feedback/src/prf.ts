@@ -14,6 +14,7 @@ import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
 import type { Qrels, Run, RunEntry } from '@pubmatch/core'
 import { analyzerOf, type PrfOptions, type SearchEngine } from '@pubmatch/engine'
+import { engineInternals } from '@pubmatch/engine/internal'
 import {
   compareRuns,
   evaluate,
@@ -146,13 +147,14 @@ function sessionRun(
   config: Config,
   how: { readonly prf: boolean; readonly everything: boolean },
 ): Run {
+  const { reader } = engineInternals(engine)
   const run: Run = {
     tag: `${config.name.replace(/\W+/g, '_')}_${how.prf ? 'prf' : 'noexp'}${how.everything ? '_all' : ''}`,
     queries: new Map(),
   }
   const analyzer = analyzerOf(engine)
   for (const query of queries) {
-    const result = engine.searcher.search(query.text, {
+    const result = engine.firstStageSearch(query.text, {
       limit: CANDIDATES,
       tieBreak: 'idDescending',
     })
@@ -163,7 +165,7 @@ function sessionRun(
     const docs = result.hits.map((hit) => hit.docNumber)
     if (how.everything) {
       const taken = new Set(docs)
-      for (let doc = 0; doc < engine.reader.maxDoc; doc++) {
+      for (let doc = 0; doc < reader.maxDoc; doc++) {
         if (!taken.has(doc)) {
           docs.push(doc)
         }
@@ -171,7 +173,7 @@ function sessionRun(
     }
     const session = startSession({
       query: query.text,
-      candidates: indexCandidates(engine.reader, docs),
+      candidates: indexCandidates(reader, docs),
       analyzer,
       prf: how.prf,
       ranking: config.prf?.ranking ?? 'borda',
@@ -191,20 +193,21 @@ function sessionRun(
  * order: the baseline of the whole-collection sessions, whose zero-score tail is in that order too.
  */
 function paddedFirstStage(engine: SearchEngine, queries: Split['queries']): Run {
+  const { reader } = engineInternals(engine)
   const run: Run = { tag: 'first_stage_padded', queries: new Map() }
   for (const query of queries) {
-    const result = engine.searcher.search(query.text, {
+    const result = engine.firstStageSearch(query.text, {
       limit: CANDIDATES,
       tieBreak: 'idDescending',
     })
     const docs = result.hits.map((hit) => hit.docNumber)
     const taken = new Set(docs)
-    for (let doc = 0; doc < engine.reader.maxDoc && docs.length < CANDIDATES; doc++) {
+    for (let doc = 0; doc < reader.maxDoc && docs.length < CANDIDATES; doc++) {
       if (!taken.has(doc)) {
         docs.push(doc)
       }
     }
-    run.queries.set(query.id, rankedEntries(docs.map((doc) => engine.reader.externalId(doc))))
+    run.queries.set(query.id, rankedEntries(docs.map((doc) => reader.externalId(doc))))
   }
   return run
 }
@@ -291,6 +294,7 @@ export async function runPrf(options: PrfBenchOptions = {}): Promise<string> {
   log(`prf: load average before: ${loadBefore}`)
   const shared = sharedDataDir()
   const { engine, setup } = await openNfcorpus(shared)
+  const { reader } = engineInternals(engine)
   const train = await readSplit(shared, 'train')
   const dev = await readSplit(shared, 'dev')
   const all = configs()
@@ -552,7 +556,7 @@ export async function runPrf(options: PrfBenchOptions = {}): Promise<string> {
     '',
     `\`engine.run\` re-ranks only the first stage's candidates: with match any on NFCorpus those are the documents holding a query`,
     'word, so an expansion term can reorder them but never bring up a relevant document that lacks every query word. Here the same',
-    `sessions (PRF on) rank the first stage's candidates followed by every other document of the index (document order, ${engine.reader.maxDoc.toLocaleString('en-US')} in all),`,
+    `sessions (PRF on) rank the first stage's candidates followed by every other document of the index (document order, ${reader.maxDoc.toLocaleString('en-US')} in all),`,
     'first 1,000 kept. ▲/▼ against the first stage padded the same way (its matches, then the other documents in document order),',
     'so that the documents no ranking scores fill both tails alike; the plain first stage is listed too. A diagnostic of where',
     'the gains would come from, not an engine option.',

@@ -9,7 +9,7 @@
  *    and `docFreqAny` walks both fields' postings for a term in both, on every call).
  * Everything else (ids, lengths, documents) is the library's own candidate set.
  */
-import type { SearchEngine } from '@pubmatch/engine'
+import type { EngineInternals } from '@pubmatch/engine/internal'
 import { indexCandidates, type CandidateSet } from '@pubmatch/feedback'
 
 /**
@@ -18,7 +18,7 @@ import { indexCandidates, type CandidateSet } from '@pubmatch/feedback'
  * @param docNumbers - the candidates' document numbers, in candidate order
  */
 export function memoisedCandidates(
-  reader: SearchEngine['reader'],
+  reader: EngineInternals['reader'],
   docNumbers: readonly number[],
 ): CandidateSet {
   const base = indexCandidates(reader, docNumbers)

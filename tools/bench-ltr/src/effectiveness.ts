@@ -2,7 +2,7 @@
  * Shared parts of the effectiveness studies of the second stage (`robustness.ts`,
  * `memory-holdout.ts`): NFCorpus ingested into a corpus store and indexed as the CLI does
  * (`pubmatch ingest` + `pubmatch index`: test-collection fields, `biomedical`, match any, plain
- * syntax), models trained with `trainBestMatch` and opened with `openSearch`, TREC runs built the
+ * syntax), models trained with the engine's `trainModel` and opened with `openSearch`, TREC runs built the
  * way `engine.run` builds them, and their evaluation with paired randomisation tests.
  */
 import { availableParallelism, cpus, loadavg } from 'node:os'
@@ -10,7 +10,8 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { writeFileAtomic } from '@pubmatch/core/node'
 import type { Qrels, Run, RunEntry } from '@pubmatch/core'
-import { openSearch, updateIndex, type SearchEngine } from '@pubmatch/engine'
+import { openSearch, trainModel as trainEngineModel, updateIndex, type SearchEngine } from '@pubmatch/engine'
+import { engineInternals } from '@pubmatch/engine/internal'
 import {
   compareRuns,
   evaluate,
@@ -24,7 +25,6 @@ import type { LightGbm } from '@pubmatch/lightgbm-wasm'
 import {
   bestMatchExtractor,
   saveBestMatchModel,
-  trainBestMatch,
   type FeatureExtractor,
   type LabelledQuery,
   type ModelManifest,
@@ -81,7 +81,7 @@ export async function openNfcorpus(shared: string, work: string): Promise<Nfcorp
   ids.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
   const indexed = await updateIndex({ corpus: corpusDir, index: indexDir })
   const engine = await openSearch({ index: indexDir })
-  await engine.forwardStore()
+  await engine.prepareFeatures()
   const setup =
     `ingest: ${ingested.added} added, ${ingested.unchanged} unchanged, ${ingested.resumed} sources already ingested; ` +
     `index: ${indexed.built ? 'built' : 'updated'}, ${indexed.docCount} documents`
@@ -119,7 +119,8 @@ export interface SavedModel {
 }
 
 /**
- * Trains a model with `trainBestMatch` (LightGBM defaults, seed 1, one thread) and saves it.
+ * Trains a model with the engine's `trainModel` (`trainBestMatch` over the engine; LightGBM
+ * defaults, seed 1, one thread) and saves it.
  * @param collection - the indexed collection
  * @param lightgbm - a loaded LightGBM
  * @param spec - what to train
@@ -134,13 +135,8 @@ export async function trainModel(
   const { engine } = collection
   const started = performance.now()
   let lastFeatures = 0
-  const trained = trainBestMatch({
+  const trained = await trainEngineModel(engine, {
     lightgbm,
-    reader: engine.reader,
-    forward: await engine.forwardStore(),
-    syntax: engine.firstStage.syntax,
-    searcher: engine.searcher,
-    firstStage: engine.firstStage,
     queries: spec.queries,
     valid: spec.valid,
     seed: 1,
@@ -206,9 +202,11 @@ export async function rankQueries(
   if (loaded === undefined) {
     throw new Error('rankQueries: the second engine has no model')
   }
+  // the query-level features the fallback rule reads, computed as the model's extractor does
+  const parts = engineInternals(model)
   const extractor: FeatureExtractor = bestMatchExtractor({
-    reader: model.reader,
-    forward: await model.forwardStore(),
+    reader: parts.reader,
+    forward: await parts.forwardStore(),
     syntax: model.firstStage.syntax,
   })
   const columns = new Map(extractor.schema.features.map((feature) => [feature.id, feature.column]))
@@ -218,30 +216,21 @@ export async function rankQueries(
     const base = first.run(query.text, limit)
     const shipped = model.run(query.text, limit)
     // what engine.run does, with outOfRange: 'rerank'
-    const result = model.searcher.search(query.text, {
+    const result = model.firstStageSearch(query.text, {
       limit: Math.max(limit, loaded.depth),
       tieBreak: 'idDescending',
       // F176 as training and engine.run compute it
       exactTotal: true,
     })
-    const head = result.hits.slice(0, loaded.depth)
     const reranked: RunEntry[] = []
     const values = new Map<string, number>()
-    if (head.length > 0) {
-      const hits = loaded.reranker.rerank(
-        query.text,
-        { ...result, hits: head },
-        { outOfRange: 'rerank' },
-      ).hits
+    if (result.hits.length > 0) {
+      // the top `depth` reranked, then the first-stage tail scored below them
+      const { hits } = loaded.reranker.rerank(query.text, result, { depth: loaded.depth, outOfRange: 'rerank' })
       for (const hit of hits) {
         reranked.push({ docId: hit.id, score: hit.score })
       }
-      const floor = Math.min(...hits.map((hit) => hit.score))
-      const tail = result.hits.slice(loaded.depth)
-      for (const [i, hit] of tail.entries()) {
-        reranked.push({ docId: hit.id, score: floor - 1 - (i + 1) / (tail.length + 1) })
-      }
-      const row = extractor.extract(query.text, { ...result, hits: head.slice(0, 1) })
+      const row = extractor.extract(query.text, { ...result, hits: result.hits.slice(0, 1) })
       for (const feature of queryFeatures) {
         values.set(feature, row.data[columns.get(feature) ?? -1] ?? Number.NaN)
       }

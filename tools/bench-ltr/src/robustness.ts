@@ -288,8 +288,8 @@ await lightgbm.terminate()
 // search limit: training searches `depth` documents, engine.run searches 1,000
 const totals = { differ: 0, queries: 0, ratios: [] as number[] }
 for (const query of devTitles) {
-  const a = firstStage.searcher.search(query.text, { limit: DEPTH })
-  const b = firstStage.searcher.search(query.text, { limit: Math.max(1000, RERANK_DEPTH ?? DEPTH) })
+  const a = firstStage.firstStageSearch(query.text, { limit: DEPTH })
+  const b = firstStage.firstStageSearch(query.text, { limit: Math.max(1000, RERANK_DEPTH ?? DEPTH) })
   if (a.hits.length === 0) {
     continue
   }
@@ -340,7 +340,7 @@ Evaluation: every dev variant against \`dev/s-3.qrel\` restricted to that varian
 all four measures tested against the first stage. Runs: **first stage** (\`engine.run\` without a model);
 **${RUN_SHIPPED}** (\`engine.run\` with the model: a query whose query-level feature lies outside
 \`acceptedRange\`, the training range widened by ${DEFAULT_RANGE_MARGIN} widths on each side, is left in first-stage order);
-**reranked, no fallback** (the top ${RERANK_DEPTH ?? DEPTH} reranked with \`outOfRange: 'rerank'\` + the first-stage tail, as \`rerankRun\`
+**reranked, no fallback** (the top ${RERANK_DEPTH ?? DEPTH} reranked with \`outOfRange: 'rerank'\` + the first-stage tail, as \`rerank\` with \`depth\`
 builds it); **fallback margin ${MARGINS.filter((m) => m !== DEFAULT_RANGE_MARGIN && m !== Infinity).join(' / ')}** (computed by this program from \`manifest.queryRanges\` and each query's
 F176–F179: the query takes the no-fallback ranking when inside the range widened by that many widths, else the
 first-stage ranking; the same computation with the default margin reproduces the engine's decision on

@@ -8,6 +8,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { PubmatchError } from '@pubmatch/core'
 import { FORWARD_FILE } from '@pubmatch/engine'
+import { engineInternals } from '@pubmatch/engine/internal'
 import { readQrels } from '@pubmatch/eval'
 import type { IndexReader } from '@pubmatch/index'
 import { readQueries } from '@pubmatch/ingest'
@@ -46,8 +47,9 @@ export interface Collection {
  */
 export async function buildCollection(shared: string, dir: string): Promise<Collection> {
   const { engine, indexDir } = await openNfcorpus(shared, dir)
-  const forward = await engine.forwardStore()
-  return { indexDir, forwardFile: join(indexDir, FORWARD_FILE), reader: engine.reader, forward, docCount: engine.reader.docCount }
+  const { reader, forwardStore } = engineInternals(engine)
+  const forward = await forwardStore()
+  return { indexDir, forwardFile: join(indexDir, FORWARD_FILE), reader, forward, docCount: reader.docCount }
 }
 
 /**

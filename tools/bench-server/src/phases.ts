@@ -1,16 +1,18 @@
 /**
  * `node dist/phases.js --setup FILE --model DIR --out FILE [--rounds N]`: where a search's time
  * goes, in process (no HTTP), over the same accepted queries as the load: for each query the
- * first stage (`engine.searcher.search`, top 500), the 179 features of its candidates
+ * first stage (`engine.firstStageSearch`, top 500), the 179 features of its candidates
  * (`bestMatchExtractor(…).extract`), the whole rerank (`engine.model.reranker.rerank`: the
  * out-of-range check, features, 500 trees, sort; scoring ≈ rerank − features), the engine's page
  * of 20 (`engine.search`: first stage + rerank + stored records), the stored records of its 20
- * hits alone (`reader.stored`) and the highlights of its hits.
+ * hits alone (`reader.stored`, the index reader of `@pubmatch/engine/internal`) and the highlights of
+ * its hits.
  * The first round warms up; the others are measured. Writes JSON.
  */
 import { writeFileSync, readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { openSearch } from '@pubmatch/engine'
+import { engineInternals } from '@pubmatch/engine/internal'
 import { bestMatchExtractor } from '@pubmatch/ltr'
 import type { SetupResult } from './setup.ts'
 import { summarize, type Summary } from './stats.ts'
@@ -51,7 +53,8 @@ async function main(): Promise<void> {
   const rounds = Number(values.rounds)
   const engine = await openSearch({ index: setup.index, model: values.model!, ranking: { match: setup.match } })
   const model = engine.model!
-  const extractor = bestMatchExtractor({ reader: engine.reader, forward: await engine.forwardStore(), syntax: engine.firstStage.syntax })
+  const { reader, forwardStore } = engineInternals(engine)
+  const extractor = bestMatchExtractor({ reader, forward: await forwardStore(), syntax: engine.firstStage.syntax })
   const times = {
     firstStage: [] as number[],
     features: [] as number[],
@@ -72,7 +75,7 @@ async function main(): Promise<void> {
     const measured = round > 0
     for (const query of setup.accepted) {
       const t0 = performance.now()
-      const first = engine.searcher.search(query, { limit: model.depth })
+      const first = engine.firstStageSearch(query, { limit: model.depth })
       const t1 = performance.now()
       let featuresMs = 0
       let rerankMs = 0
@@ -97,7 +100,7 @@ async function main(): Promise<void> {
       }
       const t7 = performance.now()
       for (const hit of page.hits) {
-        engine.reader.stored(hit.docNumber)
+        reader.stored(hit.docNumber)
       }
       const t8 = performance.now()
       if (!measured) {

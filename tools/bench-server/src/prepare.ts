@@ -99,7 +99,7 @@ export async function ensureForwardStore(index: string, say: (text: string) => v
       }
     },
   })
-  await engine.forwardStore()
+  await engine.prepareFeatures()
   if (announced) {
     say(`  forward store built in ${((performance.now() - started) / 1000).toFixed(0)} s`)
   }

@@ -242,7 +242,7 @@ export function renderReport(results: BenchResults): string {
     const row = (name: string, s: Summary): void => {
       push(`| ${name} | ${f(s.p50, 2)} | ${f(s.p90, 2)} | ${f(s.p99, 2)} | ${f(s.max, 2)} | ${f(s.mean, 2)} |`)
     }
-    row('first stage: BM25F top 500 (`engine.searcher.search`)', phases.reranked.firstStage)
+    row('first stage: BM25F top 500 (`engine.firstStageSearch`)', phases.reranked.firstStage)
     row('features: 179 per candidate (`extract`)', phases.reranked.features)
     row('scoring + sort: 500 trees (rerank − features)', phases.reranked.scoring)
     row('rerank total (`engine.model.reranker.rerank`)', phases.reranked.rerank)

@@ -5,7 +5,7 @@
  * 1. the synthetic corpus, its index and forward store (`prepare.ts`);
  * 2. the real log queries checked in process against the engine: those the server would answer
  *    400 (`QUERY_SYNTAX`, `UNKNOWN_FIELD`, …) are left out of the load and counted by code;
- * 3. two latency models, A and B (A served first, B swapped in): `trainBestMatch` on the index's
+ * 3. two latency models, A and B (A served first, B swapped in): `trainModel` (`trainBestMatch` over the engine) on the index's
  *    own first stage (depth 500; its training set, query split and manifest), then the model
  *    itself retrained on that training set with `trainRanker`, 500 trees without early stopping
  *    (bench-ltr's latency model: scoring cost grows with the trees).
@@ -20,9 +20,9 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { isPubmatchError } from '@pubmatch/core'
-import { openSearch, type SearchEngine } from '@pubmatch/engine'
+import { analyzerOf, openSearch, trainModel, type SearchEngine } from '@pubmatch/engine'
 import { loadLightGbm } from '@pubmatch/lightgbm-wasm'
-import { MANIFEST_FILE, saveBestMatchModel, trainBestMatch, trainRanker, type LabelledQuery } from '@pubmatch/ltr'
+import { MANIFEST_FILE, saveBestMatchModel, trainRanker, type LabelledQuery } from '@pubmatch/ltr'
 import { queryTerms } from '@pubmatch/synth'
 import { ensureSyntheticIndex } from './prepare.ts'
 import { queryLogPath, readLogQueries, sharedDataDir } from './queries.ts'
@@ -77,11 +77,11 @@ function say(text: string): void {
  * @param grades - counts of the grades given, updated
  */
 function coverageLabels(engine: SearchEngine, id: string, text: string, grades: Record<string, number>): LabelledQuery {
-  const analyzer = engine.reader.analyzer('title')
+  const analyzer = analyzerOf(engine)
   const terms = analyzer.analyze(queryTerms(text).join(' ')).map((token) => token.term)
   const judgements = new Map<string, number>()
-  for (const hit of engine.searcher.search(text, { limit: DEPTH }).hits) {
-    const title = new Set(analyzer.analyze(engine.reader.stored(hit.docNumber).title).map((token) => token.term))
+  for (const hit of engine.firstStageSearch(text, { limit: DEPTH }).hits) {
+    const title = new Set(analyzer.analyze(engine.document(hit.id)!.title).map((token) => token.term))
     const grade = titleCoverageGrade(terms, title)
     grades[grade] = (grades[grade] ?? 0) + 1
     if (grade > 0) {
@@ -104,7 +104,7 @@ async function main(): Promise<void> {
   const out = join(cache, `setup-${match}.json`)
   const paths = await ensureSyntheticIndex(cache, Number(values.size), say)
   const engine = await openSearch({ index: paths.index, ranking: { match } })
-  await engine.forwardStore()
+  await engine.prepareFeatures()
 
   const shared = sharedDataDir()
   const log = readLogQueries(shared)
@@ -162,13 +162,8 @@ async function main(): Promise<void> {
     }
     const started = performance.now()
     let lastProgress = 0
-    const trained = trainBestMatch({
+    const trained = await trainModel(engine, {
       lightgbm,
-      reader: engine.reader,
-      forward: await engine.forwardStore(),
-      syntax: engine.firstStage.syntax,
-      searcher: engine.searcher,
-      firstStage: engine.firstStage,
       queries,
       seed: spec.seed,
       depth: DEPTH,

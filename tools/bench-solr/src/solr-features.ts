@@ -22,11 +22,10 @@ import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import type { Run } from '@pubmatch/core'
-import { openSearch, readLabelledQueries } from '@pubmatch/engine'
+import { featureSet, openSearch, readLabelledQueries } from '@pubmatch/engine'
 import { compareRuns, evaluate, formatTable, readQrels, type EvaluationResult } from '@pubmatch/eval'
 import { loadLightGbm, parseLightGbmModel, scoreRows } from '@pubmatch/lightgbm-wasm'
-import { buildTrainingSet, createFeatureExtractor, selectFeatures, trainRanker, type TrainingSet } from '@pubmatch/ltr'
-import { QUESTION_STOPWORDS } from '@pubmatch/bm25f'
+import { selectFeatures, trainRanker, type TrainingSet } from '@pubmatch/ltr'
 
 /** 0-based columns of the features Solr's LTR module can compute (F1–F143, F176–F179). */
 export const SOLR_COLUMNS: readonly number[] = [...Array.from({ length: 143 }, (_, i) => i), 175, 176, 177, 178]
@@ -60,14 +59,14 @@ const main = async (): Promise<void> => {
   const log = (text: string): void => {
     process.stderr.write(`[solr-features ${new Date().toISOString().slice(11, 19)}] ${text}\n`)
   }
+  // NFCorpus: plain-text queries, so the 179 features drop the question stop words as the first stage does
   const engine = await openSearch({ index: join(resolve(args.dir), 'index') })
-  const extractor = createFeatureExtractor({ reader: engine.reader, forward: await engine.forwardStore(), queryStopwords: QUESTION_STOPWORDS })
   const train = await readLabelledQueries(nf('train/q-titles.queries'), nf('train/s-3.qrel'))
   const dev = await readLabelledQueries(nf('dev/q-titles.queries'), nf('dev/s-3.qrel'))
   log('features: train (depth 100), dev (depth 100 for early stopping, depth 500 to rerank)')
-  const trainSet = buildTrainingSet({ searcher: engine.searcher, extractor, queries: train, depth: 100 })
-  const validSet = buildTrainingSet({ searcher: engine.searcher, extractor, queries: dev, depth: 100 })
-  const devSet = buildTrainingSet({ searcher: engine.searcher, extractor, queries: dev, depth: 500, minRelevantCandidates: 0 })
+  const trainSet = await featureSet(engine, { queries: train, depth: 100, minRelevantCandidates: 1 })
+  const validSet = await featureSet(engine, { queries: dev, depth: 100, minRelevantCandidates: 1 })
+  const devSet = await featureSet(engine, { queries: dev, depth: 500, minRelevantCandidates: 0 })
   const qrels = await readQrels(nf('dev/s-3.qrel'))
   const measures = ['ndcg_cut.10,20', 'P.10', 'recall.100', 'map']
   const results = new Map<string, EvaluationResult>()

@@ -68,13 +68,13 @@ Example (NFCorpus train, then labels and a model from the log):
       } else {
         throw new PubmatchError('INVALID_ARGUMENT', `clicks: --model is pbm or cascade, got "${options.model}"`)
       }
-      const { searcher } = await openEngine(options)
+      const engine = await openEngine(options)
       const store = createLogStore(options.log)
       const stats = await simulateClicks({
         queries: await readQueries(options.queries),
         qrels: await readQrels(options.qrels),
         search: (text) => {
-          const result = searcher.search(text, { limit: options.page })
+          const result = engine.firstStageSearch(text, { limit: options.page })
           return { ids: result.hits.map((hit) => hit.id), total: result.total }
         },
         sink: store,

@@ -3,21 +3,9 @@ import { dirname, join, resolve } from 'node:path'
 import type { Command } from 'commander'
 import { PubmatchError } from '@pubmatch/core'
 import { writeFileAtomic } from '@pubmatch/core/node'
-import { fulltextDir, readLabelledQueries, sectionFeatureBlock } from '@pubmatch/engine'
-import { openFulltextIndex } from '@pubmatch/fulltext'
+import { featureSet, readLabelledQueries, trainModel } from '@pubmatch/engine'
 import { loadLightGbm, type LightGbmParams } from '@pubmatch/lightgbm-wasm'
-import {
-  bestMatchExtractor,
-  buildTrainingSet,
-  formatLetor,
-  formatLightGbmText,
-  loadModel,
-  readUsage,
-  saveBestMatchModel,
-  toSolrLtr,
-  trainBestMatch,
-  type LabelledQuery,
-} from '@pubmatch/ltr'
+import { formatLetor, formatLightGbmText, loadModel, readUsage, saveBestMatchModel, toSolrLtr, type LabelledQuery } from '@pubmatch/ltr'
 import { createProgress } from '../progress.ts'
 import { addRankingOptions, openEngine, type RankingFlags } from './search.ts'
 import { parsePositiveInt } from './ingest.ts'
@@ -111,7 +99,7 @@ training data, parameters, metrics). Example (NFCorpus):
       }
       const progress = createProgress({ plain: options.plain, quiet: options.quiet })
       const engine = await openEngine(options)
-      const forward = await engine.forwardStore()
+      await engine.prepareFeatures()
       const usage = options.usageLog === undefined ? undefined : await readUsage(options.usageLog)
       const queries = await readLabelledQueries(options.queries, options.qrels)
       const valid = options.validQueries === undefined ? undefined : await readLabelledQueries(options.validQueries, options.validQrels ?? options.qrels)
@@ -122,16 +110,10 @@ training data, parameters, metrics). Example (NFCorpus):
       if (options.fulltextFeatures) {
         await assertFulltextIndex(options.index)
       }
-      const blocks = options.fulltextFeatures ? [sectionFeatureBlock(await openFulltextIndex(fulltextDir(options.index)))] : []
       const lightgbm = await loadLightGbm({ threads: options.threads })
       let phase = ''
-      const trained = trainBestMatch({
+      const training = trainModel(engine, {
         lightgbm,
-        reader: engine.reader,
-        forward,
-        syntax: engine.firstStage.syntax,
-        searcher: engine.searcher,
-        firstStage: engine.firstStage,
         queries,
         ...(valid === undefined ? {} : { valid }),
         seed: options.seed,
@@ -142,7 +124,7 @@ training data, parameters, metrics). Example (NFCorpus):
         earlyStopping: options.earlyStopping,
         params: { num_threads: options.threads, ...parseParams(options.param) },
         ...(options.grid ? { grid: { folds: options.folds } } : {}),
-        blocks,
+        fulltextFeatures: options.fulltextFeatures,
         sources: {
           queries: resolve(options.queries),
           qrels: resolve(options.qrels),
@@ -167,7 +149,7 @@ training data, parameters, metrics). Example (NFCorpus):
           }
         },
       })
-      await lightgbm.terminate()
+      const trained = await training.finally(() => lightgbm.terminate())
       progress.stop()
       if (options.letor !== undefined) {
         await writeFileAtomic(options.letor, formatLetor(trained.train))
@@ -212,16 +194,15 @@ training data, parameters, metrics). Example (NFCorpus):
       }
       const progress = createProgress({ plain: options.plain, quiet: options.quiet })
       const engine = await openEngine(options)
-      const forward = await engine.forwardStore()
+      await engine.prepareFeatures()
       const usage = options.usageLog === undefined ? undefined : await readUsage(options.usageLog)
       const queries = await readLabelledQueries(options.queries, options.qrels)
       progress.start(queries.length, 'features')
       // unlike training, keep every query with candidates: this is logging, not learning
-      const set = buildTrainingSet({
-        searcher: engine.searcher,
-        extractor: bestMatchExtractor({ reader: engine.reader, forward, syntax: engine.firstStage.syntax }, usage?.total),
+      const set = await featureSet(engine, {
         queries,
         depth: options.depth,
+        ...(usage === undefined ? {} : { usage: usage.total }),
         minRelevantCandidates: 0,
         onProgress: (done) => progress.update(done),
       })

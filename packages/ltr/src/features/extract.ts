@@ -89,18 +89,13 @@ export function queryTextFeatures(query: string): [number, number, number] {
 export function createFeatureExtractor(options: FeatureExtractorOptions): FeatureExtractor {
   const { reader, forward } = options
   const usage = options.usage
-  const idf = options.idf ?? logIdf
-  const hasTitle = reader.hasField('title')
-  const hasAbstract = reader.hasField('abstract')
-  if (hasTitle && reader.field('title').analyzer !== forward.analyzer) {
+  if (reader.hasField('title') && reader.field('title').analyzer !== forward.analyzer) {
     throw new PubmatchError(
       'SCHEMA_MISMATCH',
       `the forward index was built for analyzer "${truncateForMessage(forward.analyzer)}" but the index's title uses "${truncateForMessage(reader.field('title').analyzer)}"`,
     )
   }
-  const queryAnalyzer = options.queryAnalyzer ?? reader.analyzer(hasTitle ? 'title' : reader.schema.fields[0]!.name)
-  const dropped = new Set((options.queryStopwords ?? []).map((word) => word.toLowerCase()))
-  const tiabFields = [...(hasTitle ? ['title'] : []), ...(hasAbstract ? ['abstract'] : [])]
+  const queryTerms = createQueryTerms(options)
   const years = reader.schema.numericDocValues.includes('year') ? reader.numericValues('year') : null
   const hasPubtypes = reader.schema.sortedSetDocValues.includes('pubtype')
   const hasLanguages = reader.schema.sortedSetDocValues.includes('language')
@@ -109,31 +104,199 @@ export function createFeatureExtractor(options: FeatureExtractorOptions): Featur
   const title = forward.field('title')
   const abstract = forward.field('abstract')
   const mesh = forward.field('mesh')
+  const { scan, pass, slot, reserve, spans } = createScanner(forward.termCount)
+  const span = new Float64Array(19)
 
-  // The reader is a point-in-time view, so a term's IDFs never change: cache them
-  // (docFreqAny walks the postings of terms found in both fields).
+  return {
+    schema: BEST_MATCH_SCHEMA,
+    extract(query: string, result: SearchResult): FeatureMatrix {
+      const hits = result.hits
+      const rows = hits.length
+      const data = new Float64Array(rows * WIDTH)
+      const { count: nq, ids, idfTiab, idfTitle, idfAbstract } = queryTerms(query)
+      for (let q = 0; q < nq; q++) {
+        if (ids[q]! >= 0) {
+          slot[ids[q]!] = q
+        }
+      }
+      reserve(nq)
+      const [nonAlphanumeric, words, distinctWords] = queryTextFeatures(query)
+      try {
+        for (let r = 0; r < rows; r++) {
+          const hit = hits[r]!
+          const o = r * WIDTH
+          const doc = hit.docNumber
+          const fdoc = forward.docIndex(hit.id)
+          if (fdoc < 0) {
+            throw new PubmatchError(
+              'NOT_FOUND',
+              `document "${truncateForMessage(hit.id)}" is not in the forward index; rebuild it from the corpus the index holds`,
+              { details: { record: hit.id } },
+            )
+          }
+          // Document features.
+          const year = years === null ? Number.NaN : years[doc]!
+          data[o + COL.year] = Number.isNaN(year) ? NO_YEAR : year
+          if (usage !== undefined) {
+            data[o + COL.abstractClicks] = usage.abstractClicks(hit.id)
+            data[o + COL.fullTextRequests] = usage.fullTextRequests(hit.id)
+          }
+          if (hasPubtypes) {
+            setOneHot(data, o, pubtypeColumns, reader.sortedSetValues('pubtype', doc))
+          }
+          if (hasLanguages) {
+            setOneHot(data, o, languageColumns, reader.sortedSetValues('language', doc))
+          }
+          data[o + COL.firstStageScore] = hit.score
+          // Title (span positions 0 … titleLength − 1).
+          const titleLength = title.offsets[fdoc + 1]! - title.offsets[fdoc]!
+          const titleStops = scan(title, fdoc, idfTiab, idfTitle, 0)
+          data[o + COL.titleTokens] = titleLength
+          data[o + COL.titleStopwordRatio] = titleLength === 0 ? 0 : titleStops / titleLength
+          data[o + COL.titleCoverage] = nq === 0 ? 0 : pass.covered / nq
+          data[o + COL.titleAvgPosition] = pass.matches === 0 ? NO_POS : pass.positionSum / pass.matches
+          data[o + COL.titleMatches] = pass.matches
+          data[o + COL.titleIdfTiab] = pass.idfA
+          data[o + COL.titleIdfTitle] = pass.idfB
+          // Abstract (span positions continue after the title).
+          const abstractLength = abstract.offsets[fdoc + 1]! - abstract.offsets[fdoc]!
+          const abstractStops = scan(abstract, fdoc, idfTiab, idfAbstract, titleLength)
+          data[o + COL.abstractTokens] = abstractLength
+          data[o + COL.abstractStopwordRatio] = abstractLength === 0 ? 0 : abstractStops / abstractLength
+          data[o + COL.abstractCoverage] = nq === 0 ? 0 : pass.covered / nq
+          data[o + COL.abstractAvgPosition] = pass.matches === 0 ? NO_POS : pass.positionSum / pass.matches
+          data[o + COL.abstractMatches] = pass.matches
+          data[o + COL.abstractIdfTiab] = pass.idfA
+          data[o + COL.abstractIdfAbstract] = pass.idfB
+          // Spans over title + abstract.
+          spans(span)
+          data.set(span, o + COL.spanFirst)
+          // MeSH.
+          scan(mesh, fdoc, idfTiab, idfTiab, -1)
+          data[o + COL.meshCoverage] = nq === 0 ? 0 : pass.covered / nq
+          data[o + COL.meshMatches] = pass.matches
+          data[o + COL.meshIdfTiab] = pass.idfA
+          // Query features.
+          data[o + COL.resultCount] = result.total
+          data[o + COL.queryNonAlphanumeric] = nonAlphanumeric
+          data[o + COL.queryTokens] = words
+          data[o + COL.queryUniqueTokens] = distinctWords
+        }
+      } finally {
+        for (let q = 0; q < nq; q++) {
+          if (ids[q]! >= 0) {
+            slot[ids[q]!] = -1
+          }
+        }
+      }
+      return { numRows: rows, numFeatures: WIDTH, data, ids: hits.map((hit) => hit.id) }
+    },
+  }
+}
+
+/** A query's distinct analysed terms as forward term ids (−1: not in the store), with their IDFs. */
+interface QueryTerms {
+  readonly count: number
+  readonly ids: Int32Array
+  readonly idfTiab: Float64Array
+  readonly idfTitle: Float64Array
+  readonly idfAbstract: Float64Array
+}
+
+/**
+ * The query side of the extractor: a query's distinct analysed terms (joined compound forms and
+ * `queryStopwords` left out), interned to forward term ids, with their title+abstract, title and
+ * abstract IDFs (cached per term: the reader is a point-in-time view, so they never change, and
+ * `docFreqAny` walks the postings of terms found in both fields).
+ * @param options - the extractor's options
+ */
+function createQueryTerms(options: FeatureExtractorOptions): (query: string) => QueryTerms {
+  const { reader, forward } = options
+  const idf = options.idf ?? logIdf
+  const hasTitle = reader.hasField('title')
+  const hasAbstract = reader.hasField('abstract')
+  const queryAnalyzer = options.queryAnalyzer ?? reader.analyzer(hasTitle ? 'title' : reader.schema.fields[0]!.name)
+  const dropped = new Set((options.queryStopwords ?? []).map((word) => word.toLowerCase()))
+  const tiabFields = [...(hasTitle ? ['title'] : []), ...(hasAbstract ? ['abstract'] : [])]
   const idfCache = new Map<string, readonly [number, number, number]>()
-  // Work state reused across calls (extract is synchronous, so one call at a time).
-  const slot = new Int32Array(forward.termCount).fill(-1)
+  return (query) => {
+    const terms: string[] = []
+    for (const token of queryAnalyzer.analyze(query)) {
+      const skip = isJoinedToken(token) || (dropped.size > 0 && dropped.has((token.original ?? token.term).toLowerCase()))
+      if (!skip && !terms.includes(token.term)) {
+        terms.push(token.term)
+      }
+    }
+    const nq = terms.length
+    const docCount = reader.docCount
+    const out = { count: nq, ids: new Int32Array(nq), idfTiab: new Float64Array(nq), idfTitle: new Float64Array(nq), idfAbstract: new Float64Array(nq) }
+    terms.forEach((term, q) => {
+      let cached = idfCache.get(term)
+      if (cached === undefined) {
+        cached = [
+          tiabFields.length === 0 ? 0 : idf(reader.docFreqAny(term, tiabFields), docCount),
+          hasTitle ? idf(reader.docFreq('title', term), docCount) : 0,
+          hasAbstract ? idf(reader.docFreq('abstract', term), docCount) : 0,
+        ]
+        if (idfCache.size >= IDF_CACHE_SIZE) {
+          idfCache.clear()
+        }
+        idfCache.set(term, cached)
+      }
+      out.idfTiab[q] = cached[0]
+      out.idfTitle[q] = cached[1]
+      out.idfAbstract[q] = cached[2]
+      out.ids[q] = forward.termId(term)
+    })
+    return out
+  }
+}
+
+/** What one {@link Scanner.scan} counted. */
+interface FieldPass {
+  matches: number
+  covered: number
+  positionSum: number
+  idfA: number
+  idfB: number
+}
+
+/**
+ * The token passes of the extractor, with their work state reused across calls (`extract` is
+ * synchronous, so one call at a time).
+ */
+interface Scanner {
+  /** Per forward term id: its query term index while a query is extracted, else −1. */
+  readonly slot: Int32Array
+  /** The last scan's counts. */
+  readonly pass: FieldPass
+  /**
+   * One pass over a field's tokens of a document; `spanBase` ≥ 0 also records matches and flags
+   * for spans (positions from `spanBase`; 0 starts a new document's spans). Returns the number of
+   * stop-word tokens.
+   */
+  readonly scan: (field: ForwardField, doc: number, idfA: Float64Array, idfB: Float64Array, spanBase: number) => number
+  /** Makes room for a query of `terms` terms. */
+  readonly reserve: (terms: number) => void
+  /** Writes the span features of the document's matches (recorded since the scan from position 0) into `out`. */
+  readonly spans: (out: Float64Array) => void
+}
+
+/**
+ * A {@link Scanner} over a forward store's token streams.
+ * @param termCount - the forward store's distinct terms
+ */
+function createScanner(termCount: number): Scanner {
+  const slot = new Int32Array(termCount).fill(-1)
   let seen = new Int32Array(16)
   let stamp = 0
   let matchPositions = new Int32Array(256)
   let matchTerms = new Int32Array(256)
   let flagBuffer = new Uint8Array(1024)
   const scratch = createSpanScratch(256)
-  const span = new Float64Array(19)
-
-  interface FieldPass {
-    matches: number
-    covered: number
-    positionSum: number
-    idfA: number
-    idfB: number
-  }
   const pass: FieldPass = { matches: 0, covered: 0, positionSum: 0, idfA: 0, idfB: 0 }
   let spanCount = 0
 
-  /** One pass over a field's tokens; `spanBase` ≥ 0 also records matches and flags for spans. */
   const scan = (field: ForwardField, doc: number, idfA: Float64Array, idfB: Float64Array, spanBase: number): number => {
     const start = field.offsets[doc]!
     const end = field.offsets[doc + 1]!
@@ -150,6 +313,9 @@ export function createFeatureExtractor(options: FeatureExtractorOptions): Featur
       stamp = 1
     }
     let stops = 0
+    if (spanBase === 0) {
+      spanCount = 0
+    }
     if (spanBase >= 0 && flagBuffer.length < spanBase + end - start) {
       const grown = new Uint8Array(2 * (spanBase + end - start))
       grown.set(flagBuffer.subarray(0, spanBase))
@@ -198,123 +364,16 @@ export function createFeatureExtractor(options: FeatureExtractorOptions): Featur
   }
 
   return {
-    schema: BEST_MATCH_SCHEMA,
-    extract(query: string, result: SearchResult): FeatureMatrix {
-      const hits = result.hits
-      const rows = hits.length
-      const data = new Float64Array(rows * WIDTH)
-      // Query terms: distinct analyzed terms, interned to forward term ids.
-      const queryTerms: string[] = []
-      for (const token of queryAnalyzer.analyze(query)) {
-        const skip = isJoinedToken(token) || (dropped.size > 0 && dropped.has((token.original ?? token.term).toLowerCase()))
-        if (!skip && !queryTerms.includes(token.term)) {
-          queryTerms.push(token.term)
-        }
-      }
-      const nq = queryTerms.length
-      const docCount = reader.docCount
-      const idfTiab = new Float64Array(nq)
-      const idfTitle = new Float64Array(nq)
-      const idfAbstract = new Float64Array(nq)
-      const ids = new Int32Array(nq)
-      queryTerms.forEach((term, q) => {
-        let cached = idfCache.get(term)
-        if (cached === undefined) {
-          cached = [
-            tiabFields.length === 0 ? 0 : idf(reader.docFreqAny(term, tiabFields), docCount),
-            hasTitle ? idf(reader.docFreq('title', term), docCount) : 0,
-            hasAbstract ? idf(reader.docFreq('abstract', term), docCount) : 0,
-          ]
-          if (idfCache.size >= IDF_CACHE_SIZE) {
-            idfCache.clear()
-          }
-          idfCache.set(term, cached)
-        }
-        idfTiab[q] = cached[0]
-        idfTitle[q] = cached[1]
-        idfAbstract[q] = cached[2]
-        const id = forward.termId(term)
-        ids[q] = id
-        if (id >= 0) {
-          slot[id] = q
-        }
-      })
-      if (seen.length < nq) {
-        seen = new Int32Array(2 * nq)
+    slot,
+    pass,
+    scan,
+    reserve: (terms) => {
+      if (seen.length < terms) {
+        seen = new Int32Array(2 * terms)
         stamp = 0
       }
-      const [nonAlphanumeric, words, distinctWords] = queryTextFeatures(query)
-      try {
-        for (let r = 0; r < rows; r++) {
-          const hit = hits[r]!
-          const o = r * WIDTH
-          const doc = hit.docNumber
-          const fdoc = forward.docIndex(hit.id)
-          if (fdoc < 0) {
-            throw new PubmatchError(
-              'NOT_FOUND',
-              `document "${truncateForMessage(hit.id)}" is not in the forward index; rebuild it from the corpus the index holds`,
-              { details: { record: hit.id } },
-            )
-          }
-          // Document features.
-          const year = years === null ? Number.NaN : years[doc]!
-          data[o + COL.year] = Number.isNaN(year) ? NO_YEAR : year
-          if (usage !== undefined) {
-            data[o + COL.abstractClicks] = usage.abstractClicks(hit.id)
-            data[o + COL.fullTextRequests] = usage.fullTextRequests(hit.id)
-          }
-          if (hasPubtypes) {
-            setOneHot(data, o, pubtypeColumns, reader.sortedSetValues('pubtype', doc))
-          }
-          if (hasLanguages) {
-            setOneHot(data, o, languageColumns, reader.sortedSetValues('language', doc))
-          }
-          data[o + COL.firstStageScore] = hit.score
-          // Title (span positions 0 … titleLength − 1).
-          spanCount = 0
-          const titleLength = title.offsets[fdoc + 1]! - title.offsets[fdoc]!
-          const titleStops = scan(title, fdoc, idfTiab, idfTitle, 0)
-          data[o + COL.titleTokens] = titleLength
-          data[o + COL.titleStopwordRatio] = titleLength === 0 ? 0 : titleStops / titleLength
-          data[o + COL.titleCoverage] = nq === 0 ? 0 : pass.covered / nq
-          data[o + COL.titleAvgPosition] = pass.matches === 0 ? NO_POS : pass.positionSum / pass.matches
-          data[o + COL.titleMatches] = pass.matches
-          data[o + COL.titleIdfTiab] = pass.idfA
-          data[o + COL.titleIdfTitle] = pass.idfB
-          // Abstract (span positions continue after the title).
-          const abstractLength = abstract.offsets[fdoc + 1]! - abstract.offsets[fdoc]!
-          const abstractStops = scan(abstract, fdoc, idfTiab, idfAbstract, titleLength)
-          data[o + COL.abstractTokens] = abstractLength
-          data[o + COL.abstractStopwordRatio] = abstractLength === 0 ? 0 : abstractStops / abstractLength
-          data[o + COL.abstractCoverage] = nq === 0 ? 0 : pass.covered / nq
-          data[o + COL.abstractAvgPosition] = pass.matches === 0 ? NO_POS : pass.positionSum / pass.matches
-          data[o + COL.abstractMatches] = pass.matches
-          data[o + COL.abstractIdfTiab] = pass.idfA
-          data[o + COL.abstractIdfAbstract] = pass.idfB
-          // Spans over title + abstract.
-          spanFeatures(matchPositions, matchTerms, spanCount, flagBuffer, span, 0, scratch)
-          data.set(span, o + COL.spanFirst)
-          // MeSH.
-          scan(mesh, fdoc, idfTiab, idfTiab, -1)
-          data[o + COL.meshCoverage] = nq === 0 ? 0 : pass.covered / nq
-          data[o + COL.meshMatches] = pass.matches
-          data[o + COL.meshIdfTiab] = pass.idfA
-          // Query features.
-          data[o + COL.resultCount] = result.total
-          data[o + COL.queryNonAlphanumeric] = nonAlphanumeric
-          data[o + COL.queryTokens] = words
-          data[o + COL.queryUniqueTokens] = distinctWords
-        }
-      } finally {
-        for (let q = 0; q < nq; q++) {
-          if (ids[q]! >= 0) {
-            slot[ids[q]!] = -1
-          }
-        }
-      }
-      return { numRows: rows, numFeatures: WIDTH, data, ids: hits.map((hit) => hit.id) }
     },
+    spans: (out) => spanFeatures(matchPositions, matchTerms, spanCount, flagBuffer, out, 0, scratch),
   }
 }
 

@@ -218,6 +218,32 @@ describe('training, models and reranking (LightGBM in WebAssembly)', () => {
     await expect(loadModel(broken)).rejects.toMatchObject({ code: 'UNSUPPORTED_FORMAT' })
   })
 
+  it('refuses a manifest that is not JSON or not of its shape, naming the file and the field', async () => {
+    const broken = mkdtempSync(join(tmpdir(), 'ltr-manifest-'))
+    scratch.push(broken)
+    writeFileSync(join(broken, 'model.txt'), readFileSync(join(dir, 'model.txt')))
+    const good = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as ModelManifest
+    const message = async (manifest: string): Promise<string> => {
+      writeFileSync(join(broken, 'manifest.json'), manifest)
+      const error = await loadModel(broken).catch((e: unknown) => e)
+      expect(error).toMatchObject({ code: 'UNSUPPORTED_FORMAT', details: { file: join(broken, 'manifest.json') } })
+      return (error as Error).message.replace(broken, '<dir>')
+    }
+    expect(await message(JSON.stringify({ ...good, firstStage: { ...good.firstStage, match: 'some' } }))).toMatchInlineSnapshot(
+      `"<dir>/manifest.json: firstStage.match is "some", expected "all" or "any""`,
+    )
+    expect(await message(JSON.stringify({ ...good, queryRanges: { F176: [0] } }))).toMatchInlineSnapshot(
+      `"<dir>/manifest.json: queryRanges.F176 is [0], expected an array of 2"`,
+    )
+    expect(await message(JSON.stringify({ ...good, format: 'pubmatch-ltr-model/3' }))).toMatchInlineSnapshot(
+      `"<dir>/manifest.json: format is "pubmatch-ltr-model/3", expected "pubmatch-ltr-model/2""`,
+    )
+    expect(await message(JSON.stringify({ ...good, format: 'pubmatch-ltr-model/1' }))).toMatchInlineSnapshot(
+      `"<dir>/manifest.json is a pubmatch-ltr-model/1 manifest, which does not record its first stage exactly; retrain the model with \`pubmatch train\`"`,
+    )
+    expect(await message('{"format": "pubmatch-ltr-model/2",')).toMatchInlineSnapshot(`"<dir>/manifest.json is not valid JSON (position 34): "{"format": "pubmatch-ltr-model/2",""`)
+  })
+
   it('grid search picks parameters by k-fold cross-validation', () => {
     expect(gridCombinations({ a: [1, 2], b: ['x'] })).toEqual([
       { a: 1, b: 'x' },

@@ -117,7 +117,7 @@ describe('parseJson', () => {
     expect(empty.message).toMatchInlineSnapshot(`"/c/CORPUS.json is empty, expected JSON"`)
     const truncated = failure(() => parseJson('{"format": "pubmatch-corpus", "segments": [', json.unknown, { file: '/c/CORPUS.json' }))
     expect(truncated.code).toBe('MALFORMED_JSON')
-    expect(truncated.message).toMatchInlineSnapshot(`"/c/CORPUS.json is not valid JSON: "{"format": "pubmatch-corpus", "segments": [""`)
+    expect(truncated.message).toMatchInlineSnapshot(`"/c/CORPUS.json is not valid JSON (it ends too early): "{"format": "pubmatch-corpus", "segments": [""`)
     const bad = failure(() => parseJson(`{"a": 1,\n${'x'.repeat(300)}`, json.unknown, { file: 'b.json' }))
     expect(bad.message).toMatchInlineSnapshot(
       `"b.json is not valid JSON (position 9): "{"a": 1, xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…""`,

@@ -65,8 +65,9 @@ export function parseJson<T>(text: string, shape: JsonShape<T>, source: JsonSour
   try {
     value = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text)
   } catch (cause) {
-    const position = /at position (\d+)/.exec((cause as Error).message)?.[1]
-    const where = position === undefined ? '' : ` (position ${position})`
+    const reason = (cause as Error).message
+    const position = /at position (\d+)/.exec(reason)?.[1]
+    const where = position !== undefined ? ` (position ${position})` : /end of JSON input/.test(reason) ? ' (it ends too early)' : ''
     throw new PubmatchError(code, `${source.file} is not valid JSON${where}: "${truncateForMessage(text)}"`, {
       cause,
       details: { file: source.file, ...(position === undefined ? {} : { position: Number(position) }) },

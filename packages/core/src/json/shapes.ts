@@ -100,8 +100,8 @@ export const count: JsonShape<number> = shape('a non-negative integer', (value) 
 /** `true` or `false`. */
 export const boolean: JsonShape<boolean> = shape('true or false', (value) => typeof value === 'boolean')
 
-/** Any value (the code that uses it checks it itself, or only passes it on). */
-export const unknown: JsonShape<unknown> = shape('any value', () => true)
+/** Any value, present (the code that uses it checks it itself, or only passes it on). */
+export const unknown: JsonShape<unknown> = shape('a value', (value) => value !== undefined)
 
 /**
  * One of the given values (strings, numbers, booleans or `null`), e.g. a format tag or an enum.

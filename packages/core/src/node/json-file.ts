@@ -1,8 +1,11 @@
 import { readFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
+import { fileURLToPath } from 'node:url'
 import { PubmatchError } from '../errors.ts'
 import { parseJson, type JsonSource } from '../json/parse.ts'
+import * as json from '../json/shapes.ts'
 import type { JsonShape } from '../json/shapes.ts'
+
 
 /** Options of {@link readJsonFile}: what a damaged file is called. */
 export type JsonFileOptions = Omit<JsonSource, 'file'>
@@ -49,4 +52,15 @@ export function readJsonFileSync<T>(path: string, shape: JsonShape<T>, options: 
     throw readError(path, cause)
   }
   return parseJson(text, shape, { ...options, file: path })
+}
+
+const PACKAGE_JSON = json.object({ version: json.string })
+
+/**
+ * The `version` of a package's `package.json` (for `--version` and `/health`).
+ * @param file - the `package.json`, as a path or a `file:` URL (`new URL('../package.json', import.meta.url)`)
+ * @throws PubmatchError `NOT_FOUND`, `IO`, or `MALFORMED_JSON` naming the file when it has no string `version`
+ */
+export function packageVersion(file: string | URL): string {
+  return readJsonFileSync(file instanceof URL ? fileURLToPath(file) : file, PACKAGE_JSON).version
 }

@@ -94,6 +94,18 @@ describe('checkJson', () => {
     expect(failure(() => checkJson(Number.NaN, json.number, { file: 'n.json' })).message).toMatchInlineSnapshot(`"n.json holds NaN, expected a number"`)
   })
 
+  it('picks the variant of a tagged union by its tag, and names the tag or the variant’s field', () => {
+    const request = json.tagged('kind', {
+      build: json.object({ kind: json.literal('build'), dir: json.string }),
+      export: json.object({ kind: json.literal('export'), path: json.string }),
+    })
+    expectTypeOf(checkJson({ kind: 'build', dir: '/x' }, request, { file: 'r' })).toEqualTypeOf<{ kind: 'build'; dir: string } | { kind: 'export'; path: string }>()
+    expect(checkJson({ kind: 'export', path: '/p' }, request, { file: 'r' })).toEqual({ kind: 'export', path: '/p' })
+    expect(failure(() => checkJson({ kind: 'index' }, request, { file: 'r' })).message).toMatchInlineSnapshot(`"r: kind is "index", expected "build" or "export""`)
+    expect(failure(() => checkJson({ kind: 'build', dir: 7 }, request, { file: 'r' })).message).toMatchInlineSnapshot(`"r: dir is 7, expected a string"`)
+    expect(failure(() => checkJson([], request, { file: 'r' })).message).toMatchInlineSnapshot(`"r holds [], expected an object with kind "build" or "export""`)
+  })
+
   it('applies a refinement after the shape', () => {
     const probability = json.refine(json.number, (p) => p > 0 && p < 1, 'a number between 0 and 1')
     expect(checkJson(0.25, probability, { file: 'p.json' })).toBe(0.25)

@@ -245,6 +245,34 @@ export function union<const S extends readonly JsonShape<unknown>[]>(...shapes: 
 }
 
 /**
+ * One of several object shapes, told apart by a tag field (`kind`, `type`): the tag's value
+ * picks the shape, so a mismatch names the tag or the field of that shape that does not fit.
+ * @param tag - the field that tells the variants apart
+ * @param variants - per tag value, the variant's shape (which may check the tag again)
+ */
+export function tagged<const K extends string, const V extends { readonly [value: string]: JsonShape<unknown> }>(
+  tag: K,
+  variants: V,
+): JsonShape<JsonShapeType<V[keyof V]>> {
+  const values = Object.keys(variants)
+  const expected = `an object with ${tag} ${quoteList(values)}`
+  return {
+    expected,
+    check(value, path) {
+      if (!isObject(value)) {
+        throw new JsonMismatch(path, value, expected)
+      }
+      const which = value[tag]
+      const variant = typeof which === 'string' && Object.hasOwn(variants, which) ? variants[which] : undefined
+      if (variant === undefined) {
+        throw new JsonMismatch(keyPath(path, tag), which, quoteList(values))
+      }
+      return variant.check(value, path) as JsonShapeType<V[keyof V]>
+    },
+  }
+}
+
+/**
  * A value of a shape that also passes a test, e.g. a probability strictly between 0 and 1.
  * @param inner - its shape
  * @param test - the further condition

@@ -119,6 +119,18 @@ describe('checkJson', () => {
 })
 
 describe('parseJson', () => {
+  it('reads null back as NaN in a file of measurements, when asked', () => {
+    const summary = json.object({ count: json.count, p50: json.numberOrNaN })
+    const text = JSON.stringify({ count: 0, p50: Number.NaN })
+    expect(text).toBe('{"count":0,"p50":null}')
+    expect(parseJson(text, summary, { file: 's.json', nullAsNaN: true })).toEqual({ count: 0, p50: Number.NaN })
+    expect(failure(() => parseJson(text, summary, { file: 's.json' })).message).toMatchInlineSnapshot(`"s.json: p50 is null, expected a number or NaN"`)
+    expect(failure(() => parseJson('{"count": 0, "p50": "1"}', summary, { file: 's.json', nullAsNaN: true })).message).toMatchInlineSnapshot(
+      `"s.json: p50 is "1", expected a number or NaN"`,
+    )
+  })
+
+
   it('parses and checks, with a byte order mark or without', () => {
     expect(parseJson('\uFEFF{"k": 2}', json.object({ k: json.integer }), { file: 'a.json' })).toEqual({ k: 2 })
   })

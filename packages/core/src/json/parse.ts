@@ -11,6 +11,12 @@ export interface JsonSource {
    * Defaults to `MALFORMED_JSON`.
    */
   readonly code?: PubmatchErrorCode
+  /**
+   * Read every `null` back as `NaN`: JSON writes `NaN` and infinities as `null`, so a file of
+   * measurements (a summary of no samples) gets its `NaN`s back; check such numbers with
+   * `json.numberOrNaN`. Only for files that hold no other `null`. Defaults to `false`.
+   */
+  readonly nullAsNaN?: boolean
 }
 
 /** Values quoted in messages are cut to this many characters. */
@@ -63,7 +69,8 @@ export function parseJson<T>(text: string, shape: JsonShape<T>, source: JsonSour
   }
   let value: unknown
   try {
-    value = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text)
+    const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text
+    value = source.nullAsNaN === true ? JSON.parse(body, (_key, one: unknown) => (one === null ? Number.NaN : one)) : JSON.parse(body)
   } catch (cause) {
     const reason = (cause as Error).message
     const position = /at position (\d+)/.exec(reason)?.[1]

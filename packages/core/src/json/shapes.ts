@@ -91,6 +91,9 @@ export const string: JsonShape<string> = shape('a string', (value) => typeof val
 /** A finite number. */
 export const number: JsonShape<number> = shape('a number', (value) => typeof value === 'number' && Number.isFinite(value))
 
+/** A number, `NaN` and infinities included (see `nullAsNaN` of `parseJson`). */
+export const numberOrNaN: JsonShape<number> = shape('a number or NaN', (value) => typeof value === 'number')
+
 /** A whole number. */
 export const integer: JsonShape<number> = shape('an integer', (value) => Number.isSafeInteger(value))
 

@@ -7,7 +7,7 @@ import { evaluate } from '@pubmatch/eval'
 import { loadLightGbm, scoreRows, type LightGbm } from '@pubmatch/lightgbm-wasm'
 import { createToyWorld, TOY_SCHEMA } from '../test/toy.ts'
 import { formatLetor, formatLightGbmText, parseLetor } from './letor.ts'
-import { loadModel, saveModel, scoreSolrLtr, toSolrLtr, MODEL_FORMAT, type ModelManifest } from './model.ts'
+import { loadModel, loadModelMemory, saveModel, saveModelMemory, scoreSolrLtr, toSolrLtr, MODEL_FORMAT, type ModelManifest } from './model.ts'
 import { createReranker } from './rerank.ts'
 import { gridCombinations, gridSearch, trainRanker } from './train.ts'
 import { buildTrainingSet, selectFeatures, selectQueries, type TrainingSet } from './training-set.ts'
@@ -242,6 +242,17 @@ describe('training, models and reranking (LightGBM in WebAssembly)', () => {
       `"<dir>/manifest.json is a pubmatch-ltr-model/1 manifest, which does not record its first stage exactly; retrain the model with \`pubmatch train\`"`,
     )
     expect(await message('{"format": "pubmatch-ltr-model/2",')).toMatchInlineSnapshot(`"<dir>/manifest.json is not valid JSON (position 34): "{"format": "pubmatch-ltr-model/2",""`)
+  })
+
+  it('reads a query memory back, and names the file, line and field of a damaged one', async () => {
+    const memory = mkdtempSync(join(tmpdir(), 'ltr-memory-'))
+    scratch.push(memory)
+    await saveModelMemory(memory, [{ id: 'q1', text: 'aspirin asthma', judgements: new Map([['D1', 2]]) }])
+    expect(await loadModelMemory(memory)).toEqual([{ id: 'q1', text: 'aspirin asthma', judgements: new Map([['D1', 2]]) }])
+    writeFileSync(join(memory, 'memory.jsonl'), '{"id": "q1", "text": "aspirin asthma", "judgements": {"D1": 2}}\n{"id": "q2", "text": "x", "judgements": {"D1": -1}}\n')
+    const error = await loadModelMemory(memory).catch((e: unknown) => e)
+    expect(error).toMatchObject({ code: 'UNSUPPORTED_FORMAT' })
+    expect((error as Error).message.replace(memory, '<dir>')).toMatchInlineSnapshot(`"<dir>/memory.jsonl:2: judgements.D1 is -1, expected a non-negative integer"`)
   })
 
   it('grid search picks parameters by k-fold cross-validation', () => {

@@ -5,7 +5,7 @@
  */
 import { mkdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { checkJson, isPubmatchError, json, parseJson, PubmatchError, truncateForMessage, type JsonShape } from '@pubmatch/core'
+import { checkJson, isPubmatchError, json, parseJson, PubmatchError, type JsonShape } from '@pubmatch/core'
 import { parseLightGbmModel, type LightGbmModel, type LightGbmParams, type ModelTree } from '@pubmatch/lightgbm-wasm'
 import { writeFileAtomic } from '@pubmatch/core/node'
 import type { FeatureSchema, LabelledQuery } from './types.ts'
@@ -127,6 +127,9 @@ const MANIFEST: JsonShape<ModelManifest> = json.object({
   metrics: json.record(json.number),
   queryRanges: json.optional(json.record(json.tuple(json.number, json.number))),
 })
+
+/** One line of a model's query memory. */
+const MEMORY_QUERY = json.object({ id: json.string, text: json.string, judgements: json.record(json.count) })
 
 /** A loaded model. */
 export interface RankerModel {
@@ -335,22 +338,8 @@ export async function loadModelMemory(dir: string): Promise<LabelledQuery[]> {
     if (line.trim() === '') {
       continue
     }
-    try {
-      const value = JSON.parse(line) as { id: unknown; text: unknown; judgements: unknown }
-      if (typeof value.id !== 'string' || typeof value.text !== 'string' || typeof value.judgements !== 'object' || value.judgements === null) {
-        throw new Error('expected {id, text, judgements}')
-      }
-      const judgements = new Map<string, number>()
-      for (const [doc, grade] of Object.entries(value.judgements as Record<string, unknown>)) {
-        if (typeof grade !== 'number' || !Number.isInteger(grade) || grade < 0) {
-          throw new Error(`grade of ${doc} is not a non-negative integer`)
-        }
-        judgements.set(doc, grade)
-      }
-      out.push({ id: value.id, text: value.text, judgements })
-    } catch (error) {
-      throw new PubmatchError('UNSUPPORTED_FORMAT', `${file}:${i + 1}: ${(error as Error).message}: "${truncateForMessage(line)}"`)
-    }
+    const value = parseJson(line, MEMORY_QUERY, { file: `${file}:${i + 1}`, code: 'UNSUPPORTED_FORMAT' })
+    out.push({ id: value.id, text: value.text, judgements: new Map(Object.entries(value.judgements)) })
   }
   return out
 }

@@ -40,7 +40,7 @@ function describe(value: unknown): string {
  */
 export function checkJson<T>(value: unknown, shape: JsonShape<T>, source: JsonSource): T {
   try {
-    return shape.check(value, '')
+    return shape.check(value, [])
   } catch (error) {
     if (!(error instanceof JsonMismatch)) {
       throw error
@@ -64,7 +64,7 @@ export function checkJson<T>(value: unknown, shape: JsonShape<T>, source: JsonSo
  */
 export function parseJson<T>(text: string, shape: JsonShape<T>, source: JsonSource): T {
   const code = source.code ?? 'MALFORMED_JSON'
-  if (text.trim() === '') {
+  if (/^\s*$/.test(text)) {
     throw new PubmatchError(code, `${source.file} is empty, expected JSON`, { details: { file: source.file } })
   }
   let value: unknown

@@ -14,11 +14,16 @@ export interface JsonShape<T> {
   /**
    * Returns `value` typed when it has this shape.
    * @param value - a parsed JSON value
-   * @param path - where it is (`schema.features[2]`; `''` for the whole value), for messages
+   * @param path - where it is, as keys and indexes from the top (`['schema', 'features', 2]`; empty
+   *   for the whole value). A check pushes a key before it descends and pops it after, so that a
+   *   path is formatted only for a message.
    * @throws JsonMismatch naming the first value that does not fit
    */
-  check(value: unknown, path: string): T
+  check(value: unknown, path: JsonPath): T
 }
+
+/** Where a value is: keys and array indexes from the top. */
+export type JsonPath = Array<string | number>
 
 /** The type a {@link JsonShape} checks for. */
 export type JsonShapeType<S> = S extends JsonShape<infer T> ? T : never
@@ -46,17 +51,39 @@ export class JsonMismatch extends Error {
   override readonly name = 'JsonMismatch'
   /** Where the value is (`schema.features[2]`; `''` for the whole value). */
   readonly path: string
+  /** How many keys deep it is. */
+  readonly depth: number
   /** The value found (`undefined`: the key is missing). */
   readonly value: unknown
   /** What it should have been. */
   readonly expected: string
 
-  constructor(path: string, value: unknown, expected: string) {
-    super(`${path === '' ? 'the value' : path} does not fit: expected ${expected}`)
-    this.path = path
+  constructor(path: readonly (string | number)[], value: unknown, expected: string) {
+    const where = formatPath(path)
+    super(`${where === '' ? 'the value' : where} does not fit: expected ${expected}`)
+    this.path = where
+    this.depth = path.length
     this.value = value
     this.expected = expected
   }
+}
+
+/**
+ * A path as a message shows it: `schema.features[2]`, `metrics["ndcg@10"]`.
+ * @param path - keys and indexes from the top
+ */
+function formatPath(path: readonly (string | number)[]): string {
+  let out = ''
+  for (const key of path) {
+    if (typeof key === 'number') {
+      out += `[${key}]`
+    } else if (/^[A-Za-z_$][\w$]*$/.test(key)) {
+      out += out === '' ? key : `.${key}`
+    } else {
+      out += out === '' ? JSON.stringify(key) : `[${JSON.stringify(key)}]`
+    }
+  }
+  return out
 }
 
 function shape<T>(expected: string, test: (value: unknown) => boolean): JsonShape<T> {
@@ -73,11 +100,6 @@ function shape<T>(expected: string, test: (value: unknown) => boolean): JsonShap
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
-
-function keyPath(path: string, key: string): string {
-  const name = /^[A-Za-z_$][\w$]*$/.test(key) ? key : JSON.stringify(key)
-  return path === '' ? name : /^[A-Za-z_$]/.test(name) ? `${path}.${name}` : `${path}[${name}]`
 }
 
 function quoteList(values: readonly unknown[]): string {
@@ -125,8 +147,10 @@ export function array<T>(item: JsonShape<T>): JsonShape<T[]> {
       if (!Array.isArray(value)) {
         throw new JsonMismatch(path, value, 'an array')
       }
-      for (const [i, one] of value.entries()) {
-        item.check(one, `${path}[${i}]`)
+      for (let i = 0; i < value.length; i++) {
+        path.push(i)
+        item.check(value[i], path)
+        path.pop()
       }
       return value as T[]
     },
@@ -145,7 +169,11 @@ export function tuple<const S extends readonly JsonShape<unknown>[]>(...items: S
       if (!Array.isArray(value) || value.length !== items.length) {
         throw new JsonMismatch(path, value, expected)
       }
-      items.forEach((item, i) => item.check(value[i], `${path}[${i}]`))
+      items.forEach((item, i) => {
+        path.push(i)
+        item.check(value[i], path)
+        path.pop()
+      })
       return value as { -readonly [K in keyof S]: JsonShapeType<S[K]> }
     },
   }
@@ -162,8 +190,10 @@ export function record<T>(item: JsonShape<T>): JsonShape<Record<string, T>> {
       if (!isObject(value)) {
         throw new JsonMismatch(path, value, 'an object')
       }
-      for (const [key, one] of Object.entries(value)) {
-        item.check(one, keyPath(path, key))
+      for (const key in value) {
+        path.push(key)
+        item.check(value[key], path)
+        path.pop()
       }
       return value as Record<string, T>
     },
@@ -188,7 +218,9 @@ export function object<const F extends JsonFields>(fields: F): JsonShape<JsonObj
         if (one === undefined && field.optional === true) {
           continue
         }
-        field.check(one, keyPath(path, key))
+        path.push(key)
+        field.check(one, path)
+        path.pop()
       }
       return value as JsonObjectOf<F>
     },
@@ -215,10 +247,12 @@ export function nullable<T>(inner: JsonShape<T>): JsonShape<T | null> {
       if (value === null) {
         return null
       }
+      const depth = path.length
       try {
         return inner.check(value, path)
       } catch (error) {
-        throw error instanceof JsonMismatch && error.path === path ? new JsonMismatch(path, value, expected) : error
+        path.length = depth
+        throw error instanceof JsonMismatch && error.depth === depth ? new JsonMismatch(path, value, expected) : error
       }
     },
   }
@@ -233,6 +267,7 @@ export function union<const S extends readonly JsonShape<unknown>[]>(...shapes: 
   return {
     expected,
     check(value, path) {
+      const depth = path.length
       for (const one of shapes) {
         try {
           return one.check(value, path) as JsonShapeType<S[number]>
@@ -240,6 +275,7 @@ export function union<const S extends readonly JsonShape<unknown>[]>(...shapes: 
           if (!(error instanceof JsonMismatch)) {
             throw error
           }
+          path.length = depth
         }
       }
       throw new JsonMismatch(path, value, expected)
@@ -268,7 +304,7 @@ export function tagged<const K extends string, const V extends { readonly [value
       const which = value[tag]
       const variant = typeof which === 'string' && Object.hasOwn(variants, which) ? variants[which] : undefined
       if (variant === undefined) {
-        throw new JsonMismatch(keyPath(path, tag), which, quoteList(values))
+        throw new JsonMismatch([...path, tag], which, quoteList(values))
       }
       return variant.check(value, path) as JsonShapeType<V[keyof V]>
     },

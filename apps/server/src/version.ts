@@ -1,6 +1,4 @@
-import { readFileSync } from 'node:fs'
+import { packageVersion } from '@pubmatch/core/node'
 
 /** The version of the `@pubmatch/server` package. */
-export const SERVER_VERSION: string = (
-  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
-).version
+export const SERVER_VERSION: string = packageVersion(new URL('../package.json', import.meta.url))

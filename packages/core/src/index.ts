@@ -29,6 +29,10 @@ export type {
   SupplementaryConcept,
 } from './article.ts'
 export { compareCodePoints } from './code-point-order.ts'
+export * as json from './json/shapes.ts'
+export { checkJson, parseJson } from './json/parse.ts'
+export type { JsonSource } from './json/parse.ts'
+export type { JsonFields, JsonObjectOf, JsonPath, JsonShape, JsonShapeType } from './json/shapes.ts'
 export { SECTION_TYPES } from './fulltext.ts'
 export type { FullTextDocument, Passage, PassageRole, SectionType } from './fulltext.ts'
 export type { MeshDescriptor, MeshQualifierRecord, MeshSupplementaryRecord } from './mesh.ts'

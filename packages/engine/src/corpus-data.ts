@@ -7,8 +7,8 @@ import { createHash } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { abstractText, PubmatchError, type Article, type MeshDescriptor } from '@pubmatch/core'
-import { writeFileAtomic } from '@pubmatch/core/node'
+import { abstractText, json, parseJson, PubmatchError, type Article, type JsonShape, type MeshDescriptor } from '@pubmatch/core'
+import { readJsonFile, writeFileAtomic } from '@pubmatch/core/node'
 import type { SearchMeshLookup } from '@pubmatch/bm25f'
 import { createMeshVocabulary, MANIFEST_FILE, openCorpus } from '@pubmatch/ingest'
 import type { IndexReader } from '@pubmatch/index'
@@ -27,6 +27,13 @@ interface ForwardMeta {
   readonly corpusSegment?: string
 }
 
+const FORWARD_META: JsonShape<ForwardMeta> = json.object({
+  generation: json.count,
+  docCount: json.count,
+  analyzer: json.string,
+  corpusSegment: json.optional(json.string),
+})
+
 /**
  * The forward store (token streams of title, abstract and MeSH) of an index: loaded when it was
  * built for this index generation, document count and analyzer; otherwise brought up to date from
@@ -39,7 +46,8 @@ interface ForwardMeta {
  * @param reader - the open index
  * @param settings - its settings (for the corpus path)
  * @param onProgress - progress of a rebuild (documents done of total)
- * @throws PubmatchError `NOT_FOUND` when a rebuild is needed and the corpus is gone
+ * @throws PubmatchError `NOT_FOUND` when a rebuild is needed and the corpus is gone, `INDEX_CORRUPTED`
+ *   when `forward.json` is not JSON or not of its shape
  */
 export async function openForwardStore(
   indexDir: string,
@@ -53,7 +61,7 @@ export async function openForwardStore(
   const analyzer = textAnalyzer.name
   let previous: ForwardMeta | undefined
   if (existsSync(file) && existsSync(metaFile)) {
-    previous = JSON.parse(await readFile(metaFile, 'utf8')) as ForwardMeta
+    previous = await readJsonFile(metaFile, FORWARD_META, { code: 'INDEX_CORRUPTED' })
     if (previous.generation === reader.generation && previous.docCount === reader.docCount && previous.analyzer === analyzer) {
       return loadForwardIndex(file)
     }
@@ -124,6 +132,20 @@ interface MeshCache {
   readonly descriptors: MeshDescriptor[]
 }
 
+const MESH_DESCRIPTOR: JsonShape<MeshDescriptor> = json.object({
+  ui: json.string,
+  name: json.string,
+  treeNumbers: json.array(json.string),
+  entryTerms: json.array(json.string),
+  allowableQualifiers: json.array(json.string),
+  scopeNote: json.optional(json.string),
+})
+
+const MESH_CACHE: JsonShape<MeshCache> = json.object({ corpusSegments: json.string, descriptors: json.array(MESH_DESCRIPTOR) })
+
+/** What the MeSH cache needs of the corpus manifest: its segment list, whatever its entries hold. */
+const CORPUS_SEGMENTS = json.object({ segments: json.array(json.unknown) })
+
 /**
  * A MeSH lookup from the MeSH records of an index's corpus, or `undefined` when the corpus is
  * gone or holds none (then `[mh]` maps by name only, without explosion, and the search warns).
@@ -154,20 +176,20 @@ async function corpusMeshDescriptors(settings: IndexSettings, indexDir: string |
   }
   let key: string | undefined
   try {
-    const manifest = JSON.parse(await readFile(manifestFile, 'utf8')) as { segments?: unknown }
-    key = createHash('sha256').update(JSON.stringify(manifest.segments ?? null)).digest('hex')
+    const manifest = parseJson(await readFile(manifestFile, 'utf8'), CORPUS_SEGMENTS, { file: manifestFile, code: 'CORPUS_CORRUPTED' })
+    key = createHash('sha256').update(JSON.stringify(manifest.segments)).digest('hex')
   } catch {
     // an unreadable manifest: openCorpus below says what is wrong with it
   }
   const cacheFile = indexDir === undefined ? undefined : join(indexDir, MESH_CACHE_FILE)
   if (cacheFile !== undefined && key !== undefined && existsSync(cacheFile)) {
     try {
-      const cached = JSON.parse(await readFile(cacheFile, 'utf8')) as Partial<MeshCache>
-      if (cached.corpusSegments === key && Array.isArray(cached.descriptors)) {
+      const cached = await readJsonFile(cacheFile, MESH_CACHE, { code: 'INDEX_CORRUPTED' })
+      if (cached.corpusSegments === key) {
         return cached.descriptors
       }
     } catch {
-      // a damaged cache is rebuilt
+      // a damaged cache (unreadable, not JSON, not of its shape) is rebuilt
     }
   }
   const store = await openCorpus(settings.corpus, { readOnly: true })

@@ -4,7 +4,7 @@
  */
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { PubmatchError, truncateForMessage } from '@pubmatch/core'
+import { json, parseJson, PubmatchError, type JsonShape } from '@pubmatch/core'
 import { writeFileAtomic } from '@pubmatch/core/node'
 import { meshEntryTermLookup, type CorpusStore } from '@pubmatch/ingest'
 import { defaultPubmedFields, testCollectionFields, type IndexConfig } from '@pubmatch/index'
@@ -30,13 +30,23 @@ export interface IndexSettings {
   readonly builtAt: string
 }
 
+const SETTINGS: JsonShape<IndexSettings> = json.object({
+  fieldSet: json.literal(...FIELD_SETS),
+  analyzer: json.string,
+  meshEntryTerms: json.boolean,
+  corpus: json.string,
+  corpusSegment: json.optional(json.string),
+  builtAt: json.string,
+})
+
 /** The settings file in an index directory. */
 export const SETTINGS_FILE = 'pubmatch.json'
 
 /**
  * Reads an index's settings.
  * @param indexDir - the index directory
- * @throws PubmatchError `NOT_FOUND` when the directory holds no pubmatch index
+ * @throws PubmatchError `NOT_FOUND` when the directory holds no pubmatch index, `INDEX_CORRUPTED`
+ *   when its settings file is not JSON or not of the settings' shape
  */
 export async function readIndexSettings(indexDir: string): Promise<IndexSettings> {
   let text: string
@@ -48,14 +58,7 @@ export async function readIndexSettings(indexDir: string): Promise<IndexSettings
       details: { file: indexDir },
     })
   }
-  try {
-    return JSON.parse(text) as IndexSettings
-  } catch (error) {
-    throw new PubmatchError('INDEX_CORRUPTED', `${join(indexDir, SETTINGS_FILE)} is not JSON: "${truncateForMessage(text)}"`, {
-      cause: error,
-      details: { file: join(indexDir, SETTINGS_FILE) },
-    })
-  }
+  return parseJson(text, SETTINGS, { file: join(indexDir, SETTINGS_FILE), code: 'INDEX_CORRUPTED' })
 }
 
 /**

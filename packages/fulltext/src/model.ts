@@ -3,9 +3,9 @@
  * of P(relevant | BM25) per section type, like Yeganova et al.'s Figure 1).
  */
 import { readFile } from 'node:fs/promises'
-import { PubmatchError, SECTION_TYPES, truncateForMessage, type SectionType } from '@pubmatch/core'
+import { json, parseJson, PubmatchError, SECTION_TYPES, truncateForMessage, type JsonShape, type SectionType } from '@pubmatch/core'
 import { writeFileAtomic } from '@pubmatch/core/node'
-import { checkPavFunction, evaluatePav } from './pav.ts'
+import { checkPavFunction, evaluatePav, type PavFunction } from './pav.ts'
 import type { SectionModel } from './scoring.ts'
 
 /** The format tag of a saved section model. */
@@ -18,6 +18,22 @@ export interface SavedSectionModel extends SectionModel {
   /** Free description of the training data (queries, labels, the index). */
   readonly training: Readonly<Record<string, string | number>>
 }
+
+const PAV_FUNCTION: JsonShape<PavFunction> = json.object({
+  xs: json.array(json.number),
+  ys: json.array(json.number),
+  points: json.count,
+  weight: json.number,
+  prior: json.number,
+})
+
+const SAVED_SECTION_MODEL: JsonShape<SavedSectionModel> = json.object({
+  format: json.literal(SECTION_MODEL_FORMAT),
+  trainedAt: json.string,
+  training: json.record(json.union(json.string, json.number)),
+  prior: json.refine(json.number, (prior) => prior > 0 && prior < 1, 'a number between 0 and 1 (both excluded)'),
+  sections: json.record(PAV_FUNCTION),
+})
 
 /**
  * Writes a section model crash-safely.
@@ -33,7 +49,8 @@ export async function saveSectionModel(file: string, model: SectionModel, traini
 /**
  * Reads and checks a saved section model.
  * @param file - the JSON file
- * @throws PubmatchError `NOT_FOUND`, `UNSUPPORTED_FORMAT`, `SCHEMA_MISMATCH` (a function that is not monotone)
+ * @throws PubmatchError `NOT_FOUND`, `UNSUPPORTED_FORMAT` (not JSON, or not of a saved model's shape: the message
+ *   names the file and the field), `SCHEMA_MISMATCH` (an unknown section type, a function that is not monotone)
  */
 export async function loadSectionModel(file: string): Promise<SavedSectionModel> {
   let text: string
@@ -42,15 +59,7 @@ export async function loadSectionModel(file: string): Promise<SavedSectionModel>
   } catch (error) {
     throw new PubmatchError('NOT_FOUND', `no section model at ${file}; train one with \`pubmatch fulltext train -i INDEX --known-item -o ${file}\``, { cause: error, details: { file } })
   }
-  let value: SavedSectionModel
-  try {
-    value = JSON.parse(text) as SavedSectionModel
-  } catch (error) {
-    throw new PubmatchError('UNSUPPORTED_FORMAT', `${file} is not JSON: "${truncateForMessage(text)}"`, { cause: error, details: { file } })
-  }
-  if (value.format !== SECTION_MODEL_FORMAT || typeof value.sections !== 'object' || !(value.prior > 0 && value.prior < 1)) {
-    throw new PubmatchError('UNSUPPORTED_FORMAT', `${file} is not a ${SECTION_MODEL_FORMAT} model`, { details: { file } })
-  }
+  const value = parseJson(text, SAVED_SECTION_MODEL, { file, code: 'UNSUPPORTED_FORMAT' })
   for (const [type, f] of Object.entries(value.sections)) {
     if (!(SECTION_TYPES as readonly string[]).includes(type)) {
       throw new PubmatchError('SCHEMA_MISMATCH', `${file}: unknown section type "${truncateForMessage(type)}"`)

@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
-import { PubmatchError } from '@pubmatch/core'
+import { json, PubmatchError, type JsonShape } from '@pubmatch/core'
+import { readJsonFileSync } from '@pubmatch/core/node'
 
 /** A pointer into the WebAssembly memory (wasm32: a byte offset below 4 GiB). */
 export type Pointer = number
@@ -123,6 +124,14 @@ export interface WasmBuildInfo {
   readonly threaded?: boolean
 }
 
+const BUILD_INFO: JsonShape<WasmBuildInfo> = json.object({
+  variant: json.string,
+  emcc: json.string,
+  lightgbm: json.string,
+  wasmBytes: json.count,
+  threaded: json.optional(json.boolean),
+})
+
 /** Options of {@link loadWasmModule}. */
 export interface LoadWasmOptions {
   /**
@@ -197,7 +206,7 @@ function prepare(dir: string): { factory: ModuleFactory; module: Promise<object>
   const module = wasm.compile(readFileSync(binary))
   const infoPath = `${dir}build-info.json`
   const info: WasmBuildInfo = existsSync(infoPath)
-    ? (JSON.parse(readFileSync(infoPath, 'utf8')) as WasmBuildInfo)
+    ? readJsonFileSync(infoPath, BUILD_INFO)
     : { variant: 'unknown', emcc: 'unknown', lightgbm: 'unknown', wasmBytes: 0 }
   const entry = { factory, module, info }
   compiled.set(dir, entry)
@@ -235,7 +244,8 @@ function checkThreads(threads: number): void {
  * gets its own `threads - 1` worker threads; they do not keep the process alive.
  * @param options - thread count, where the build is and where LightGBM's log lines go
  * @throws PubmatchError `INVALID_ARGUMENT` for a bad thread count or spin count, or `threads > 1`
- *   with a single-threaded build; `NOT_FOUND` when the build is missing
+ *   with a single-threaded build; `NOT_FOUND` when the build is missing; `MALFORMED_JSON` naming the
+ *   file when its `build-info.json` is not JSON or not of its shape
  */
 export async function loadWasmModule(
   options: LoadWasmOptions = {},

@@ -7,7 +7,7 @@ import { evaluate } from '@pubmatch/eval'
 import { loadLightGbm, scoreRows, type LightGbm } from '@pubmatch/lightgbm-wasm'
 import { createToyWorld, TOY_SCHEMA } from '../test/toy.ts'
 import { formatLetor, formatLightGbmText, parseLetor } from './letor.ts'
-import { loadModel, saveModel, scoreSolrLtr, toSolrLtr, MODEL_FORMAT, type ModelManifest } from './model.ts'
+import { loadModel, loadModelMemory, saveModel, saveModelMemory, scoreSolrLtr, toSolrLtr, MODEL_FORMAT, type ModelManifest } from './model.ts'
 import { createReranker } from './rerank.ts'
 import { gridCombinations, gridSearch, trainRanker } from './train.ts'
 import { buildTrainingSet, selectFeatures, selectQueries, type TrainingSet } from './training-set.ts'
@@ -216,6 +216,43 @@ describe('training, models and reranking (LightGBM in WebAssembly)', () => {
     writeFileSync(join(broken, 'manifest.json'), readFileSync(join(dir, 'manifest.json')))
     writeFileSync(join(broken, 'model.txt'), 'tree\nversion=v4\nnum_class=1\n')
     await expect(loadModel(broken)).rejects.toMatchObject({ code: 'UNSUPPORTED_FORMAT' })
+  })
+
+  it('refuses a manifest that is not JSON or not of its shape, naming the file and the field', async () => {
+    const broken = mkdtempSync(join(tmpdir(), 'ltr-manifest-'))
+    scratch.push(broken)
+    writeFileSync(join(broken, 'model.txt'), readFileSync(join(dir, 'model.txt')))
+    const good = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as ModelManifest
+    const message = async (manifest: string): Promise<string> => {
+      writeFileSync(join(broken, 'manifest.json'), manifest)
+      const error = await loadModel(broken).catch((e: unknown) => e)
+      expect(error).toMatchObject({ code: 'UNSUPPORTED_FORMAT', details: { file: join(broken, 'manifest.json') } })
+      return (error as Error).message.replace(broken, '<dir>')
+    }
+    expect(await message(JSON.stringify({ ...good, firstStage: { ...good.firstStage, match: 'some' } }))).toMatchInlineSnapshot(
+      `"<dir>/manifest.json: firstStage.match is "some", expected "all" or "any""`,
+    )
+    expect(await message(JSON.stringify({ ...good, queryRanges: { F176: [0] } }))).toMatchInlineSnapshot(
+      `"<dir>/manifest.json: queryRanges.F176 is [0], expected an array of 2"`,
+    )
+    expect(await message(JSON.stringify({ ...good, format: 'pubmatch-ltr-model/3' }))).toMatchInlineSnapshot(
+      `"<dir>/manifest.json: format is "pubmatch-ltr-model/3", expected "pubmatch-ltr-model/2""`,
+    )
+    expect(await message(JSON.stringify({ ...good, format: 'pubmatch-ltr-model/1' }))).toMatchInlineSnapshot(
+      `"<dir>/manifest.json is a pubmatch-ltr-model/1 manifest, which does not record its first stage exactly; retrain the model with \`pubmatch train\`"`,
+    )
+    expect(await message('{"format": "pubmatch-ltr-model/2",')).toMatchInlineSnapshot(`"<dir>/manifest.json is not valid JSON (position 34): "{"format": "pubmatch-ltr-model/2",""`)
+  })
+
+  it('reads a query memory back, and names the file, line and field of a damaged one', async () => {
+    const memory = mkdtempSync(join(tmpdir(), 'ltr-memory-'))
+    scratch.push(memory)
+    await saveModelMemory(memory, [{ id: 'q1', text: 'aspirin asthma', judgements: new Map([['D1', 2]]) }])
+    expect(await loadModelMemory(memory)).toEqual([{ id: 'q1', text: 'aspirin asthma', judgements: new Map([['D1', 2]]) }])
+    writeFileSync(join(memory, 'memory.jsonl'), '{"id": "q1", "text": "aspirin asthma", "judgements": {"D1": 2}}\n{"id": "q2", "text": "x", "judgements": {"D1": -1}}\n')
+    const error = await loadModelMemory(memory).catch((e: unknown) => e)
+    expect(error).toMatchObject({ code: 'UNSUPPORTED_FORMAT' })
+    expect((error as Error).message.replace(memory, '<dir>')).toMatchInlineSnapshot(`"<dir>/memory.jsonl:2: judgements.D1 is -1, expected a non-negative integer"`)
   })
 
   it('grid search picks parameters by k-fold cross-validation', () => {

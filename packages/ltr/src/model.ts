@@ -5,7 +5,7 @@
  */
 import { mkdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { PubmatchError, isPubmatchError, truncateForMessage } from '@pubmatch/core'
+import { checkJson, isPubmatchError, json, parseJson, PubmatchError, type JsonShape } from '@pubmatch/core'
 import { parseLightGbmModel, type LightGbmModel, type LightGbmParams, type ModelTree } from '@pubmatch/lightgbm-wasm'
 import { writeFileAtomic } from '@pubmatch/core/node'
 import type { FeatureSchema, LabelledQuery } from './types.ts'
@@ -89,6 +89,48 @@ export interface ModelManifest {
   readonly queryRanges?: Readonly<Record<string, QueryRange>>
 }
 
+const FIRST_STAGE: JsonShape<FirstStageRecord> = json.object({
+  ranker: json.string,
+  params: json.record(json.unknown),
+  analyzer: json.string,
+  fieldSet: json.string,
+  fields: json.array(json.string),
+  match: json.literal('all', 'any'),
+  syntax: json.literal('pubmed', 'plain'),
+  depth: json.count,
+})
+
+const TRAINING: JsonShape<TrainingRecord> = json.object({
+  queries: json.string,
+  qrels: json.string,
+  validation: json.string,
+  usageLog: json.nullable(json.string),
+  depth: json.count,
+  trainQueries: json.count,
+  trainRows: json.count,
+  validQueries: json.count,
+  testQueries: json.count,
+  seconds: json.number,
+  seed: json.integer,
+  memory: json.nullable(json.object({ queries: json.count, k: json.count })),
+})
+
+const LIGHTGBM_PARAM_VALUE = json.union(json.string, json.number, json.boolean, json.array(json.union(json.string, json.number)))
+
+const MANIFEST: JsonShape<ModelManifest> = json.object({
+  format: json.literal(MODEL_FORMAT),
+  createdAt: json.string,
+  schema: json.object({ version: json.string, features: json.array(json.string) }),
+  firstStage: FIRST_STAGE,
+  training: TRAINING,
+  lightgbm: json.object({ params: json.record(LIGHTGBM_PARAM_VALUE), iterations: json.count }),
+  metrics: json.record(json.number),
+  queryRanges: json.optional(json.record(json.tuple(json.number, json.number))),
+})
+
+/** One line of a model's query memory. */
+const MEMORY_QUERY = json.object({ id: json.string, text: json.string, judgements: json.record(json.count) })
+
 /** A loaded model. */
 export interface RankerModel {
   readonly manifest: ModelManifest
@@ -121,8 +163,8 @@ export async function saveModel(dir: string, manifest: ModelManifest, text: stri
  * Reads a model directory and checks it against the feature schema it will be used with.
  * @param dir - the model directory
  * @param schema - the extractor's schema; its version and feature ids must equal the manifest's
- * @throws PubmatchError `NOT_FOUND` (no model there), `UNSUPPORTED_FORMAT` (not a manifest or model),
- *   `SCHEMA_MISMATCH` (trained on other features)
+ * @throws PubmatchError `NOT_FOUND` (no model there), `UNSUPPORTED_FORMAT` (not a manifest or model: the
+ *   message names the file and the first field that does not fit), `SCHEMA_MISMATCH` (trained on other features)
  */
 export async function loadModel(dir: string, schema?: FeatureSchema): Promise<RankerModel> {
   let manifestText: string
@@ -139,26 +181,16 @@ export async function loadModel(dir: string, schema?: FeatureSchema): Promise<Ra
     }
     throw error
   }
-  let manifest: ModelManifest
-  try {
-    manifest = JSON.parse(manifestText) as ModelManifest
-  } catch {
-    throw new PubmatchError('UNSUPPORTED_FORMAT', `${join(dir, MANIFEST_FILE)} is not JSON: "${truncateForMessage(manifestText)}"`)
-  }
-  if ((manifest.format as string) === 'pubmatch-ltr-model/1') {
+  const source = { file: join(dir, MANIFEST_FILE), code: 'UNSUPPORTED_FORMAT' } as const
+  const parsed = parseJson(manifestText, json.unknown, source)
+  if (typeof parsed === 'object' && parsed !== null && (parsed as { format?: unknown }).format === 'pubmatch-ltr-model/1') {
     throw new PubmatchError(
       'UNSUPPORTED_FORMAT',
-      `${join(dir, MANIFEST_FILE)} is a pubmatch-ltr-model/1 manifest, which does not record its first stage exactly; retrain the model with \`pubmatch train\``,
+      `${source.file} is a pubmatch-ltr-model/1 manifest, which does not record its first stage exactly; retrain the model with \`pubmatch train\``,
+      { details: { file: source.file } },
     )
   }
-  if (
-    manifest.format !== MODEL_FORMAT ||
-    !Array.isArray(manifest.schema?.features) ||
-    typeof manifest.firstStage?.ranker !== 'string' ||
-    typeof manifest.training?.depth !== 'number'
-  ) {
-    throw new PubmatchError('UNSUPPORTED_FORMAT', `${join(dir, MANIFEST_FILE)} is not a ${MODEL_FORMAT} manifest (format "${String(manifest.format)}")`)
-  }
+  const manifest = checkJson(parsed, MANIFEST, source)
   let model: LightGbmModel
   try {
     model = parseLightGbmModel(text)
@@ -309,22 +341,8 @@ export async function loadModelMemory(dir: string): Promise<LabelledQuery[]> {
     if (line.trim() === '') {
       continue
     }
-    try {
-      const value = JSON.parse(line) as { id: unknown; text: unknown; judgements: unknown }
-      if (typeof value.id !== 'string' || typeof value.text !== 'string' || typeof value.judgements !== 'object' || value.judgements === null) {
-        throw new Error('expected {id, text, judgements}')
-      }
-      const judgements = new Map<string, number>()
-      for (const [doc, grade] of Object.entries(value.judgements as Record<string, unknown>)) {
-        if (typeof grade !== 'number' || !Number.isInteger(grade) || grade < 0) {
-          throw new Error(`grade of ${doc} is not a non-negative integer`)
-        }
-        judgements.set(doc, grade)
-      }
-      out.push({ id: value.id, text: value.text, judgements })
-    } catch (error) {
-      throw new PubmatchError('UNSUPPORTED_FORMAT', `${file}:${i + 1}: ${(error as Error).message}: "${truncateForMessage(line)}"`)
-    }
+    const value = parseJson(line, MEMORY_QUERY, { file: `${file}:${i + 1}`, code: 'UNSUPPORTED_FORMAT' })
+    out.push({ id: value.id, text: value.text, judgements: new Map(Object.entries(value.judgements)) })
   }
   return out
 }

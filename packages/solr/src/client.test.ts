@@ -38,6 +38,21 @@ describe('createSolrClient', () => {
     expect(script.urls).toHaveLength(1)
   })
 
+  it('refuses a success whose body is not a Solr JSON response, naming the node and path, without retrying', async () => {
+    for (const body of ['<html>proxy error</html>', '[1, 2]', '{"responseHeader": {"status": "0"}}']) {
+      const script = scripted([() => new Response(body, { status: 200 })])
+      const client = createSolrClient({ urls: ['http://a:1/solr'], backoffMs: 1, fetch: script.fetch })
+      const error = await client.request({ path: '/c/select', params: { q: 'x' } }).catch((caught: unknown) => caught)
+      expect(error).toMatchObject({ code: 'MALFORMED_JSON', details: { file: 'http://a:1/solr/c/select' } })
+      expect(script.urls).toHaveLength(1)
+    }
+    const script = scripted([() => new Response('{"responseHeader": {"status": "0"}}', { status: 200 })])
+    const error = await createSolrClient({ urls: ['http://a:1/solr'], fetch: script.fetch })
+      .request({ path: 'c/select' })
+      .catch((caught: unknown) => caught)
+    expect((error as Error).message).toMatchInlineSnapshot(`"http://a:1/solr/c/select: responseHeader.status is "0", expected a number"`)
+  })
+
   it('gives up with NETWORK after its attempts, and sends no request twice when told not to retry', async () => {
     const down = scripted([() => new TypeError('connect ECONNREFUSED')])
     const client = createSolrClient({ urls: ['http://a:1/solr'], retries: 3, backoffMs: 1, fetch: down.fetch })

@@ -4,7 +4,7 @@
  * failover across the nodes it knows. Errors are `PubmatchError`s naming the request and Solr's
  * own message.
  */
-import { PubmatchError, truncateForMessage } from '@pubmatch/core'
+import { isPubmatchError, json, parseJson, PubmatchError, truncateForMessage, type JsonShape } from '@pubmatch/core'
 
 /** Options of {@link createSolrClient}. */
 export interface SolrClientOptions {
@@ -31,6 +31,12 @@ export type SolrResponse = Record<string, unknown> & {
   readonly responseHeader?: { readonly status?: number; readonly QTime?: number; readonly partialResults?: boolean }
 }
 
+const SOLR_RESPONSE: JsonShape<SolrResponse> = json.object({
+  responseHeader: json.optional(
+    json.object({ status: json.optional(json.number), QTime: json.optional(json.number), partialResults: json.optional(json.boolean) }),
+  ),
+})
+
 /** One request. */
 export interface SolrRequest {
   /** Path under the base URL (`admin/collections`, `mycoll/select`). */
@@ -49,6 +55,7 @@ export interface SolrClient {
   /**
    * Sends a request; GET without a body, POST with one.
    * @throws PubmatchError `UPSTREAM_HTTP` (Solr answered with an error status; `details.status`),
+   *   `MALFORMED_JSON` (a success whose body is not a JSON object with a `responseHeader` of Solr's shape),
    *   `NETWORK` (no node answered after the retries)
    */
   request(request: SolrRequest): Promise<SolrResponse>
@@ -86,7 +93,8 @@ export function createSolrClient(options: SolrClientOptions): SolrClient {
   const doFetch = options.fetch ?? fetch
   let preferred = 0
 
-  async function once(base: string, request: SolrRequest): Promise<{ status: number; json?: SolrResponse; text: string }> {
+  /** One attempt: the answer, its JSON, or why its body is not a Solr JSON response. */
+  async function once(base: string, request: SolrRequest): Promise<{ status: number; json?: SolrResponse; text: string; malformed?: PubmatchError }> {
     const query = new URLSearchParams()
     for (const [key, value] of Object.entries({ wt: 'json', ...request.params })) {
       if (value === undefined) {
@@ -117,13 +125,11 @@ export function createSolrClient(options: SolrClientOptions): SolrClient {
     }
     const response = await doFetch(url, init)
     const text = await response.text()
-    let json: SolrResponse | undefined
     try {
-      json = JSON.parse(text) as SolrResponse
-    } catch {
-      json = undefined
+      return { status: response.status, json: parseJson(text, SOLR_RESPONSE, { file: `${base}/${request.path.replace(/^\/+/, '')}` }), text }
+    } catch (error) {
+      return { status: response.status, text, malformed: error as PubmatchError }
     }
-    return { status: response.status, ...(json === undefined ? {} : { json }), text }
   }
 
   return {
@@ -139,6 +145,9 @@ export function createSolrClient(options: SolrClientOptions): SolrClient {
             preferred = (preferred + attempt) % urls.length
             return answer.json
           }
+          if (answer.status >= 200 && answer.status < 300 && answer.malformed !== undefined) {
+            throw answer.malformed
+          }
           const message = solrMessage(answer.json) ?? truncateForMessage(answer.text)
           const error = new PubmatchError(
             'UPSTREAM_HTTP',
@@ -150,7 +159,7 @@ export function createSolrClient(options: SolrClientOptions): SolrClient {
           }
           last = error
         } catch (error) {
-          if (error instanceof PubmatchError && error.code === 'UPSTREAM_HTTP' && !TRANSIENT.has(error.details.status ?? 0)) {
+          if (isPubmatchError(error, 'MALFORMED_JSON') || (isPubmatchError(error, 'UPSTREAM_HTTP') && !TRANSIENT.has(error.details.status ?? 0))) {
             throw error
           }
           last = error

@@ -7,10 +7,11 @@
  */
 import { spawn } from 'node:child_process'
 import { existsSync, openSync, closeSync, readFileSync } from 'node:fs'
-import { mkdir, readFile } from 'node:fs/promises'
+import { mkdir } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { PubmatchError } from '@pubmatch/core'
+import { isPubmatchError, json, parseJson, PubmatchError, type JsonShape } from '@pubmatch/core'
+import { readJsonFile } from '@pubmatch/core/node'
 
 /** The state file the cluster JVM keeps. */
 export interface LocalClusterState {
@@ -21,6 +22,13 @@ export interface LocalClusterState {
   readonly control: string
   readonly nodes: ReadonlyArray<{ readonly node: number; readonly url: string; readonly running: boolean }>
 }
+
+const STATE: JsonShape<LocalClusterState> = json.object({
+  pid: json.count,
+  zkHost: json.string,
+  control: json.string,
+  nodes: json.array(json.object({ node: json.count, url: json.string, running: json.boolean })),
+})
 
 /** Options of {@link startLocalCluster}. */
 export interface LocalClusterOptions {
@@ -146,12 +154,16 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
 /**
  * The state of the cluster in `dir`, if it wrote one (it may have stopped since).
  * @param dir - the cluster directory
+ * @throws PubmatchError `MALFORMED_JSON` naming the file when the state file is not JSON or not of its shape
  */
 export async function readLocalCluster(dir: string): Promise<LocalClusterState | undefined> {
   try {
-    return JSON.parse(await readFile(join(resolve(dir), STATE_FILE), 'utf8')) as LocalClusterState
-  } catch {
-    return undefined
+    return await readJsonFile(join(resolve(dir), STATE_FILE), STATE)
+  } catch (error) {
+    if (isPubmatchError(error, 'NOT_FOUND') || isPubmatchError(error, 'IO')) {
+      return undefined
+    }
+    throw error
   }
 }
 
@@ -187,7 +199,7 @@ function attach(dir: string, initial: LocalClusterState): LocalCluster {
     if (!response.ok) {
       throw new PubmatchError('INTERNAL', `the cluster's control ${path} answered ${response.status}: ${text}`)
     }
-    state = JSON.parse(text) as LocalClusterState
+    state = parseJson(text, STATE, { file: `${state.control}${path}` })
     return state
   }
   return {

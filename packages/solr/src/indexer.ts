@@ -6,7 +6,7 @@
  * searches see whole segments; a later run reads the state document and resumes after the last
  * segment it committed, exactly like the embedded index's `corpusSegment`.
  */
-import { PubmatchError } from '@pubmatch/core'
+import { checkJson, json, parseJson, PubmatchError, type JsonShape } from '@pubmatch/core'
 import { meshEntryTermLookup, noArticlesError, openCorpus, type CorpusStore } from '@pubmatch/ingest'
 import type { SolrClient, SolrResponse } from './client.ts'
 import { STATE_FIELD, createConfigset, zipConfigset, type SolrFieldSet } from './configset.ts'
@@ -27,6 +27,16 @@ export interface CollectionState {
   readonly corpus: string
   readonly updatedAt: string
 }
+
+const COLLECTION_STATE: JsonShape<CollectionState> = json.object({
+  fieldSet: json.literal('pubmed', 'test-collection'),
+  analyzer: json.string,
+  k1: json.number,
+  b: json.number,
+  corpusSegment: json.optional(json.string),
+  corpus: json.string,
+  updatedAt: json.string,
+})
 
 /** Options of {@link indexCorpus}. */
 export interface IndexCorpusOptions {
@@ -242,7 +252,8 @@ export async function createCollection(client: SolrClient, options: CreateCollec
  */
 export async function collectionExists(client: SolrClient, collection: string): Promise<boolean> {
   const answer = await client.request({ path: 'admin/collections', params: { action: 'LIST' } })
-  return ((answer.collections as string[] | undefined) ?? []).includes(collection)
+  const { collections } = checkJson(answer, json.object({ collections: json.optional(json.array(json.string)) }), { file: 'admin/collections?action=LIST' })
+  return (collections ?? []).includes(collection)
 }
 
 /**
@@ -255,12 +266,15 @@ export async function readCollectionState(client: SolrClient, collection: string
     path: `${collection}/select`,
     params: { q: '{!term f=id v=$id}', id: STATE_ID, fl: STATE_FIELD, rows: 1 },
   })
-  const docs = (answer.response as { docs?: Array<Record<string, unknown>> } | undefined)?.docs ?? []
+  const { response } = checkJson(answer, json.object({ response: json.optional(json.object({ docs: json.optional(json.array(json.record(json.unknown))) })) }), {
+    file: `${collection}/select`,
+  })
+  const docs = response?.docs ?? []
   const text = docs[0]?.[STATE_FIELD]
   if (typeof text !== 'string') {
     return undefined
   }
-  return JSON.parse(text) as CollectionState
+  return parseJson(text, COLLECTION_STATE, { file: `the state document ${STATE_ID} of collection ${collection}`, code: 'INDEX_CORRUPTED' })
 }
 
 async function update(client: SolrClient, collection: string, body: unknown): Promise<SolrResponse> {

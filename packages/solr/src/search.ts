@@ -5,10 +5,15 @@
  */
 import type { Analyzer } from '@pubmatch/analysis'
 import type { MatchMode, QueryNode, QuerySyntax, SearchFilters, SearchMeshLookup, SearchWarning } from '@pubmatch/bm25f'
-import { PubmatchError } from '@pubmatch/core'
+import { checkJson, json, PubmatchError } from '@pubmatch/core'
 import type { SolrClient } from './client.ts'
 import type { SolrFields } from './configset.ts'
 import { translateQuery } from './translate.ts'
+
+/** What the first stage reads of a `/select` answer. */
+const SELECT_ANSWER = json.object({
+  response: json.object({ numFound: json.count, docs: json.array(json.object({ id: json.string, score: json.number })) }),
+})
 
 /** Options of {@link createSolrFirstStage}: the defaults of every search. */
 export interface SolrFirstStageOptions {
@@ -114,7 +119,7 @@ export function createSolrFirstStage(options: SolrFirstStageOptions): SolrFirstS
       if (header?.partialResults === true) {
         throw new PubmatchError('TIMEOUT', `the search ran past its time allowed (${searchOptions.timeAllowedMs} ms)`)
       }
-      const response = answer.response as { numFound: number; docs: Array<{ id: string; score: number }> }
+      const { response } = checkJson(answer, SELECT_ANSWER, { file: `${options.collection}/select` })
       return {
         hits: response.docs.map((doc, i) => ({ id: doc.id, score: doc.score, rank: i + 1 })),
         total: response.numFound,

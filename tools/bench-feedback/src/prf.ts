@@ -8,11 +8,12 @@
  * (how good the 10 feedback documents were), and the expanded queries' terms.
  * Writes the `prf` section of RESULTS.md and the raw figures to `.cache/prf.json`.
  */
-import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import { mkdir, writeFile } from 'node:fs/promises'
 import { basename, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
-import type { Qrels, Run, RunEntry } from '@pubmatch/core'
+import { json, type JsonShape, type Qrels, type Run, type RunEntry } from '@pubmatch/core'
+import { readJsonFile } from '@pubmatch/core/node'
 import { analyzerOf, type PrfOptions, type SearchEngine } from '@pubmatch/engine'
 import { engineInternals } from '@pubmatch/engine/internal'
 import {
@@ -234,6 +235,43 @@ function runsOf(runs: ReadonlyMap<string, ConfigRun>, names?: readonly string[])
 /** What a table shows of a configuration's runs besides the measures. */
 type RunStats = Pick<ConfigRun, 'meanMs' | 'overlap10'>
 
+/** The train grid an earlier run saved (`--reuse-train`). */
+export interface SavedTrainGrid {
+  readonly comparison: RunComparison
+  readonly stats: Readonly<Record<string, RunStats>>
+}
+
+/** The shape of {@link SavedTrainGrid}, checked when `--reuse-train` reads it (with `nullAsNaN`: a NaN mean or p-value is written as null). */
+export const SAVED_TRAIN_GRID: JsonShape<SavedTrainGrid> = json.object({
+  comparison: json.object({
+    baseline: json.string,
+    measures: json.array(json.string),
+    test: json.literal('t-test', 'randomisation'),
+    alpha: json.number,
+    correction: json.literal('none', 'bonferroni', 'holm'),
+    queryIds: json.array(json.string),
+    rows: json.array(
+      json.object({
+        run: json.string,
+        isBaseline: json.boolean,
+        cells: json.array(
+          json.object({
+            measure: json.string,
+            mean: json.numberOrNaN,
+            difference: json.numberOrNaN,
+            pValue: json.optional(json.numberOrNaN),
+            significant: json.boolean,
+            wins: json.count,
+            losses: json.count,
+            ties: json.count,
+          }),
+        ),
+      }),
+    ),
+  }),
+  stats: json.record(json.object({ meanMs: json.numberOrNaN, overlap10: json.numberOrNaN })),
+})
+
 function table(
   comparison: RunComparison,
   runs: ReadonlyMap<string, RunStats>,
@@ -318,10 +356,7 @@ export async function runPrf(options: PrfBenchOptions = {}): Promise<string> {
   let trainComparison: RunComparison | undefined
   const trainFile = join(CACHE_DIR, `prf-train-${trainQueries.length}-${seed}.json`)
   if (choice === undefined && options.reuseTrain === true) {
-    const saved = JSON.parse(await readFile(trainFile, 'utf8')) as {
-      comparison: RunComparison
-      stats: Record<string, RunStats>
-    }
+    const saved = await readJsonFile(trainFile, SAVED_TRAIN_GRID, { nullAsNaN: true })
     trainComparison = saved.comparison
     for (const [name, stats] of Object.entries(saved.stats)) {
       trainStats.set(name, stats)

@@ -1,25 +1,12 @@
 /**
- * Markdown pieces of the reports: tables, cells with significance marks, the sections of the
- * results file, and latency summaries.
+ * Markdown pieces of the reports: cells with significance marks and latency summaries (tables,
+ * percentiles and the sections of the results file: @pubmatch/bench-kit).
  */
+import { summarize as summarizeSample } from '@pubmatch/bench-kit'
 import { formatCell, type ComparisonCell, type RunComparison } from '@pubmatch/eval'
 
-/**
- * A Markdown table; columns after the first are right-aligned.
- * @param header - column titles
- * @param rows - the cells
- */
-export function markdownTable(
-  header: readonly string[],
-  rows: ReadonlyArray<readonly string[]>,
-): string {
-  const line = (cells: readonly string[]): string => `| ${cells.join(' | ')} |`
-  return [
-    line(header),
-    line(header.map((_, i) => (i === 0 ? '---' : '---:'))),
-    ...rows.map(line),
-  ].join('\n')
-}
+/** Markdown tables: @pubmatch/bench-kit's (columns after the first right-aligned). */
+export { markdownTable } from '@pubmatch/bench-kit'
 
 /**
  * A table cell: the mean, and against the baseline ▲/▼ when significant, with the p-value.
@@ -44,39 +31,7 @@ export function cellOf(
   return comparison.rows.find((r) => r.run === run)?.cells.find((c) => c.measure === measure)
 }
 
-/**
- * Replaces one section of a results file (between `<!-- begin NAME -->` and `<!-- end NAME -->`),
- * keeping the others, in the given order (unknown names last, alphabetically), under a new header.
- * @param text - the file's current text ('' when new)
- * @param header - the heading block
- * @param name - the section's name
- * @param content - the section's Markdown
- * @param order - section names in file order
- */
-export function replaceSection(
-  text: string,
-  header: string,
-  name: string,
-  content: string,
-  order: readonly string[],
-): string {
-  const sections = new Map<string, string>()
-  for (const match of text.matchAll(/<!-- begin (\S+) -->\n([\s\S]*?)<!-- end \1 -->/g)) {
-    sections.set(match[1]!, match[2]!)
-  }
-  sections.set(name, `${content.trimEnd()}\n`)
-  const position = (key: string): number => {
-    const at = order.indexOf(key)
-    return at < 0 ? order.length : at
-  }
-  const body = [...sections.keys()]
-    .sort((a, b) => position(a) - position(b) || (a < b ? -1 : a > b ? 1 : 0))
-    .map((key) => `<!-- begin ${key} -->\n${sections.get(key)!}<!-- end ${key} -->\n`)
-    .join('\n')
-  return `${header.trimEnd()}\n\n${body}`
-}
-
-/** Order statistics of a sample. */
+/** Order statistics of a sample: the fields of this benchmark's tables. */
 export interface Summary {
   readonly n: number
   readonly p50: number
@@ -87,33 +42,13 @@ export interface Summary {
 }
 
 /**
- * The nearest-rank percentile (the smallest value with at least `p` % of the sample at or below it).
- * @param sorted - the sample, ascending
- * @param p - percent, 0 < p ≤ 100
- */
-export function percentile(sorted: readonly number[], p: number): number {
-  if (sorted.length === 0) {
-    return Number.NaN
-  }
-  const rank = Math.ceil((p / 100) * sorted.length)
-  return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1]!
-}
-
-/**
- * p50, p90, p99 (nearest rank), mean and maximum.
+ * p50, p90, p99 (nearest rank, @pubmatch/bench-kit's `quantile`), mean and maximum; `n` 0 and
+ * `NaN` elsewhere for no values.
  * @param values - the sample
  */
 export function summarize(values: readonly number[]): Summary {
-  const sorted = [...values].sort((a, b) => a - b)
-  const mean = sorted.length === 0 ? Number.NaN : sorted.reduce((s, x) => s + x, 0) / sorted.length
-  return {
-    n: sorted.length,
-    p50: percentile(sorted, 50),
-    p90: percentile(sorted, 90),
-    p99: percentile(sorted, 99),
-    mean,
-    max: sorted.length === 0 ? Number.NaN : sorted[sorted.length - 1]!,
-  }
+  const { count, p50, p90, p99, mean, max } = summarizeSample(values, { empty: 'nan' })
+  return { n: count, p50, p90, p99, mean, max }
 }
 
 /**

@@ -4,17 +4,16 @@
  * `biomedical` analyzer, BM25F, match any, plain syntax), the labelled title queries, progress
  * lines, the machine's description and the results file with one section per program.
  */
-import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { availableParallelism, cpus, loadavg, totalmem } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { PubmatchError, type Qrels } from '@pubmatch/core'
+import { listedOrder, replaceSection } from '@pubmatch/bench-kit'
+import type { Qrels } from '@pubmatch/core'
 import { writeFileAtomic } from '@pubmatch/core/node'
 import { openSearch, updateIndex, type SearchEngine } from '@pubmatch/engine'
 import { readQrels } from '@pubmatch/eval'
 import { defaultReaders, ingestFiles, openCorpus, readQueries } from '@pubmatch/ingest'
-import { replaceSection } from './report.ts'
 
 /** The package directory (`tools/bench-feedback`). */
 export const PACKAGE_DIR: string = fileURLToPath(new URL('..', import.meta.url))
@@ -30,25 +29,8 @@ export function log(line: string): void {
   process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${line}\n`)
 }
 
-/**
- * The shared data folder: `PUBMATCH_SHARED`, else `../shared/data/` beside the repository root.
- * @throws PubmatchError `NOT_FOUND` when it does not exist
- */
-export function sharedDataDir(): string {
-  const dir =
-    process.env['PUBMATCH_SHARED'] ??
-    fileURLToPath(new URL('../../../../shared/data/', import.meta.url))
-  if (!existsSync(dir)) {
-    throw new PubmatchError(
-      'NOT_FOUND',
-      `@pubmatch/bench-feedback: shared data not found at ${dir} (set PUBMATCH_SHARED)`,
-      {
-        details: { file: dir },
-      },
-    )
-  }
-  return dir
-}
+/** The shared data folder (see @pubmatch/bench-kit). */
+export { sharedDataDir } from '@pubmatch/bench-kit'
 
 /** The indexed collection. */
 export interface Collection {
@@ -153,6 +135,6 @@ export async function writeResultsSection(name: string, content: string): Promis
   const text = await readFile(RESULTS_FILE, 'utf8').catch(() => '')
   await writeFileAtomic(
     RESULTS_FILE,
-    replaceSection(text, RESULTS_HEADER, name, content, ['prf', 'erf', 'latency']),
+    replaceSection(text, RESULTS_HEADER, name, content, listedOrder(['prf', 'erf', 'latency'])),
   )
 }

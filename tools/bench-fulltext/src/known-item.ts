@@ -14,6 +14,7 @@ import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { quantile, sharedDataDir } from '@pubmatch/bench-kit'
 import type { FullTextDocument, Qrels, Run } from '@pubmatch/core'
 import { compareRuns, evaluate, formatPValue, shuffle, type EvaluationResult } from '@pubmatch/eval'
 import {
@@ -32,7 +33,7 @@ import {
 import { readBiocFile } from '@pubmatch/ingest'
 
 const packageDir = fileURLToPath(new URL('..', import.meta.url))
-const shared = process.env['PUBMATCH_SHARED'] ?? fileURLToPath(new URL('../../../../shared/data/', import.meta.url))
+const shared = sharedDataDir()
 const resultsDir = join(packageDir, 'results')
 const SEED = 20260101
 
@@ -50,14 +51,6 @@ async function readCorpus(dir: string): Promise<FullTextDocument[]> {
     }
   }
   return out
-}
-
-function percentile(sorted: readonly number[], p: number): number {
-  if (sorted.length === 0) {
-    return Number.NaN
-  }
-  const rank = Math.ceil((p / 100) * sorted.length) - 1
-  return sorted[Math.min(sorted.length - 1, Math.max(0, rank))]!
 }
 
 const fmt = (value: number | undefined, digits = 4): string => (value === undefined || Number.isNaN(value) ? '–' : value.toFixed(digits))
@@ -173,9 +166,9 @@ async function main(): Promise<void> {
   const latencyRows = paths.map(([name]) => {
     const t = latency.get(name)!
     const run = name.endsWith(' compiled') ? compiledRuns.get(name.replace(' compiled', ''))! : runs.get(name as FulltextStrategy)!
-    return `| ${name} | ${fmt(firstQuery.get(name), 2)} | ${fmt(percentile(t, 50), 3)} | ${fmt(percentile(t, 90), 3)} | ${fmt(percentile(t, 99), 3)} | ${fmt(mrr(run))} |`
+    return `| ${name} | ${fmt(firstQuery.get(name), 2)} | ${fmt(quantile(t, 0.5), 3)} | ${fmt(quantile(t, 0.9), 3)} | ${fmt(quantile(t, 0.99), 3)} | ${fmt(mrr(run))} |`
   })
-  const p50 = (s: string): number => percentile(latency.get(s)!, 50)
+  const p50 = (s: string): number => quantile(latency.get(s)!, 0.5)
   await mkdir(resultsDir, { recursive: true })
   await saveSectionModel(join(resultsDir, 'pav-bioc.json'), model, {
     corpus: 'shared/data/pmc/bioc-json',

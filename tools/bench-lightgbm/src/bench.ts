@@ -21,6 +21,8 @@ import { cpus, loadavg } from 'node:os'
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { json, parseJson, type JsonShape } from '@pubmatch/core'
+import { readJsonFileSync } from '@pubmatch/core/node'
 import { loadLightGbm, parseLightGbmModel, prepareModel, scoreRows, type FeatureMatrix, type LightGbmParams } from '@pubmatch/lightgbm-wasm'
 import { BENCH_SHAPE, benchData, writeDataFile } from './data.ts'
 import { buildNative } from './native.ts'
@@ -88,12 +90,25 @@ const paramString = (p: LightGbmParams): string =>
     .map(([k, v]) => `${k}=${String(v)}`)
     .join(' ')
 
-function lastJson(stdout: string): Record<string, unknown> {
+/** What a training child prints (the native program after LightGBM's own log lines, so the last line that is an object). */
+type TrainOutput = Pick<TrainRun, 'setupMs' | 'trainMs' | 'trainCpuMs' | 'peakRssKb' | 'wasmMemoryBytes' | 'parallelRegions' | 'layout'>
+
+const TRAIN_OUTPUT: JsonShape<TrainOutput> = json.object({
+  setupMs: json.number,
+  trainMs: json.number,
+  trainCpuMs: json.number,
+  peakRssKb: json.number,
+  wasmMemoryBytes: json.optional(json.number),
+  parallelRegions: json.optional(json.number),
+  layout: json.optional(json.string),
+})
+
+function lastJson(stdout: string, what: string): TrainOutput {
   const line = stdout.trim().split('\n').reverse().find((l) => l.startsWith('{'))
   if (line === undefined) {
     throw new Error(`no result line in:\n${stdout.slice(-2000)}`)
   }
-  return JSON.parse(line) as Record<string, unknown>
+  return parseJson(line, TRAIN_OUTPUT, { file: `the result line of ${what}` })
 }
 
 const plural = (n: number): string => `${n} thread${n > 1 ? 's' : ''}`
@@ -157,12 +172,12 @@ function runOne(run: RunSpec, dataFile: string, exe: string | undefined): Omit<T
   if (result.status !== 0) {
     throw new Error(`${run.name} failed (${String(result.status)}): ${result.stderr.slice(-4000)}`)
   }
-  const json = lastJson(result.stdout) as Omit<TrainRun, 'key' | 'name' | 'threads' | 'model'>
+  const output = lastJson(result.stdout, run.name)
   const layout =
     run.kind === 'native'
       ? (result.stdout.split('\n').find((l) => l.includes('Auto-choosing') || l.includes('force_')) ?? '')
-      : json.layout
-  return { ...json, key: run.key, name: run.name, threads: run.threads, layout, model }
+      : output.layout
+  return { ...output, key: run.key, name: run.name, threads: run.threads, layout, model }
 }
 
 function firstRows(features: FeatureMatrix, rows: number): FeatureMatrix {
@@ -213,7 +228,7 @@ function variantSpecs(): RunSpec[] {
     .filter((name) => (variantFilter === undefined || variantFilter.has(name)) && existsSync(join(variantsDir, name, 'lightgbm.wasm')))
     .map((name) => {
       const dir = join(variantsDir, name)
-      const info = JSON.parse(readFileSync(join(dir, 'build-info.json'), 'utf8')) as { threaded?: boolean }
+      const info = readJsonFileSync(join(dir, 'build-info.json'), json.object({ threaded: json.optional(json.boolean) }))
       const n = info.threaded === true ? threads : 1
       return { key: `variant-${name}`, name: `wasm ${name}, ${plural(n)}`, kind: 'wasm', threads: n, wasmDir: dir }
     })

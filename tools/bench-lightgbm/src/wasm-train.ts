@@ -5,12 +5,14 @@
 // THREADS > 1 needs a threaded build; LightGBM's num_threads is set to it. SPIN_POLLS is
 // LoadWasmOptions.spinPolls ('' or absent: the default).
 import { writeFileSync } from 'node:fs'
+import { json, parseJson, type JsonShape } from '@pubmatch/core'
 import { loadLightGbm, type LightGbmParams } from '@pubmatch/lightgbm-wasm'
 import { benchData } from './data.ts'
 
 const [wasmDir = '', roundsText = '300', modelOut = '', paramsJson = '{}', threadsText = '1', spinText = ''] = process.argv.slice(2)
 const threads = Number(threadsText)
-const params: LightGbmParams = { ...(JSON.parse(paramsJson) as LightGbmParams), num_threads: threads }
+const PARAMS: JsonShape<LightGbmParams> = json.record(json.union(json.string, json.number, json.boolean, json.array(json.union(json.string, json.number))))
+const params: LightGbmParams = { ...parseJson(paramsJson, PARAMS, { file: 'PARAMS_JSON (argument 4)', code: 'INVALID_ARGUMENT' }), num_threads: threads }
 const log: string[] = []
 const lightgbm = await loadLightGbm({
   wasmDir,

@@ -8,6 +8,7 @@
 import { availableParallelism, cpus, loadavg } from 'node:os'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { replaceSection } from '@pubmatch/bench-kit'
 import { writeFileAtomic } from '@pubmatch/core/node'
 import type { Qrels, Run, RunEntry } from '@pubmatch/core'
 import { openSearch, trainModel as trainEngineModel, updateIndex, type SearchEngine } from '@pubmatch/engine'
@@ -375,18 +376,8 @@ export async function writeSection(
   content: string,
 ): Promise<void> {
   const text = await readFile(file, 'utf8').catch(() => '')
-  const sections = new Map<string, string>()
-  for (const match of text.matchAll(/<!-- begin (\S+) -->\n([\s\S]*?)<!-- end \1 -->/g)) {
-    sections.set(match[1]!, match[2]!)
-  }
-  sections.set(name, `${content.trimEnd()}\n`)
-  const study = (key: string): number =>
-    key.startsWith('variants') ? 0 : key.startsWith('memory') ? 1 : 2
-  const body = [...sections.keys()]
-    .sort((a, b) => study(a) - study(b) || (a < b ? -1 : a > b ? 1 : 0))
-    .map((key) => `<!-- begin ${key} -->\n${sections.get(key)!}<!-- end ${key} -->\n`)
-    .join('\n')
-  await writeFileAtomic(file, `${header.trimEnd()}\n\n${body}`)
+  const study = (key: string): number => (key.startsWith('variants') ? 0 : key.startsWith('memory') ? 1 : 2)
+  await writeFileAtomic(file, replaceSection(text, header, name, content, study))
 }
 
 /** The heading block of `RESULTS-robustness.md`. */

@@ -1,15 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { fmt, latencyRow, markdownTable, ratio } from './render.ts'
-
-describe('markdownTable', () => {
-  it('right-aligns every column after the first and escapes pipes', () => {
-    expect(markdownTable(['a', 'b'], [['x|y', '1']])).toBe('| a | b |\n|---|---:|\n| x\\|y | 1 |')
-  })
-
-  it('rejects a row of another length', () => {
-    expect(() => markdownTable(['a', 'b'], [['x']])).toThrowError(/row 0 has 1 cells, the header 2/)
-  })
-})
+import { fmt, latencyRow, ratio } from './render.ts'
 
 describe('fmt', () => {
   it('rounds to fixed decimals with thousands separators', () => {

@@ -1,25 +1,10 @@
 /**
  * Markdown for the results: tables and number formats.
  */
-import { PubmatchError } from '@pubmatch/core'
 import type { Summary } from './stats.ts'
 
-/**
- * A Markdown table; columns after the first are right-aligned.
- * @param header - column titles
- * @param rows - cells, each row as long as the header
- * @throws PubmatchError `INVALID_ARGUMENT` for a row of another length
- */
-export function markdownTable(header: readonly string[], rows: ReadonlyArray<readonly string[]>): string {
-  for (const [i, row] of rows.entries()) {
-    if (row.length !== header.length) {
-      throw new PubmatchError('INVALID_ARGUMENT', `@pubmatch/bench-ltr: table row ${i} has ${row.length} cells, the header ${header.length}`)
-    }
-  }
-  const line = (cells: readonly string[]): string => `| ${cells.map((cell) => cell.replaceAll('|', '\\|')).join(' | ')} |`
-  const rule = `|${header.map((_, i) => (i === 0 ? '---' : '---:')).join('|')}|`
-  return [line(header), rule, ...rows.map(line)].join('\n')
-}
+/** Markdown tables: @pubmatch/bench-kit's (columns after the first right-aligned). */
+export { markdownTable } from '@pubmatch/bench-kit'
 
 /**
  * A number with a fixed number of decimals and thousands separators (`12,345.7`).

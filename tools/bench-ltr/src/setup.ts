@@ -3,10 +3,7 @@
  * index with the test-collection fields and the `biomedical` analyzer, the forward store beside
  * it), and the labelled train/dev title queries.
  */
-import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import { PubmatchError } from '@pubmatch/core'
 import { FORWARD_FILE } from '@pubmatch/engine'
 import { engineInternals } from '@pubmatch/engine/internal'
 import { readQrels } from '@pubmatch/eval'
@@ -15,19 +12,8 @@ import { readQueries } from '@pubmatch/ingest'
 import type { ForwardIndex, LabelledQuery } from '@pubmatch/ltr'
 import { openNfcorpus } from './effectiveness.ts'
 
-/**
- * The shared data folder: `PUBMATCH_SHARED`, else `../shared/data/` beside the repository root.
- * @throws PubmatchError `NOT_FOUND` when it does not exist
- */
-export function sharedDataDir(): string {
-  const dir = process.env['PUBMATCH_SHARED'] ?? fileURLToPath(new URL('../../../../shared/data/', import.meta.url))
-  if (!existsSync(dir)) {
-    throw new PubmatchError('NOT_FOUND', `@pubmatch/bench-ltr: shared data not found at ${dir} (set PUBMATCH_SHARED)`, {
-      details: { file: dir },
-    })
-  }
-  return dir
-}
+/** The shared data folder (see @pubmatch/bench-kit). */
+export { sharedDataDir } from '@pubmatch/bench-kit'
 
 /** The built collection. */
 export interface Collection {

@@ -1,61 +1,21 @@
 /**
- * The statistics of a latency benchmark: nearest-rank percentiles, summaries, a count
- * distribution, CPU-time and throughput arithmetic. Pure functions, pinned by tests.
+ * The statistics of the reranking benchmark: its latency summaries (percentiles: @pubmatch/bench-kit),
+ * a count distribution, CPU-time and throughput arithmetic. Pure functions, pinned by tests.
  */
+import { summarize as summarizeSample, type SampleSummary } from '@pubmatch/bench-kit'
 import { PubmatchError } from '@pubmatch/core'
 
-/** A latency sample set summarised (milliseconds in, milliseconds out). */
-export interface Summary {
-  readonly count: number
-  readonly mean: number
-  readonly p50: number
-  readonly p95: number
-  readonly p99: number
-  readonly min: number
-  readonly max: number
-}
+/** A latency sample set summarised (milliseconds in, milliseconds out): the fields of this benchmark's results. */
+export type Summary = Pick<SampleSummary, 'count' | 'mean' | 'p50' | 'p95' | 'p99' | 'min' | 'max'>
 
 /**
- * The nearest-rank percentile of sorted values: the smallest value with at least `q · n`
- * values at or below it (`sorted[ceil(q · n) − 1]`, the first value for q = 0).
- * @param sorted - values in ascending order, at least one
- * @param q - the quantile, 0 … 1
- * @throws PubmatchError `INVALID_ARGUMENT` for no values or q outside 0 … 1
- */
-export function percentile(sorted: readonly number[], q: number): number {
-  if (sorted.length === 0) {
-    throw new PubmatchError('INVALID_ARGUMENT', '@pubmatch/bench-ltr: a percentile of no values')
-  }
-  if (!(q >= 0 && q <= 1)) {
-    throw new PubmatchError('INVALID_ARGUMENT', `@pubmatch/bench-ltr: a quantile is 0 … 1, got ${q}`)
-  }
-  const rank = Math.max(1, Math.ceil(q * sorted.length))
-  return sorted[rank - 1]!
-}
-
-/**
- * Mean, p50/p95/p99 (nearest rank), min and max of samples (any order).
+ * Mean, p50/p95/p99 (nearest rank, @pubmatch/bench-kit's `quantile`), min and max of samples (any order).
  * @param samples - at least one value
  * @throws PubmatchError `INVALID_ARGUMENT` for no samples
  */
 export function summarize(samples: readonly number[]): Summary {
-  if (samples.length === 0) {
-    throw new PubmatchError('INVALID_ARGUMENT', '@pubmatch/bench-ltr: a summary of no samples')
-  }
-  const sorted = [...samples].sort((a, b) => a - b)
-  let sum = 0
-  for (const value of sorted) {
-    sum += value
-  }
-  return {
-    count: sorted.length,
-    mean: sum / sorted.length,
-    p50: percentile(sorted, 0.5),
-    p95: percentile(sorted, 0.95),
-    p99: percentile(sorted, 0.99),
-    min: sorted[0]!,
-    max: sorted[sorted.length - 1]!,
-  }
+  const { count, mean, p50, p95, p99, min, max } = summarizeSample(samples)
+  return { count, mean, p50, p95, p99, min, max }
 }
 
 /** One bucket of a {@link countDistribution}. */
@@ -79,7 +39,7 @@ export function countDistribution(values: readonly number[], ranges: ReadonlyArr
   for (const value of values) {
     const i = ranges.findIndex(([low, high]) => value >= low && value <= high)
     if (i < 0) {
-      throw new PubmatchError('INVALID_ARGUMENT', `@pubmatch/bench-ltr: ${value} is in no bucket`)
+      throw new PubmatchError('INVALID_ARGUMENT', `${value} is in no bucket`)
     }
     counts[i]! += 1
   }
@@ -108,7 +68,7 @@ export function cpuSeconds(before: NodeJS.CpuUsage, after: NodeJS.CpuUsage): num
  */
 export function perSecond(items: number, ms: number): number {
   if (!(ms > 0)) {
-    throw new PubmatchError('INVALID_ARGUMENT', `@pubmatch/bench-ltr: a rate needs a positive time, got ${ms} ms`)
+    throw new PubmatchError('INVALID_ARGUMENT', `a rate needs a positive time, got ${ms} ms`)
   }
   return (items * 1000) / ms
 }
@@ -122,7 +82,7 @@ export function perSecond(items: number, ms: number): number {
  */
 export function splitRanges(n: number, parts: number): Array<readonly [number, number]> {
   if (!Number.isInteger(parts) || parts < 1) {
-    throw new PubmatchError('INVALID_ARGUMENT', `@pubmatch/bench-ltr: parts must be a positive integer, got ${parts}`)
+    throw new PubmatchError('INVALID_ARGUMENT', `parts must be a positive integer, got ${parts}`)
   }
   const out: Array<readonly [number, number]> = []
   const base = Math.floor(n / parts)

@@ -6,54 +6,22 @@
 import { mkdirSync, rmSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { createSearcher, type FirstStageRanker } from '@pubmatch/bm25f'
-import {
-  PubmatchError,
-  isPubmatchError,
-  truncateForMessage,
-  type Query,
-  type Run,
-} from '@pubmatch/core'
+import { isPubmatchError, parseJson, type Query, type Run } from '@pubmatch/core'
 import { evaluate, readQrels } from '@pubmatch/eval'
 import { buildIndex, openIndex } from '@pubmatch/index'
-import {
-  corpusArticles,
-  corpusSpec,
-  indexFields,
-  sharedDataDir,
-  writeTitleAbstractJsonl,
-} from './corpora.ts'
+import { MIB, cpuSecondsSince, dirBytes, peakRssMiB, sharedDataDir, timeIterable } from '@pubmatch/bench-kit'
+import { corpusArticles, corpusSpec, indexFields, writeTitleAbstractJsonl } from './corpora.ts'
 import { summarizeRounds } from './latency.ts'
-import {
-  MIB,
-  cpuSecondsSince,
-  createHeapSampler,
-  dirBytes,
-  peakRssMiB,
-  timeIterable,
-} from './measure.ts'
+import { createHeapSampler } from './measure.ts'
 import {
   loadQuerySet,
   searchOptions,
-  type LogSampleSize,
   type QuerySet,
   type QuerySetName,
   type SearchCell,
 } from './query-sets.ts'
 import type { BuildResult, CellResult, ServeResult } from './results.ts'
-
-/** What `run.ts` asks a case process to do. */
-export type CaseRequest =
-  | { readonly kind: 'build'; readonly corpus: string; readonly dir: string }
-  | {
-      readonly kind: 'serve'
-      readonly corpus: string
-      readonly dir: string
-      readonly cells: readonly SearchCell[]
-      readonly rounds: number
-      readonly log: LogSampleSize
-      readonly ndcg: boolean
-    }
-  | { readonly kind: 'export'; readonly corpus: string; readonly path: string }
+import { CASE_REQUEST, type CaseRequest } from './case-request.ts'
 
 const progress = (text: string): void => {
   process.stderr.write(`bench-search: ${text}\n`)
@@ -68,7 +36,7 @@ async function build(corpus: string, dir: string): Promise<BuildResult> {
     spec.source.kind === 'nfcorpus' ? sharedDataDir() : '',
   )
   const heap = createHeapSampler()
-  const timed = timeIterable(articles, 1000, () => heap.sample())
+  const timed = timeIterable(articles, { everyN: 1000, every: () => heap.sample() })
   let lastReport = performance.now()
   const cpu0 = process.cpuUsage()
   const t0 = performance.now()
@@ -273,7 +241,7 @@ async function exportDocs(corpus: string, path: string): Promise<{ docs: number 
   return { docs }
 }
 
-const request = JSON.parse(process.argv[2] ?? '{}') as CaseRequest
+const request = parseJson(process.argv[2] ?? '', CASE_REQUEST, { file: 'the case request (argument 1)', code: 'INVALID_ARGUMENT' })
 let output: unknown
 switch (request.kind) {
   case 'build':
@@ -285,10 +253,5 @@ switch (request.kind) {
   case 'export':
     output = await exportDocs(request.corpus, request.path)
     break
-  default:
-    throw new PubmatchError(
-      'INVALID_ARGUMENT',
-      `@pubmatch/bench-search: unknown case request ${truncateForMessage(process.argv[2] ?? '')}`,
-    )
 }
 process.stdout.write(`${JSON.stringify(output)}\n`)

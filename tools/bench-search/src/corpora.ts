@@ -1,7 +1,6 @@
-import { createWriteStream, existsSync } from 'node:fs'
+import { createWriteStream } from 'node:fs'
 import { once } from 'node:events'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { PubmatchError, type Article } from '@pubmatch/core'
 import { defaultPubmedFields, testCollectionFields, type FieldConfig } from '@pubmatch/index'
 import { readNfcorpusDocs } from '@pubmatch/ingest'
@@ -83,24 +82,6 @@ export function corpusSize(spec: CorpusSpec): number {
 /** The index fields of a corpus (default `biomedical` analyzer). */
 export function indexFields(spec: CorpusSpec): FieldConfig[] {
   return spec.fields === 'pubmed' ? defaultPubmedFields() : testCollectionFields()
-}
-
-/**
- * The shared data folder: `PUBMATCH_SHARED`, else `../shared/data/` from the repository root.
- * @throws PubmatchError `NOT_FOUND` when it does not exist
- */
-export function sharedDataDir(): string {
-  const dir =
-    process.env['PUBMATCH_SHARED'] ??
-    fileURLToPath(new URL('../../../../shared/data/', import.meta.url))
-  if (!existsSync(dir)) {
-    throw new PubmatchError(
-      'NOT_FOUND',
-      `@pubmatch/bench-search: shared data not found at ${dir} (set PUBMATCH_SHARED)`,
-      { details: { file: dir } },
-    )
-  }
-  return dir
 }
 
 /**

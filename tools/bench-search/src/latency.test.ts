@@ -1,40 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { quantile, summarizeLatencies, summarizeRounds } from './latency.ts'
-
-describe('quantile', () => {
-  it('takes the nearest rank, sorted[ceil(q·n) − 1]', () => {
-    const ten = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
-    expect(quantile(ten, 0.5)).toBe(5) // ceil(5) = 5
-    expect(quantile(ten, 0.95)).toBe(10) // ceil(9.5) = 10
-    expect(quantile(ten, 0.1)).toBe(1)
-    expect(quantile(ten, 0)).toBe(1)
-    const twoHundred = Array.from({ length: 200 }, (_, i) => i + 1)
-    expect(quantile(twoHundred, 0.99)).toBe(198) // ceil(198) = 198
-    expect(quantile(twoHundred, 0.95)).toBe(190)
-  })
-
-  it('rejects no samples and q outside [0, 1]', () => {
-    expect(() => quantile([], 0.5)).toThrowErrorMatchingInlineSnapshot(
-      `[PubmatchError: @pubmatch/bench-search: quantile needs samples and q in [0, 1] (got 0 samples, q 0.5)]`,
-    )
-    expect(() => quantile([1], 1.5)).toThrow(/q in \[0, 1\]/)
-  })
-})
-
-describe('summarizeLatencies', () => {
-  it('sorts a copy and reports percentiles, mean and max', () => {
-    const samples = [3, 1, 2, 4]
-    expect(summarizeLatencies(samples)).toEqual({
-      count: 4,
-      p50: 2,
-      p95: 4,
-      p99: 4,
-      mean: 2.5,
-      max: 4,
-    })
-    expect(samples).toEqual([3, 1, 2, 4])
-  })
-})
+import { summarizeRounds } from './latency.ts'
 
 describe('summarizeRounds', () => {
   it('reports rounds 2 … R as the latency and round 1 apart', () => {

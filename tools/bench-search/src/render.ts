@@ -1,3 +1,4 @@
+import { markdownTable } from '@pubmatch/bench-kit'
 import { cellLabel } from './plan.ts'
 import {
   planShards,
@@ -10,7 +11,7 @@ import {
   type TwoSizes,
 } from './projection.ts'
 import type { SearchCell } from './query-sets.ts'
-import { fmt, fmtMs, fmtRatio, markdownTable } from './report.ts'
+import { fmt, fmtMs, fmtRatio } from './report.ts'
 import type { BenchResults, BuildResult, CaseRecord, CellResult, CorpusResults } from './results.ts'
 
 /** PubMed's size the projection aims at (articles). */

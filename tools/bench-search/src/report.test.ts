@@ -1,22 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { fmt, fmtMs, fmtRatio, markdownTable } from './report.ts'
-
-describe('markdownTable', () => {
-  it('right-aligns all but the leading label columns and escapes pipes', () => {
-    expect(
-      markdownTable(
-        ['corpus', 'docs'],
-        [
-          ['a', '1'],
-          ['b|c', '22'],
-        ],
-      ),
-    ).toBe('| corpus | docs |\n|---|---:|\n| a | 1 |\n| b\\|c | 22 |')
-    expect(markdownTable(['x', 'y', 'z'], [['1']], 2)).toBe(
-      '| x | y | z |\n|---|---|---:|\n| 1 |  |  |',
-    )
-  })
-})
+import { fmt, fmtMs, fmtRatio } from './report.ts'
 
 describe('fmt', () => {
   it('writes thousands separators and fixed decimals, and – for unknown values', () => {

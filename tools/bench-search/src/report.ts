@@ -1,24 +1,4 @@
 /**
- * A GitHub-flavoured Markdown table. Cells are written as given (`|` inside a cell is
- * escaped); numeric columns are usually right-aligned.
- * @param header - column titles
- * @param rows - cells, one array per row (short rows are padded with empty cells)
- * @param leftColumns - how many leading columns are left-aligned (labels); the rest are
- *   right-aligned (numbers). Defaults to `1`.
- */
-export function markdownTable(
-  header: readonly string[],
-  rows: readonly (readonly string[])[],
-  leftColumns = 1,
-): string {
-  const cell = (text: string): string => text.replaceAll('|', '\\|')
-  const line = (cells: readonly string[]): string =>
-    `| ${header.map((_, i) => cell(cells[i] ?? '')).join(' | ')} |`
-  const rule = header.map((_, i) => (i < leftColumns ? '---' : '---:'))
-  return [line(header), `|${rule.join('|')}|`, ...rows.map(line)].join('\n')
-}
-
-/**
  * A number with thousands separators and a fixed number of decimals (`en-US`), or `–` for
  * `undefined`, `NaN` and infinities.
  * @param value - the number

@@ -1,4 +1,5 @@
-import type { LatencySummary } from './latency.ts'
+import { LATENCY_SUMMARY, type LatencySummary } from '@pubmatch/bench-kit'
+import { json, type JsonShape } from '@pubmatch/core'
 import type { QuerySetName } from './query-sets.ts'
 
 /** The two engines compared. */
@@ -141,3 +142,92 @@ export interface BenchResults {
   readonly xapianSkipped?: string
   readonly corpora: readonly CorpusResults[]
 }
+
+/** The shape of a {@link BuildResult} (a case's output, a cached build record). */
+export const BUILD_RESULT: JsonShape<BuildResult> = json.object({
+  engine: json.literal('pubmatch', 'xapian'),
+  corpus: json.string,
+  docs: json.count,
+  seconds: json.number,
+  inputSeconds: json.number,
+  cpuSeconds: json.number,
+  tailSeconds: json.optional(json.number),
+  peakRssMiB: json.number,
+  peakHeapMiB: json.optional(json.number),
+  indexBytes: json.count,
+  fileBytes: json.optional(json.record(json.count)),
+  segments: json.optional(json.count),
+  errors: json.optional(json.count),
+  date: json.string,
+})
+
+const CELL_RESULT: JsonShape<CellResult> = json.object({
+  set: json.literal('nfcorpus-dev', 'log-pubmed', 'log-bag'),
+  match: json.literal('all', 'any'),
+  limit: json.count,
+  pruning: json.boolean,
+  queries: json.count,
+  rounds: json.count,
+  errors: json.count,
+  errorCodes: json.optional(json.record(json.count)),
+  latency: LATENCY_SUMMARY,
+  firstRound: LATENCY_SUMMARY,
+  cpuMsPerQuery: json.number,
+  postingsPerQuery: json.optional(json.number),
+  docsScoredPerQuery: json.optional(json.number),
+  matchesPerQuery: json.optional(json.number),
+  emptyQueries: json.optional(json.count),
+})
+
+/** The shape of a {@link ServeResult} (a case's output). */
+export const SERVE_RESULT: JsonShape<ServeResult> = json.object({
+  engine: json.literal('pubmatch', 'xapian'),
+  corpus: json.string,
+  docs: json.count,
+  openMs: json.number,
+  rssAfterOpenMiB: json.number,
+  heapAfterOpenMiB: json.optional(json.number),
+  peakRssMiB: json.number,
+  peakHeapMiB: json.optional(json.number),
+  indexBytes: json.count,
+  cells: json.array(CELL_RESULT),
+  ndcg10: json.optional(json.number),
+})
+
+/**
+ * The shape of a {@link CaseRecord} of some result.
+ * @param result - the result's shape
+ */
+export function caseRecord<T>(result: JsonShape<T>): JsonShape<CaseRecord<T>> {
+  return json.object({
+    result,
+    loadBefore: json.array(json.number),
+    loadAfter: json.array(json.number),
+    processSeconds: json.number,
+    cached: json.optional(json.boolean),
+  })
+}
+
+const BUILD_RECORD = caseRecord(BUILD_RESULT)
+const SERVE_RECORD = caseRecord(SERVE_RESULT)
+
+/** The shape of a results file ({@link BenchResults}), checked before `--report` renders it. */
+export const BENCH_RESULTS: JsonShape<BenchResults> = json.object({
+  started: json.string,
+  finished: json.string,
+  command: json.string,
+  machine: json.string,
+  rounds: json.count,
+  logQueries: json.object({ measured: json.count, warmup: json.count }),
+  xapianSkipped: json.optional(json.string),
+  corpora: json.array(
+    json.object({
+      corpus: json.string,
+      label: json.string,
+      docs: json.count,
+      build: json.object({ pubmatch: json.optional(BUILD_RECORD), xapian: json.optional(BUILD_RECORD) }),
+      serve: json.object({ pubmatch: json.optional(SERVE_RECORD), xapian: json.optional(SERVE_RECORD) }),
+      xapianNdcg10: json.optional(json.number),
+    }),
+  ),
+})

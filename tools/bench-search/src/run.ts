@@ -15,15 +15,17 @@
  * --max-load: before each case, wait (up to M minutes, default 10) until the 1-minute load
  *   average is at most L; the load seen is recorded either way.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { cpus, loadavg, totalmem } from 'node:os'
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
+import { loadavg } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { PubmatchError } from '@pubmatch/core'
+import { lastJsonLine, machineDescription, sharedDataDir } from '@pubmatch/bench-kit'
+import { json, PubmatchError, type JsonShape } from '@pubmatch/core'
+import { readJsonFileSync } from '@pubmatch/core/node'
 import { evaluate, readQrels, readRun } from '@pubmatch/eval'
-import { corpusSize, corpusSpec, sharedDataDir } from './corpora.ts'
-import type { CaseRequest } from './case.ts'
-import { parseLastJsonLine, runProcess } from './measure.ts'
+import { corpusSize, corpusSpec } from './corpora.ts'
+import type { CaseRequest } from './case-request.ts'
+import { runProcess } from './measure.ts'
 import { benchPlan, type CorpusPlan } from './plan.ts'
 import {
   loadQuerySet,
@@ -32,12 +34,16 @@ import {
   type QuerySetName,
 } from './query-sets.ts'
 import { renderResults } from './render.ts'
-import type {
-  BenchResults,
-  BuildResult,
-  CaseRecord,
-  CorpusResults,
-  ServeResult,
+import {
+  BENCH_RESULTS,
+  BUILD_RESULT,
+  caseRecord,
+  SERVE_RESULT,
+  type BenchResults,
+  type BuildResult,
+  type CaseRecord,
+  type CorpusResults,
+  type ServeResult,
 } from './results.ts'
 import { findXapianPython, xapianBuild, xapianServe, type XapianCellSpec } from './xapian.ts'
 
@@ -50,7 +56,7 @@ const option = (name: string): string | undefined => {
 
 const reportFile = option('--report')
 if (reportFile !== undefined) {
-  process.stdout.write(renderResults(JSON.parse(readFileSync(reportFile, 'utf8')) as BenchResults))
+  process.stdout.write(renderResults(readJsonFileSync(reportFile, BENCH_RESULTS)))
   process.exit(0)
 }
 
@@ -126,18 +132,16 @@ async function measured<T>(work: () => Promise<T>, cached?: boolean): Promise<Ca
   }
 }
 
-/** Runs one case of `case.js` in a fresh Node process. */
-async function nodeCase<T>(request: CaseRequest): Promise<T> {
+/** Runs one case of `case.js` in a fresh Node process; its result has `shape`. */
+async function nodeCase<T>(request: CaseRequest, shape: JsonShape<T>): Promise<T> {
   const stdout = await runProcess(process.execPath, [
     '--expose-gc',
     '--max-old-space-size=16384',
     caseScript,
     JSON.stringify(request),
   ])
-  return parseLastJsonLine(stdout, `case ${request.kind} ${request.corpus}`) as T
+  return lastJsonLine(stdout, shape, `case ${request.kind} ${request.corpus}`)
 }
-
-const readJson = <T>(path: string): T => JSON.parse(readFileSync(path, 'utf8')) as T
 
 /** A build from the cache (same corpus, files present) or a new one, saved next to the index. */
 async function cachedBuild(
@@ -149,7 +153,7 @@ async function cachedBuild(
   const record = `${dir}.build.json`
   const marker = engine === 'pubmatch' ? 'INDEX.json' : 'iamglass'
   if (!rebuild && existsSync(record) && existsSync(join(dir, marker))) {
-    const saved = readJson<CaseRecord<BuildResult>>(record)
+    const saved = readJsonFileSync(record, caseRecord(BUILD_RESULT))
     if (saved.result.corpus === corpus) {
       progress(`${engine} ${corpus}: build reused from ${saved.result.date} (--rebuild to redo)`)
       return { ...saved, cached: true }
@@ -183,7 +187,7 @@ async function runCorpus(plan: CorpusPlan): Promise<CorpusResults> {
   const spec = corpusSpec(plan.corpus)
   const dir = join(cache, 'indexes', plan.corpus)
   const ours = await cachedBuild('pubmatch', plan.corpus, dir, () =>
-    nodeCase<BuildResult>({ kind: 'build', corpus: plan.corpus, dir }),
+    nodeCase({ kind: 'build', corpus: plan.corpus, dir }, BUILD_RESULT),
   )
   let xapianBuildRecord: CaseRecord<BuildResult> | undefined
   const xapianDir = join(cache, 'xapian', plan.corpus)
@@ -191,7 +195,7 @@ async function runCorpus(plan: CorpusPlan): Promise<CorpusResults> {
     const docs = join(cache, 'docs', `${plan.corpus}.jsonl`)
     if (rebuild || !existsSync(docs)) {
       progress(`${plan.corpus}: exporting title + abstract for Xapian`)
-      await nodeCase({ kind: 'export', corpus: plan.corpus, path: docs })
+      await nodeCase({ kind: 'export', corpus: plan.corpus, path: docs }, json.object({ docs: json.count }))
     }
     const stop = join(cache, 'queries', 'index.stopwords.txt')
     writeFileSync(stop, xapianStopwords('log-bag').join('\n') + '\n')
@@ -201,15 +205,18 @@ async function runCorpus(plan: CorpusPlan): Promise<CorpusResults> {
   }
   progress(`pubmatch ${plan.corpus}: serving ${plan.ours.length} cells × ${rounds} rounds`)
   const serve = await measured(() =>
-    nodeCase<ServeResult>({
-      kind: 'serve',
-      corpus: plan.corpus,
-      dir,
-      cells: plan.ours,
-      rounds,
-      log,
-      ndcg: plan.ndcg,
-    }),
+    nodeCase(
+      {
+        kind: 'serve',
+        corpus: plan.corpus,
+        dir,
+        cells: plan.ours,
+        rounds,
+        log,
+        ndcg: plan.ndcg,
+      },
+      SERVE_RESULT,
+    ),
   )
   let xapianServeRecord: CaseRecord<ServeResult> | undefined
   let xapianNdcg10: number | undefined
@@ -260,12 +267,7 @@ async function runCorpus(plan: CorpusPlan): Promise<CorpusResults> {
 }
 
 function machine(): string {
-  const cpu = cpus()
-  let xapian = 'Xapian not available'
-  if (python !== null) {
-    xapian = `Xapian via ${python}`
-  }
-  return `${cpu.length} × ${cpu[0]?.model.trim() ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB RAM, Node ${process.version}, ${process.platform}; ${xapian}`
+  return `${machineDescription()}; ${python === null ? 'Xapian not available' : `Xapian via ${python}`}`
 }
 
 const started = new Date()

@@ -1,9 +1,10 @@
 import { spawnSync } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { PubmatchError } from '@pubmatch/core'
+import { lastJsonLine } from '@pubmatch/bench-kit'
+import { json, PubmatchError, type JsonShape } from '@pubmatch/core'
 import { summarizeRounds } from './latency.ts'
-import { parseLastJsonLine, runProcess } from './measure.ts'
+import { runProcess } from './measure.ts'
 import type { SearchCell } from './query-sets.ts'
 import type { BuildResult, CellResult, ServeResult } from './results.ts'
 
@@ -45,6 +46,18 @@ interface DriverBuild {
   xapian: string
 }
 
+const DRIVER_BUILD: JsonShape<DriverBuild> = json.object({
+  docs: json.count,
+  seconds: json.number,
+  compactSeconds: json.number,
+  uncompactedBytes: json.count,
+  parseSeconds: json.number,
+  cpuSeconds: json.number,
+  peakRssMiB: json.number,
+  indexBytes: json.count,
+  xapian: json.string,
+})
+
 /**
  * Indexes the JSON-lines documents into a new Xapian database (see the driver's header for
  * the configuration) and returns what the driver measured.
@@ -62,7 +75,7 @@ export async function xapianBuild(
   stopwordsPath: string,
 ): Promise<BuildResult & { readonly version: string; readonly uncompactedBytes: number }> {
   const stdout = await runProcess(python, [XAPIAN_DRIVER, 'build', docsPath, dbDir, stopwordsPath])
-  const raw = parseLastJsonLine(stdout, 'xapian_driver.py build') as DriverBuild
+  const raw = lastJsonLine(stdout, DRIVER_BUILD, 'xapian_driver.py build')
   return {
     engine: 'xapian',
     corpus,
@@ -107,6 +120,23 @@ export interface DriverQueryOutput {
     emptyQueries: number
   }[]
 }
+
+const DRIVER_QUERY_OUTPUT: JsonShape<DriverQueryOutput> = json.object({
+  openMs: json.number,
+  rssAfterOpenMiB: json.number,
+  peakRssMiB: json.number,
+  indexBytes: json.count,
+  docs: json.count,
+  cells: json.array(
+    json.object({
+      queries: json.count,
+      latenciesMs: json.array(json.number),
+      cpuMs: json.array(json.number),
+      matchesEstimated: json.number,
+      emptyQueries: json.count,
+    }),
+  ),
+})
 
 /**
  * Turns the driver's raw query output into results comparable with pubmatch's (the same
@@ -167,7 +197,7 @@ export async function xapianServe(
   if (cells.length === 0) {
     throw new PubmatchError(
       'INVALID_ARGUMENT',
-      '@pubmatch/bench-search: xapianServe needs at least one cell',
+      'xapianServe needs at least one cell',
     )
   }
   writeFileSync(
@@ -185,7 +215,7 @@ export async function xapianServe(
     }),
   )
   const stdout = await runProcess(python, [XAPIAN_DRIVER, 'query', dbDir, specPath])
-  const raw = parseLastJsonLine(stdout, 'xapian_driver.py query') as DriverQueryOutput
+  const raw = lastJsonLine(stdout, DRIVER_QUERY_OUTPUT, 'xapian_driver.py query')
   return xapianServeResult(
     corpus,
     cells.map((c) => c.cell),

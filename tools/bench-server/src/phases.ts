@@ -9,12 +9,13 @@
  * its hits.
  * The first round warms up; the others are measured. Writes JSON.
  */
-import { writeFileSync, readFileSync } from 'node:fs'
+import { writeFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
+import { readJsonFileSync } from '@pubmatch/core/node'
 import { openSearch } from '@pubmatch/engine'
 import { engineInternals } from '@pubmatch/engine/internal'
 import { bestMatchExtractor } from '@pubmatch/ltr'
-import type { SetupResult } from './setup.ts'
+import { SETUP_RESULT } from './results.ts'
 import { summarize, type Summary } from './stats.ts'
 
 /** Per-phase timings of one class of queries. */
@@ -49,7 +50,7 @@ async function main(): Promise<void> {
   const { values } = parseArgs({
     options: { setup: { type: 'string' }, model: { type: 'string' }, out: { type: 'string' }, rounds: { type: 'string', default: '3' } },
   })
-  const setup = JSON.parse(readFileSync(values.setup!, 'utf8')) as SetupResult
+  const setup = readJsonFileSync(values.setup!, SETUP_RESULT)
   const rounds = Number(values.rounds)
   const engine = await openSearch({ index: setup.index, model: values.model!, ranking: { match: setup.match } })
   const model = engine.model!

@@ -2,9 +2,10 @@
  * The server under test in its own process, and a sampler of that process's CPU time and RSS
  * from `/proc` (so the load generator's own work is not counted).
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
+import { spawn, type ChildProcess } from 'node:child_process'
 import { readFileSync } from 'node:fs'
-import { parseProcStatTicks, parseVmRssKiB, type ProcSample } from './stats.ts'
+import { parseProcStatTicks } from '@pubmatch/bench-kit'
+import { parseVmRssKiB, type ProcSample } from './stats.ts'
 
 /** A started server. */
 export interface ServerProcess {
@@ -74,15 +75,8 @@ export async function spawnServer(script: string, args: readonly string[], env: 
   }
 }
 
-/** The kernel's clock ticks per second (`getconf CLK_TCK`; 100 when that fails). */
-export function clockTicksPerSecond(): number {
-  try {
-    const value = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim())
-    return Number.isInteger(value) && value > 0 ? value : 100
-  } catch {
-    return 100
-  }
-}
+/** The kernel's clock ticks per second (see @pubmatch/bench-kit). */
+export { clockTicksPerSecond } from '@pubmatch/bench-kit'
 
 /** A running sampler. */
 export interface Sampler {

@@ -2,10 +2,8 @@
  * The real queries: NCBI's PubMed Best Match sample (`data/queries/queries.txt`, 1,000 queries
  * of one day of PubMed's log, `qidNNNN|query`), as typed.
  */
-import { existsSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import { PubmatchError } from '@pubmatch/core'
 
 /** One log query. */
 export interface LogQuery {
@@ -33,17 +31,8 @@ export function parseQueryLines(content: string): LogQuery[] {
   return out
 }
 
-/**
- * The shared data folder: `PUBMATCH_SHARED`, else `../shared/data/` beside the repository.
- * @throws PubmatchError `NOT_FOUND` when it does not exist
- */
-export function sharedDataDir(): string {
-  const dir = process.env['PUBMATCH_SHARED'] ?? fileURLToPath(new URL('../../../../shared/data/', import.meta.url))
-  if (!existsSync(dir)) {
-    throw new PubmatchError('NOT_FOUND', `bench-server: shared data not found at ${dir} (set PUBMATCH_SHARED)`, { details: { file: dir } })
-  }
-  return dir
-}
+/** The shared data folder (see @pubmatch/bench-kit). */
+export { sharedDataDir } from '@pubmatch/bench-kit'
 
 /** The log file's path. */
 export function queryLogPath(shared: string): string {

@@ -32,13 +32,16 @@ import { cpus, loadavg, totalmem } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
+import { lastJsonLine } from '@pubmatch/bench-kit'
+import { checkJson, json } from '@pubmatch/core'
+import { readJsonFileSync } from '@pubmatch/core/node'
 import { runLoad, type LoadEvent, type LoadMode } from './load.ts'
 import { copyCorpusAndIndex } from './prepare.ts'
 import { clockTicksPerSecond, spawnServer, startSampler, type ServerProcess } from './process.ts'
 import { sharedDataDir } from './queries.ts'
 import { renderReport, runFigures, type BenchResults, type RunRecord } from './report.ts'
 import type { PhasesResult } from './phases.ts'
-import type { SetupResult } from './setup.ts'
+import { BENCH_RESULTS, HEALTH, PHASES_RESULT, SETUP_RESULT, type Health } from './results.ts'
 import { procUsage } from './stats.ts'
 
 const { values } = parseArgs({
@@ -117,6 +120,11 @@ async function waitForQuiet(before: string): Promise<void> {
   waits.push({ before, waitedS: (Date.now() - t0) / 1000, load: loadavg()[0]! })
 }
 
+/** The server's `/health`, checked. */
+async function health(url: string): Promise<Health> {
+  return checkJson(await (await fetch(`${url}/health`)).json(), HEALTH, { file: `${url}/health` })
+}
+
 /**
  * `POST /admin/reload`, then `/health` every 250 ms until `done` says the swap is in effect (the
  * server finishes a reload even when the admin's connection was closed on it). Never throws.
@@ -124,7 +132,7 @@ async function waitForQuiet(before: string): Promise<void> {
 async function adminReload(
   url: string,
   body: Readonly<Record<string, unknown>>,
-  done: (health: Record<string, unknown>) => boolean,
+  done: (health: Health) => boolean,
 ): Promise<Record<string, string | number>> {
   const t0 = performance.now()
   let post: string
@@ -140,20 +148,17 @@ async function adminReload(
     post = `failed (${(error as Error).message}${(error as { cause?: Error }).cause === undefined ? '' : `: ${(error as { cause: Error }).cause.message}`})`
   }
   const postMs = performance.now() - t0
-  let health: Record<string, unknown> = {}
-  while (performance.now() - t0 < 180_000) {
-    health = (await (await fetch(`${url}/health`)).json()) as Record<string, unknown>
-    if (done(health)) {
-      break
-    }
+  let now = await health(url)
+  while (!done(now) && performance.now() - t0 < 180_000) {
     await new Promise((resolve) => setTimeout(resolve, 250))
+    now = await health(url)
   }
   return {
     'POST answer': post,
     'POST ms': postMs,
-    'in effect after ms': done(health) ? performance.now() - t0 : Number.NaN,
-    generation: health['generation'] as number,
-    documents: health['documents'] as number,
+    'in effect after ms': done(now) ? performance.now() - t0 : Number.NaN,
+    generation: now.generation,
+    documents: now.documents,
   }
 }
 
@@ -240,14 +245,14 @@ function writeResultsFile(report: string): string {
 
 async function main(): Promise<void> {
   if (values.report !== undefined) {
-    const report = renderReport(JSON.parse(readFileSync(values.report, 'utf8')) as BenchResults)
+    const report = renderReport(readJsonFileSync(values.report, BENCH_RESULTS, { nullAsNaN: true }))
     process.stdout.write(report)
     say(`wrote ${writeResultsFile(report)}`)
     return
   }
   say('setup (corpus, index, forward store, queries, models; cached in .cache/)')
   const setupFile = (await node('setup.js', ['--cache', cache, '--match', values.match])).trim()
-  const setup = JSON.parse(readFileSync(setupFile, 'utf8')) as SetupResult
+  const setup = readJsonFileSync(setupFile, SETUP_RESULT)
   const queries = setup.accepted
   const [modelA, modelB] = [setup.models.find((m) => m.name === 'A')!.dir, setup.models.find((m) => m.name === 'B')!.dir]
   const runs: RunRecord[] = []
@@ -301,21 +306,21 @@ async function main(): Promise<void> {
     const server = await spawnServer(serveScript, serverArgs(copy.index, modelA, setup.match), { PUBMATCH_ADMIN_TOKEN: token })
     try {
       await warmUp(server, queries)
-      const before = (await (await fetch(`${server.url}/health`)).json()) as { generation: number }
+      const before = await health(server.url)
       const events: LoadEvent[] = [
         {
           name: 'reload model B',
           atSeconds: 20,
-          run: () => adminReload(server.url, { model: modelB }, (health) => health['modelDir'] === modelB),
+          run: () => adminReload(server.url, { model: modelB }, (now) => now.modelDir === modelB),
         },
         {
           name: 'new index generation, then reload {}',
           atSeconds: 40,
           run: async () => {
             const t0 = performance.now()
-            const added = JSON.parse(await node('add-generation.js', ['--corpus', copy.corpus, '--index', copy.index, '--xml', xml])) as Record<string, number>
+            const added = lastJsonLine(await node('add-generation.js', ['--corpus', copy.corpus, '--index', copy.index, '--xml', xml]), json.record(json.number), 'add-generation.js')
             const ingestMs = performance.now() - t0
-            const reload = await adminReload(server.url, {}, (health) => (health['generation'] as number) > before.generation)
+            const reload = await adminReload(server.url, {}, (now) => now.generation > before.generation)
             return { 'articles added': added['articles']!, 'ingest + updateIndex ms': ingestMs, ...reload }
           },
         },
@@ -341,7 +346,7 @@ async function main(): Promise<void> {
     say('phases: where the time goes, in process')
     const out = join(cache, `phases-${setup.match}.json`)
     await node('phases.js', ['--setup', setupFile, '--model', modelA, '--out', out, '--rounds', '3'])
-    phases = JSON.parse(readFileSync(out, 'utf8')) as PhasesResult
+    phases = readJsonFileSync(out, PHASES_RESULT, { nullAsNaN: true })
   }
 
   const { accepted: _accepted, ...setupRest } = setup
@@ -361,7 +366,7 @@ async function main(): Promise<void> {
     setup: { ...setupRest, acceptedCount: queries.length },
     modelNames: Object.fromEntries(
       setup.models.map((m) => {
-        const manifest = JSON.parse(readFileSync(join(m.dir, 'manifest.json'), 'utf8')) as { createdAt: string }
+        const manifest = readJsonFileSync(join(m.dir, 'manifest.json'), json.object({ createdAt: json.string }), { code: 'UNSUPPORTED_FORMAT' })
         return [`${manifest.createdAt}/${readFileSync(join(m.dir, 'model.txt'), 'utf8').length}`, m.name]
       }),
     ),

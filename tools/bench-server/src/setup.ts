@@ -16,16 +16,18 @@
  *
  * Writes `<cache>/setup-<match>.json` and prints its path.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { isPubmatchError } from '@pubmatch/core'
+import { readJsonFileSync } from '@pubmatch/core/node'
 import { analyzerOf, openSearch, trainModel, type SearchEngine } from '@pubmatch/engine'
 import { loadLightGbm } from '@pubmatch/lightgbm-wasm'
 import { MANIFEST_FILE, saveBestMatchModel, trainRanker, type LabelledQuery } from '@pubmatch/ltr'
 import { queryTerms } from '@pubmatch/synth'
 import { ensureSyntheticIndex } from './prepare.ts'
 import { queryLogPath, readLogQueries, sharedDataDir } from './queries.ts'
+import { SAVED_LABELS, SETUP_RESULT } from './results.ts'
 import { titleCoverageGrade } from './stats.ts'
 
 /** What setup produced. */
@@ -129,7 +131,7 @@ async function main(): Promise<void> {
       `match ${match}: ${matches.none} match nothing, ${matches.under500} match 1–499, ${matches.atLeast500} match ≥ 500`,
   )
 
-  const previous = existsSync(out) ? (JSON.parse(readFileSync(out, 'utf8')) as SetupResult) : undefined
+  const previous = existsSync(out) ? readJsonFileSync(out, SETUP_RESULT) : undefined
   const models: ModelInfo[] = []
   const specs = [
     { name: 'A', seed: 1, slice: 'even' },
@@ -150,7 +152,7 @@ async function main(): Promise<void> {
     const labelsFile = join(cache, `labels-${match}-${spec.slice}.json`)
     let queries: LabelledQuery[]
     if (existsSync(labelsFile)) {
-      const saved = JSON.parse(readFileSync(labelsFile, 'utf8')) as { grades: Record<string, number>; queries: Array<{ id: string; text: string; judgements: Array<[string, number]> }> }
+      const saved = readJsonFileSync(labelsFile, SAVED_LABELS)
       Object.assign(grades, saved.grades)
       queries = saved.queries.map((q) => ({ id: q.id, text: q.text, judgements: new Map(q.judgements) }))
       say(`model ${spec.name}: labels of ${queries.length} queries from ${labelsFile}`)

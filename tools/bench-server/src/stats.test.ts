@@ -1,41 +1,30 @@
 import { describe, expect, it } from 'vitest'
+import { parseJson } from '@pubmatch/core'
 import {
-  parseProcStatTicks,
   parseVmRssKiB,
-  percentile,
   procUsage,
   rotate,
   searchPath,
+  SUMMARY,
   summarize,
   titleCoverageGrade,
 } from './stats.ts'
 
-describe('percentile (nearest rank)', () => {
-  const ten = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
-  it('picks sorted[ceil(p/100 · n) − 1]', () => {
-    expect(percentile(ten, 50)).toBe(5) // ceil(5) = 5
-    expect(percentile(ten, 90)).toBe(9) // ceil(9) = 9
-    expect(percentile(ten, 99)).toBe(10) // ceil(9.9) = 10
-    expect(percentile(ten, 0)).toBe(1)
-    expect(percentile(ten, 100)).toBe(10)
-    const twoHundred = Array.from({ length: 200 }, (_, i) => i + 1)
-    expect(percentile(twoHundred, 99)).toBe(198) // ceil(198) = 198
-    expect(percentile(twoHundred, 99.5)).toBe(199)
-    expect(percentile([], 50)).toBeNaN()
-  })
-
+describe('summarize', () => {
   it('summarizes unsorted values', () => {
     const s = summarize([10, 1, 4, 3, 2])
     expect(s).toEqual({ count: 5, mean: 4, p50: 3, p90: 10, p99: 10, max: 10 })
+    expect(Object.keys(s)).toEqual(['count', 'mean', 'p50', 'p90', 'p99', 'max'])
+  })
+
+  it('gives count 0 and NaN for no values, which a results file writes as null and reads back as NaN', () => {
+    const empty = summarize([])
+    expect(empty).toEqual({ count: 0, mean: Number.NaN, p50: Number.NaN, p90: Number.NaN, p99: Number.NaN, max: Number.NaN })
+    expect(parseJson(JSON.stringify(empty), SUMMARY, { file: 'r.json', nullAsNaN: true })).toEqual(empty)
   })
 })
 
 describe('/proc parsing', () => {
-  it('adds utime and stime (fields 14 and 15), counting from the last parenthesis', () => {
-    const stat = '1234 (node a) b) S 1 1234 1234 0 -1 4194304 5000 0 0 0 250 50 0 0 20 0 11 0 100 1000 200'
-    expect(parseProcStatTicks(stat)).toBe(300)
-  })
-
   it('reads VmRSS in KiB', () => {
     expect(parseVmRssKiB('Name:\tnode\nVmPeak:\t 999 kB\nVmRSS:\t  204800 kB\nRssAnon:\t 1 kB\n')).toBe(204800)
     expect(() => parseVmRssKiB('Name:\tzombie\n')).toThrow(/VmRSS/)

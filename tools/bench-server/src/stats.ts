@@ -1,66 +1,32 @@
 /**
- * Pure helpers of the benchmark: percentiles, `/proc` parsing and the CPU and memory summary of
- * a sampled process. No I/O here, so each is pinned by hand-computed values in `stats.test.ts`.
+ * Pure helpers of the benchmark: latency summaries (percentiles: @pubmatch/bench-kit), `/proc`
+ * parsing and the CPU and memory summary of a sampled process. No I/O here, so each is pinned by
+ * hand-computed values in `stats.test.ts`.
  */
+import { summarize as summarizeSample, type SampleSummary } from '@pubmatch/bench-kit'
+import { json, type JsonShape } from '@pubmatch/core'
+
+/** Count, mean, p50/p90/p99, max of a sample: the fields of this benchmark's results. */
+export type Summary = Pick<SampleSummary, 'count' | 'mean' | 'p50' | 'p90' | 'p99' | 'max'>
+
+/** The shape of a {@link Summary} in a results file (`NaN`, no values, is written as `null`: read with `nullAsNaN`). */
+export const SUMMARY: JsonShape<Summary> = json.object({
+  count: json.count,
+  mean: json.numberOrNaN,
+  p50: json.numberOrNaN,
+  p90: json.numberOrNaN,
+  p99: json.numberOrNaN,
+  max: json.numberOrNaN,
+})
 
 /**
- * The nearest-rank percentile of ascending values: the smallest value with at least `p` % of the
- * values at or below it (`sorted[ceil(p/100 · n) − 1]`), so p100 is the maximum and every
- * percentile is a measured value. `NaN` for no values.
- * @param sorted - ascending values
- * @param p - the percentile, 0–100
- */
-export function percentile(sorted: readonly number[], p: number): number {
-  if (sorted.length === 0) {
-    return Number.NaN
-  }
-  const rank = Math.ceil((p / 100) * sorted.length)
-  return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1]!
-}
-
-/** Count, mean, p50/p90/p99, max of a sample. */
-export interface Summary {
-  readonly count: number
-  readonly mean: number
-  readonly p50: number
-  readonly p90: number
-  readonly p99: number
-  readonly max: number
-}
-
-/**
- * Summarises values (in any order).
+ * Summarises values (in any order): nearest-rank percentiles (@pubmatch/bench-kit's `quantile`);
+ * count 0 and `NaN` elsewhere for no values.
  * @param values - the sample
  */
 export function summarize(values: readonly number[]): Summary {
-  const sorted = [...values].sort((a, b) => a - b)
-  const mean = sorted.length === 0 ? Number.NaN : sorted.reduce((sum, v) => sum + v, 0) / sorted.length
-  return {
-    count: sorted.length,
-    mean,
-    p50: percentile(sorted, 50),
-    p90: percentile(sorted, 90),
-    p99: percentile(sorted, 99),
-    max: sorted.length === 0 ? Number.NaN : sorted[sorted.length - 1]!,
-  }
-}
-
-/**
- * User + system CPU time of a process in clock ticks, from the text of `/proc/<pid>/stat`
- * (fields 14 `utime` and 15 `stime`). The command name (field 2) is in parentheses and may hold
- * spaces and parentheses itself, so fields are counted from the last `)`.
- * @param stat - the file's content
- */
-export function parseProcStatTicks(stat: string): number {
-  const close = stat.lastIndexOf(')')
-  // after ") ": field 3 (state) is index 0, so field n is index n − 3
-  const fields = stat.slice(close + 2).trim().split(/\s+/)
-  const utime = Number(fields[14 - 3])
-  const stime = Number(fields[15 - 3])
-  if (close < 0 || !Number.isFinite(utime) || !Number.isFinite(stime)) {
-    throw new Error(`bench-server: not a /proc/<pid>/stat line: ${stat.slice(0, 120)}`)
-  }
-  return utime + stime
+  const { count, mean, p50, p90, p99, max } = summarizeSample(values, { empty: 'nan' })
+  return { count, mean, p50, p90, p99, max }
 }
 
 /**

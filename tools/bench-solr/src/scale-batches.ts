@@ -8,14 +8,13 @@ import {
   createReadStream,
   createWriteStream,
   existsSync,
-  readFileSync,
   renameSync,
   rmSync,
 } from 'node:fs'
 import { once } from 'node:events'
 import { join } from 'node:path'
-import { PubmatchError } from '@pubmatch/core'
-import { writeFileAtomic } from '@pubmatch/core/node'
+import { json, PubmatchError, type JsonShape } from '@pubmatch/core'
+import { readJsonFileSync, writeFileAtomic } from '@pubmatch/core/node'
 import { createDocumentMapper } from '@pubmatch/solr'
 import { syntheticArticles } from './scale-corpus.ts'
 
@@ -36,6 +35,8 @@ interface BatchesManifest {
   readonly batches: number
 }
 
+const BATCHES_MANIFEST: JsonShape<BatchesManifest> = json.object({ docs: json.count, seed: json.integer, batchSize: json.count, batches: json.count })
+
 /**
  * The batches file for `docs` articles of `seed` in `dir`, written unless an earlier run left a
  * complete one (its manifest is written last).
@@ -55,7 +56,7 @@ export async function prepareBatches(
   const path = join(dir, `solr-batches-synth-${docs}-seed${seed}-b${batchSize}.jsonl`)
   const manifestPath = `${path}.done.json`
   if (existsSync(path) && existsSync(manifestPath)) {
-    const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as BatchesManifest
+    const manifest = readJsonFileSync(manifestPath, BATCHES_MANIFEST)
     if (manifest.docs === docs && manifest.seed === seed && manifest.batchSize === batchSize) {
       return { path, docs, batches: manifest.batches, seconds: 0, reused: true }
     }

@@ -3,7 +3,8 @@
  * `node --expose-gc dist/scale-case.js '<ScaleCase JSON>'`. Prints the result as JSON on its last
  * stdout line; progress goes to stderr.
  */
-import { runScaleCase, type ScaleCase } from './scale-cases.ts'
+import { parseJson } from '@pubmatch/core'
+import { runScaleCase, SCALE_CASE } from './scale-cases.ts'
 
-const output = await runScaleCase(JSON.parse(process.argv[2] ?? '{}') as ScaleCase)
+const output = await runScaleCase(parseJson(process.argv[2] ?? '', SCALE_CASE, { file: 'the case request (argument 1)', code: 'INVALID_ARGUMENT' }))
 process.stdout.write(`${JSON.stringify(output)}\n`)

@@ -3,7 +3,7 @@
  * orchestrating process stays a lean Solr client): the embedded build and serving cases, and the
  * preparation of the Solr batches file.
  */
-import { PubmatchError, truncateForMessage } from '@pubmatch/core'
+import { json, PubmatchError, truncateForMessage, type JsonShape } from '@pubmatch/core'
 import { prepareBatches, type BatchesFile } from './scale-batches.ts'
 import {
   buildEmbedded,
@@ -24,6 +24,20 @@ export interface BatchesCase {
 
 /** One child-process case. */
 export type ScaleCase = EmbeddedBuildCase | EmbeddedServeCase | BatchesCase
+
+/** The shape of a {@link ScaleCase}, checked before a case runs. */
+export const SCALE_CASE: JsonShape<ScaleCase> = json.tagged('kind', {
+  build: json.object({ kind: json.literal('build'), dir: json.string, docs: json.count, seed: json.integer, workers: json.count, timeLimitMs: json.number }),
+  serve: json.object({
+    kind: json.literal('serve'),
+    dir: json.string,
+    queries: json.count,
+    warmup: json.count,
+    passes: json.count,
+    timeLimitMs: json.number,
+  }),
+  batches: json.object({ kind: json.literal('batches'), dir: json.string, docs: json.count, seed: json.integer, batchSize: json.count }),
+})
 
 /** What each case returns. */
 export interface ScaleCaseResult {

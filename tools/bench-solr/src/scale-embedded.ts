@@ -3,11 +3,11 @@
  * its own, `scale-case.ts`, started by `scale.ts`, so that peak RSS is the case's own.
  */
 import { mkdirSync, rmSync } from 'node:fs'
+import { MIB, cpuSecondsSince, dirBytes, peakRssMiB, timeIterable } from '@pubmatch/bench-kit'
 import { createSearcher } from '@pubmatch/bm25f'
 import { PubmatchError } from '@pubmatch/core'
 import { buildIndex, defaultPubmedFields, openIndex } from '@pubmatch/index'
 import { syntheticArticles } from './scale-corpus.ts'
-import { MIB, cpuSecondsSince, dirBytes, peakRssMiB, timeIterable } from './scale-measure.ts'
 import { logQueries, runPasses } from './scale-queries.ts'
 import type { EmbeddedBuild, EmbeddedServe } from './scale-results.ts'
 import { summarizePasses } from './scale-stats.ts'
@@ -50,10 +50,7 @@ export async function buildEmbedded(request: EmbeddedBuildCase): Promise<Embedde
   rmSync(request.dir, { recursive: true, force: true })
   mkdirSync(request.dir, { recursive: true })
   const t0 = performance.now()
-  const timed = timeIterable(
-    syntheticArticles(request.docs, request.seed),
-    t0 + request.timeLimitMs,
-  )
+  const timed = timeIterable(syntheticArticles(request.docs, request.seed), { deadline: t0 + request.timeLimitMs })
   let lastReport = t0
   const cpu0 = process.cpuUsage()
   const result = await buildIndex(

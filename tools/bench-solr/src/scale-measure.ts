@@ -1,16 +1,15 @@
 /**
  * Measuring helpers of the scale benchmark: load averages, the machine, another process's memory
- * and CPU time from /proc, disk use of a directory, timed iterables and phase deadlines.
+ * and CPU time from /proc, disk use of a directory tree and phase deadlines (what every benchmark
+ * measures is in @pubmatch/bench-kit).
  */
 import { spawnSync } from 'node:child_process'
 import { readFileSync, readdirSync, lstatSync } from 'node:fs'
 import { cpus, loadavg, platform, totalmem } from 'node:os'
 import { join, sep } from 'node:path'
+import { clockTicksPerSecond, parseProcStatTicks } from '@pubmatch/bench-kit'
 import { PubmatchError } from '@pubmatch/core'
 import type { MachineInfo } from './scale-results.ts'
-
-/** MiB in bytes. */
-export const MIB: number = 2 ** 20
 
 /** The 1/5/15-minute load averages, rounded to 2 decimals. */
 export function loadAverages(): number[] {
@@ -73,12 +72,10 @@ export function parseProcStatus(status: string): ProcessMemory {
 export function processMemory(pid: number): ProcessMemory {
   const status = readText(`/proc/${pid}/status`)
   if (status === undefined) {
-    throw new PubmatchError('NOT_FOUND', `@pubmatch/bench-solr: no process ${pid}`)
+    throw new PubmatchError('NOT_FOUND', `no process ${pid}`)
   }
   return parseProcStatus(status)
 }
-
-let clockTicks: number | undefined
 
 /**
  * CPU seconds (user + system, all threads) a process has used so far, from /proc/<pid>/stat.
@@ -88,24 +85,9 @@ let clockTicks: number | undefined
 export function processCpuSeconds(pid: number): number {
   const stat = readText(`/proc/${pid}/stat`)
   if (stat === undefined) {
-    throw new PubmatchError('NOT_FOUND', `@pubmatch/bench-solr: no process ${pid}`)
+    throw new PubmatchError('NOT_FOUND', `no process ${pid}`)
   }
-  // fields after the command (which may hold spaces) start after the last ')'; utime, stime are 14, 15
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-  clockTicks ??=
-    Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100
-  return (Number(fields[11]) + Number(fields[12])) / clockTicks
-}
-
-/** CPU seconds (user + system, every thread of this process) since `since`. */
-export function cpuSecondsSince(since: NodeJS.CpuUsage): number {
-  const used = process.cpuUsage(since)
-  return (used.user + used.system) / 1e6
-}
-
-/** This process's peak resident set so far, MiB. */
-export function peakRssMiB(): number {
-  return process.resourceUsage().maxRSS / 1024
+  return parseProcStatTicks(stat) / clockTicksPerSecond()
 }
 
 /** Disk use of a directory tree, bytes of allocated blocks (as `du`), split by kind. */
@@ -154,26 +136,6 @@ export function diskUsage(dir: string): DiskUsage {
 }
 
 /**
- * Apparent bytes of the files of a directory (not recursive), in all and per kind (the
- * extension, or the whole name without one): the embedded index's size.
- * @param dir - the directory
- */
-export function dirBytes(dir: string): { total: number; byKind: Record<string, number> } {
-  const byKind: Record<string, number> = {}
-  let total = 0
-  for (const file of readdirSync(dir)) {
-    const stat = lstatSync(join(dir, file))
-    if (stat.isFile()) {
-      const dot = file.lastIndexOf('.')
-      const kind = dot > 0 ? file.slice(dot + 1) : file
-      byKind[kind] = (byKind[kind] ?? 0) + stat.size
-      total += stat.size
-    }
-  }
-  return { total, byKind }
-}
-
-/**
  * Waits until a process is idle: less than `maxCores` of CPU over `windowMs`, for at most
  * `maxWaitMs` (e.g. the cluster JVM's background merges after a commit).
  * @param pid - the process
@@ -194,63 +156,6 @@ export async function waitForIdle(
     if (cores < (options.maxCores ?? 0.1) || waited >= (options.maxWaitMs ?? 120_000)) {
       return waited / 1000
     }
-  }
-}
-
-/** An iterable wrapped to measure how long producing its items takes. */
-export interface TimedIterable<T> extends Iterable<T> {
-  /** Wall ms spent inside the source's `next()` so far. */
-  readonly producingMs: number
-  /** `performance.now()` when the source was exhausted, or `undefined`. */
-  readonly endedAt: number | undefined
-  /** Items produced. */
-  readonly count: number
-}
-
-/**
- * Wraps an iterable so that the time spent producing each item (generating a synthetic article)
- * is summed; stops with `TIMEOUT` once `deadline` (a `performance.now()` value) has passed.
- * @param source - the items
- * @param deadline - when to give up. Defaults to never.
- */
-export function timeIterable<T>(
-  source: Iterable<T>,
-  deadline: number = Number.POSITIVE_INFINITY,
-): TimedIterable<T> {
-  let producingMs = 0
-  let endedAt: number | undefined
-  let count = 0
-  return {
-    get producingMs() {
-      return producingMs
-    },
-    get endedAt() {
-      return endedAt
-    },
-    get count() {
-      return count
-    },
-    *[Symbol.iterator]() {
-      const iterator = source[Symbol.iterator]()
-      for (;;) {
-        const t = performance.now()
-        if (t > deadline) {
-          throw new PubmatchError(
-            'TIMEOUT',
-            `@pubmatch/bench-solr: time limit reached after ${count} articles`,
-          )
-        }
-        const next = iterator.next()
-        const now = performance.now()
-        producingMs += now - t
-        if (next.done === true) {
-          endedAt = now
-          return
-        }
-        count++
-        yield next.value
-      }
-    },
   }
 }
 

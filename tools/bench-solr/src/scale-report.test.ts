@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest'
+import { summarizeLatencies } from '@pubmatch/bench-kit'
+import { checkJson } from '@pubmatch/core'
 import { parseScaleArgs } from './scale-args.ts'
 import { projectCluster, projectEmbeddedShards } from './scale-projection.ts'
 import {
@@ -8,8 +10,8 @@ import {
   renderParity,
   renderScaleReport,
 } from './scale-report.ts'
-import type { ScaleResults } from './scale-results.ts'
-import { compareTotals, summarizeLatencies, summarizePasses } from './scale-stats.ts'
+import { SCALE_RESULTS, type ScaleResults } from './scale-results.ts'
+import { compareTotals, summarizePasses } from './scale-stats.ts'
 
 const MIB = 2 ** 20
 
@@ -228,5 +230,20 @@ describe('renderParity', () => {
     expect(text).toContain('**2 agree exactly** (1 of them match nothing on both)')
     expect(text).toContain('Largest difference: 4')
     expect(text).toContain("| `cox-2 ' x` | 40 | 44 |")
+  })
+})
+
+describe('a saved run read back for --report', () => {
+  it('has the shape the report relies on (the fixture, through JSON)', () => {
+    const saved: unknown = JSON.parse(JSON.stringify(fixture()))
+    expect(checkJson(saved, SCALE_RESULTS, { file: 'scale.json' })).toEqual(saved)
+  })
+
+  it('is refused, naming the file and the field, when it is not', () => {
+    const saved = JSON.parse(JSON.stringify(fixture())) as { solrQueries: { qtime: { firstPass: Record<string, unknown> } } }
+    saved.solrQueries.qtime.firstPass['p99'] = null
+    expect(() => checkJson(saved, SCALE_RESULTS, { file: '.cache/results/scale-x.json' })).toThrowErrorMatchingInlineSnapshot(
+      `[PubmatchError: .cache/results/scale-x.json: solrQueries.qtime.firstPass.p99 is null, expected a number]`,
+    )
   })
 })

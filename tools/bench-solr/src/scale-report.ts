@@ -2,6 +2,7 @@
  * Renders a scale run ({@link ScaleResults}) as the Markdown of `RESULTS-scale.md`. Pure: the
  * same results give the same text.
  */
+import type { LatencySummary } from '@pubmatch/bench-kit'
 import {
   GIB,
   PROJECTION_ASSUMPTIONS,
@@ -16,7 +17,7 @@ import type {
   ScaleResults,
   SolrQueries,
 } from './scale-results.ts'
-import type { LatencySummary, Parity } from './scale-stats.ts'
+import type { Parity } from './scale-stats.ts'
 
 const MIB = 2 ** 20
 const DASH = '–'

@@ -2,9 +2,13 @@
  * What one scale run records (the raw JSON in `.cache/results/`, rendered by `scale-report.ts`).
  * Every phase's result is optional: a run that stops (time limit, failure) keeps what it measured.
  */
+import { LATENCY_SUMMARY, type LatencySummary } from '@pubmatch/bench-kit'
+import { json, type JsonShape } from '@pubmatch/core'
 import type { ScaleOptions } from './scale-args.ts'
+import type { BatchesFile } from './scale-batches.ts'
+import type { ScaleCaseResult } from './scale-cases.ts'
 import type { ClusterProjection, EmbeddedShardProjection } from './scale-projection.ts'
-import type { LatencySummary, Parity, PassSummaries } from './scale-stats.ts'
+import type { Parity, PassSummaries } from './scale-stats.ts'
 
 /** The machine a run ran on. */
 export interface MachineInfo {
@@ -203,4 +207,215 @@ export interface ScaleResults {
   projection?: { readonly solr: ClusterProjection; readonly embedded?: EmbeddedShardProjection }
   /** Phases that did not complete, and why. */
   readonly errors: { readonly phase: string; readonly message: string }[]
+}
+
+/** The shape of an {@link EmbeddedBuild} (the build case's output). */
+export const EMBEDDED_BUILD: JsonShape<EmbeddedBuild> = json.object({
+  docs: json.count,
+  seconds: json.number,
+  inputSeconds: json.number,
+  cpuSeconds: json.number,
+  docsPerSecond: json.number,
+  docsPerCpuSecond: json.number,
+  tailSeconds: json.number,
+  peakRssMiB: json.number,
+  indexBytes: json.count,
+  fileBytes: json.record(json.count),
+  segments: json.count,
+  errors: json.count,
+  workers: json.count,
+})
+
+const PASS_SUMMARIES: JsonShape<PassSummaries> = json.object({
+  firstPass: LATENCY_SUMMARY,
+  repeat: json.optional(LATENCY_SUMMARY),
+  passes: json.count,
+})
+
+const QUERY_RUN = {
+  queries: json.count,
+  warmup: json.count,
+  latency: PASS_SUMMARIES,
+  failed: json.record(json.count),
+  totals: json.record(json.count),
+  emptyQueries: json.count,
+} as const
+
+/** The shape of an {@link EmbeddedServe} (the serving case's output). */
+export const EMBEDDED_SERVE: JsonShape<EmbeddedServe> = json.object({
+  docs: json.count,
+  openMs: json.number,
+  rssAfterOpenMiB: json.number,
+  rssAfterQueriesMiB: json.number,
+  peakRssMiB: json.number,
+  queries: json.object(QUERY_RUN),
+})
+
+const MEMORY_SAMPLE: JsonShape<MemorySample> = json.object({
+  jvmRssMiB: json.number,
+  jvmPeakRssMiB: json.number,
+  jvmRssAnonMiB: json.number,
+  jvmRssFileMiB: json.number,
+  nodeRssMiB: json.number,
+  nodePeakRssMiB: json.number,
+})
+
+const MODULE_JAR: JsonShape<ModuleJar> = json.object({ path: json.string, sha256: json.string, modified: json.string, bytes: json.count })
+
+const TOTAL_DIFFERENCE = json.object({ id: json.string, text: json.string, embedded: json.count, solr: json.count, difference: json.count })
+
+const PARITY: JsonShape<Parity> = json.object({
+  compared: json.count,
+  exact: json.count,
+  bothZero: json.count,
+  nonZero: json.count,
+  exactNonZero: json.count,
+  withinOnePercent: json.count,
+  onlyEmbedded: json.count,
+  onlySolr: json.count,
+  embeddedMatches: json.count,
+  solrMatches: json.count,
+  largest: json.optional(TOTAL_DIFFERENCE),
+  worst: json.array(TOTAL_DIFFERENCE),
+})
+
+const CLUSTER_PROJECTION: JsonShape<ClusterProjection> = json.object({
+  input: json.object({
+    targetDocs: json.number,
+    measuredDocs: json.number,
+    measuredShards: json.number,
+    replicas: json.number,
+    shardFactor: json.number,
+    replicaBytes: json.number,
+    heapGiB: json.number,
+    shardQtimeP50: json.number,
+    shardQtimeP99: json.number,
+    distributedP50: json.number,
+    distributedP99: json.number,
+    docsPerSecond: json.number,
+  }),
+  measuredDocsPerShard: json.number,
+  shards: json.number,
+  docsPerShard: json.number,
+  scale: json.number,
+  replicas: json.number,
+  nodes: json.number,
+  shardIndexBytes: json.number,
+  totalIndexBytes: json.number,
+  ramPerNodeBytes: json.number,
+  fanOutP50: json.number,
+  fanOutP99: json.number,
+  shardP50: json.number,
+  shardP99: json.number,
+  p50: json.number,
+  p99: json.number,
+  indexHoursMeasuredRate: json.number,
+})
+
+const EMBEDDED_SHARD_PROJECTION: JsonShape<EmbeddedShardProjection> = json.object({
+  input: json.object({
+    measuredDocs: json.number,
+    docsPerShard: json.number,
+    shards: json.number,
+    replicas: json.number,
+    indexBytes: json.number,
+    rssAfterOpenBytes: json.number,
+    p50: json.number,
+    p99: json.number,
+    coordinatorMs: json.number,
+  }),
+  scale: json.number,
+  shardIndexBytes: json.number,
+  ramPerShardBytes: json.number,
+  p50: json.number,
+  p99: json.number,
+})
+
+/** The shape of a saved run ({@link ScaleResults}), checked before `--report` renders it again. */
+export const SCALE_RESULTS: JsonShape<ScaleResults> = json.object({
+  command: json.string,
+  options: json.object({
+    docs: json.count,
+    queries: json.count,
+    warmup: json.count,
+    passes: json.count,
+    dir: json.string,
+    quick: json.boolean,
+    timeoutMin: json.number,
+    batchSize: json.count,
+    concurrency: json.count,
+    heap: json.string,
+    seed: json.integer,
+    embeddedWorkers: json.count,
+    shardFactor: json.number,
+    skipEmbedded: json.boolean,
+  }),
+  machine: json.object({ cpu: json.string, cores: json.count, memoryBytes: json.count, node: json.string, java: json.string, os: json.string }),
+  startedAt: json.string,
+  endedAt: json.optional(json.string),
+  phases: json.array(json.object({ phase: json.string, before: json.array(json.number), after: json.array(json.number), seconds: json.number })),
+  embeddedBuild: json.optional(EMBEDDED_BUILD),
+  embeddedServe: json.optional(EMBEDDED_SERVE),
+  solrIndexing: json.optional(
+    json.object({
+      docs: json.count,
+      batchSize: json.count,
+      concurrency: json.count,
+      prepSeconds: json.number,
+      prepReused: json.boolean,
+      seconds: json.number,
+      commitSeconds: json.number,
+      docsPerSecond: json.number,
+      jvmCpuSeconds: json.number,
+      clientCpuSeconds: json.number,
+      docsPerJvmCpuSecond: json.number,
+      numFound: json.count,
+    }),
+  ),
+  solrSize: json.optional(
+    json.object({
+      cores: json.array(
+        json.object({
+          core: json.string,
+          shard: json.string,
+          node: json.string,
+          leader: json.boolean,
+          numDocs: json.count,
+          sizeInBytes: json.count,
+          segmentCount: json.count,
+        }),
+      ),
+      indexBytes: json.number,
+      replicaBytes: json.number,
+      copyBytes: json.number,
+      diskBytes: json.number,
+      tlogBytes: json.number,
+      indexDirBytes: json.number,
+    }),
+  ),
+  solrQueries: json.optional(
+    json.object({
+      ...QUERY_RUN,
+      qtime: PASS_SUMMARIES,
+      notSent: json.count,
+      singleShard: json.optional(json.object({ qtime: LATENCY_SUMMARY, wall: LATENCY_SUMMARY })),
+    }),
+  ),
+  solrMemory: json.optional(json.object({ afterIndexing: json.optional(MEMORY_SAMPLE), afterQueries: json.optional(MEMORY_SAMPLE) })),
+  solrHeap: json.string,
+  solrModule: json.optional(json.object({ atStart: MODULE_JAR, atEnd: json.optional(MODULE_JAR) })),
+  solrSettleSeconds: json.optional(json.number),
+  solrLog: json.optional(
+    json.object({ errors: json.count, warnings: json.count, top: json.array(json.object({ kind: json.string, count: json.count })) }),
+  ),
+  parity: json.optional(PARITY),
+  projection: json.optional(json.object({ solr: CLUSTER_PROJECTION, embedded: json.optional(EMBEDDED_SHARD_PROJECTION) })),
+  errors: json.array(json.object({ phase: json.string, message: json.string })),
+})
+
+/** The shape of each case's output, by case kind (`scale-case.ts` prints it on its last line). */
+export const SCALE_CASE_RESULTS: { readonly [K in keyof ScaleCaseResult]: JsonShape<ScaleCaseResult[K]> } = {
+  build: EMBEDDED_BUILD,
+  serve: EMBEDDED_SERVE,
+  batches: json.object({ path: json.string, docs: json.count, batches: json.count, seconds: json.number, reused: json.boolean }) satisfies JsonShape<BatchesFile>,
 }

@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto'
 import { existsSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { join } from 'node:path'
+import { MIB, cpuSecondsSince, peakRssMiB, summarizeLatencies } from '@pubmatch/bench-kit'
 import { getAnalyzer } from '@pubmatch/analysis'
 import type { Query } from '@pubmatch/core'
 import { PubmatchError, toPubmatchError } from '@pubmatch/core'
@@ -23,15 +24,7 @@ import {
   type SolrParams,
 } from '@pubmatch/solr'
 import { readLines, type BatchesFile } from './scale-batches.ts'
-import {
-  MIB,
-  checkSignal,
-  cpuSecondsSince,
-  diskUsage,
-  peakRssMiB,
-  processCpuSeconds,
-  processMemory,
-} from './scale-measure.ts'
+import { checkSignal, diskUsage, processCpuSeconds, processMemory } from './scale-measure.ts'
 import { runPasses, type LogQueries } from './scale-queries.ts'
 import type {
   MemorySample,
@@ -42,7 +35,7 @@ import type {
   SolrQueries,
   SolrSize,
 } from './scale-results.ts'
-import { summarizeLatencies, summarizePasses } from './scale-stats.ts'
+import { summarizePasses } from './scale-stats.ts'
 
 /** The collection's name. */
 export const COLLECTION = 'synth'

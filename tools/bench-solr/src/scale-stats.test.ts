@@ -1,45 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { compareTotals, quantile, summarizeLatencies, summarizePasses } from './scale-stats.ts'
-
-describe('quantile', () => {
-  const ten = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
-
-  it('takes the nearest rank, sorted[ceil(q·n) − 1]', () => {
-    expect(quantile(ten, 0.5)).toBe(5)
-    expect(quantile(ten, 0.95)).toBe(10)
-    expect(quantile(ten, 0.99)).toBe(10)
-    expect(quantile(ten, 0.9)).toBe(9)
-    expect(quantile(ten, 0)).toBe(1)
-  })
-
-  it('rejects no samples and q outside [0, 1]', () => {
-    expect(() => quantile([], 0.5)).toThrowErrorMatchingInlineSnapshot(
-      `[PubmatchError: @pubmatch/bench-solr: quantile needs samples and q in [0, 1] (got 0 samples, q 0.5)]`,
-    )
-    expect(() => quantile([1], 1.5)).toThrow(/q in \[0, 1\]/)
-  })
-})
-
-describe('summarizeLatencies', () => {
-  it('sorts a copy and gives p50, p95, p99, mean and max', () => {
-    const samples = [4, 1, 3, 2]
-    expect(summarizeLatencies(samples)).toEqual({
-      count: 4,
-      p50: 2,
-      p95: 4,
-      p99: 4,
-      mean: 2.5,
-      max: 4,
-    })
-    expect(samples).toEqual([4, 1, 3, 2])
-  })
-
-  it('puts p99 on the 99th of 100 samples', () => {
-    const hundred = Array.from({ length: 100 }, (_, i) => 100 - i)
-    const summary = summarizeLatencies(hundred)
-    expect([summary.p50, summary.p95, summary.p99, summary.mean]).toEqual([50, 95, 99, 50.5])
-  })
-})
+import { compareTotals, summarizePasses } from './scale-stats.ts'
 
 describe('summarizePasses', () => {
   it('keeps the first pass apart from the pooled repeats', () => {

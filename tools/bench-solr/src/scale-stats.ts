@@ -1,60 +1,9 @@
 /**
- * The scale benchmark's statistics: latency percentiles (nearest rank, as tools/bench-search),
- * summaries of measured passes, and the match-count parity of two engines.
+ * The scale benchmark's statistics: summaries of measured passes (percentiles: @pubmatch/bench-kit,
+ * nearest rank, as every benchmark), and the match-count parity of two engines.
  */
+import { summarizeLatencies, type LatencySummary } from '@pubmatch/bench-kit'
 import { PubmatchError } from '@pubmatch/core'
-
-/** Percentiles and mean of per-query latencies, in milliseconds. */
-export interface LatencySummary {
-  /** Number of samples. */
-  readonly count: number
-  /** Median (nearest rank). */
-  readonly p50: number
-  /** 95th percentile (nearest rank). */
-  readonly p95: number
-  /** 99th percentile (nearest rank). */
-  readonly p99: number
-  /** Arithmetic mean. */
-  readonly mean: number
-  /** Largest sample. */
-  readonly max: number
-}
-
-/**
- * The nearest-rank quantile of sorted samples: `sorted[ceil(q · n) − 1]` (the first sample for
- * `q = 0`), the definition tools/bench-search and packages/bm25f/bench use.
- * @param sorted - samples in ascending order, at least one
- * @param q - the quantile, in [0, 1]
- * @throws PubmatchError `INVALID_ARGUMENT` for no samples or q outside [0, 1]
- */
-export function quantile(sorted: readonly number[], q: number): number {
-  if (sorted.length === 0 || !(q >= 0 && q <= 1)) {
-    throw new PubmatchError(
-      'INVALID_ARGUMENT',
-      `@pubmatch/bench-solr: quantile needs samples and q in [0, 1] (got ${sorted.length} samples, q ${q})`,
-    )
-  }
-  const rank = Math.max(1, Math.ceil(q * sorted.length))
-  return sorted[rank - 1]!
-}
-
-/**
- * Summarises latency samples (any order; the array is not modified).
- * @param samples - per-query latencies in ms, at least one
- * @throws PubmatchError `INVALID_ARGUMENT` for no samples
- */
-export function summarizeLatencies(samples: readonly number[]): LatencySummary {
-  const sorted = [...samples].sort((a, b) => a - b)
-  const mean = sorted.reduce((sum, value) => sum + value, 0) / Math.max(1, sorted.length)
-  return {
-    count: sorted.length,
-    p50: quantile(sorted, 0.5),
-    p95: quantile(sorted, 0.95),
-    p99: quantile(sorted, 0.99),
-    mean,
-    max: sorted[sorted.length - 1] ?? Number.NaN,
-  }
-}
 
 /** The latencies of the measured passes over one query set. */
 export interface PassSummaries {
@@ -76,7 +25,7 @@ export function summarizePasses(passes: readonly (readonly number[])[]): PassSum
   if (first === undefined || first.length === 0) {
     throw new PubmatchError(
       'INVALID_ARGUMENT',
-      '@pubmatch/bench-solr: summarizePasses needs at least one pass with samples',
+      'summarizePasses needs at least one pass with samples',
     )
   }
   const repeats = rest.flat()

@@ -11,7 +11,9 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { PubmatchError, truncateForMessage } from '@pubmatch/core'
+import { lastJsonLine } from '@pubmatch/bench-kit'
+import { PubmatchError, toPubmatchError, truncateForMessage, type JsonShape } from '@pubmatch/core'
+import { readJsonFileSync } from '@pubmatch/core/node'
 import { createSolrClient, type LocalCluster } from '@pubmatch/solr'
 import { parseScaleArgs, type ScaleOptions } from './scale-args.ts'
 import type { ScaleCase, ScaleCaseResult } from './scale-cases.ts'
@@ -19,7 +21,7 @@ import { loadAverages, machineInfo, waitForIdle, withTimeLimit } from './scale-m
 import { projectCluster, projectEmbeddedShards, PUBMED_ARTICLES } from './scale-projection.ts'
 import { logQueries } from './scale-queries.ts'
 import { renderScaleReport } from './scale-report.ts'
-import type { ScaleResults } from './scale-results.ts'
+import { SCALE_CASE_RESULTS, SCALE_RESULTS, type ScaleResults } from './scale-results.ts'
 import {
   REPLICAS,
   SHARDS,
@@ -76,9 +78,13 @@ function runCase<K extends ScaleCase['kind']>(
     child.on('close', (code, signal) => {
       clearTimeout(timer)
       runningChild = undefined
-      const last = Buffer.concat(chunks).toString('utf8').trimEnd().split('\n').at(-1) ?? ''
       if (code === 0) {
-        done(JSON.parse(last) as ScaleCaseResult[K])
+        try {
+          const stdout = Buffer.concat(chunks).toString('utf8')
+          done(lastJsonLine(stdout, SCALE_CASE_RESULTS[request.kind] as JsonShape<ScaleCaseResult[K]>, `case ${request.kind}`))
+        } catch (error) {
+          fail(toPubmatchError(error))
+        }
       } else {
         fail(
           new PubmatchError(
@@ -321,7 +327,7 @@ function writeOutputs(results: ScaleResults, dir: string): string {
 
 /** `--report FILE.json`: renders a saved run again (to stdout and `RESULTS-scale.md`). */
 function rerender(file: string): number {
-  const results = JSON.parse(readFileSync(file, 'utf8')) as ScaleResults
+  const results = readJsonFileSync(file, SCALE_RESULTS)
   const report = renderScaleReport(results)
   writeFileSync(RESULTS_MD, report)
   process.stdout.write(report)

@@ -4,14 +4,9 @@
  */
 import { readdir, stat } from 'node:fs/promises'
 import { join } from 'node:path'
+import { cpuSecondsSince as cpuSeconds, peakRssMiB } from '@pubmatch/bench-kit'
 import { readBiocFile, readPubmedXml } from '@pubmatch/ingest'
 import type { CaseResult } from './measure.ts'
-
-/** CPU seconds (user + system, every thread of the process) since `since`. */
-const cpuSeconds = (since: NodeJS.CpuUsage): number => {
-  const used = process.cpuUsage(since)
-  return (used.user + used.system) / 1e6
-}
 
 const cases: Record<string, (args: string[]) => Promise<Omit<CaseResult, 'peakRssMiB'>>> = {
   /** Streaming PubMed XML parse of one (gzip'd) baseline file, repeated `rounds` times. */
@@ -82,5 +77,4 @@ if (!run) {
   throw new Error(`unknown case ${String(name)}; known: ${Object.keys(cases).join(', ')}`)
 }
 const result = await run(args)
-const peakRssMiB = process.resourceUsage().maxRSS / 1024
-process.stdout.write(`${JSON.stringify({ ...result, peakRssMiB })}\n`)
+process.stdout.write(`${JSON.stringify({ ...result, peakRssMiB: peakRssMiB() })}\n`)

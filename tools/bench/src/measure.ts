@@ -1,7 +1,8 @@
 import { execFile } from 'node:child_process'
-import { cpus, totalmem } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
+import { lastJsonLine } from '@pubmatch/bench-kit'
+import { json, type JsonShape } from '@pubmatch/core'
 
 const run = promisify(execFile)
 
@@ -25,12 +26,10 @@ export interface CaseResult {
 export async function runCase(name: string, args: readonly string[] = []): Promise<CaseResult> {
   const script = fileURLToPath(new URL('./case.js', import.meta.url))
   const { stdout } = await run(process.execPath, ['--expose-gc', script, name, ...args], { maxBuffer: 16 * 1024 * 1024 })
-  const last = stdout.trim().split('\n').at(-1) ?? '{}'
-  return JSON.parse(last) as CaseResult
+  return lastJsonLine(stdout, CASE_RESULT, `case ${name}`)
 }
 
-/** The machine, for BENCHMARKS.md. */
-export function machine(): string {
-  const cpu = cpus()
-  return `${cpu.length} × ${cpu[0]?.model.trim() ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB RAM, Node ${process.version}, ${process.platform}`
-}
+const CASE_RESULT: JsonShape<CaseResult> = json.object({ name: json.string, seconds: json.number, peakRssMiB: json.number, values: json.record(json.number) })
+
+/** The machine, for BENCHMARKS.md (see @pubmatch/bench-kit). */
+export { machineDescription as machine } from '@pubmatch/bench-kit'

@@ -4,5 +4,7 @@
  */
 export { syncDirectory, temporaryPathFor, writeFileAtomic, writeNewFile } from './fs.ts'
 export { createJsonlLog } from './jsonl-log.ts'
+export { packageVersion, readJsonFile, readJsonFileSync } from './json-file.ts'
+export type { JsonFileOptions } from './json-file.ts'
 export type { JsonlLog, JsonlLogOptions, LogLocation, LogProblem } from './jsonl-log.ts'
 export { workerExecArgv } from './workers.ts'

@@ -1,5 +1,6 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { crc32 } from 'node:zlib'
 import { isPubmatchError } from '@pubmatch/core'
 import { describe, expect, it } from 'vitest'
 import { article, tempDir, testConfig, testFields } from '../../test/helpers.ts'
@@ -109,7 +110,30 @@ describe('commit protocol', () => {
     await writeFile(join(dir, MANIFEST_FILE), text.slice(0, 40))
     const error = await rejection(openIndex(dir))
     expect(isPubmatchError(error, 'INDEX_CORRUPTED')).toBe(true)
-    expect((error as Error).message).toContain('INDEX.json: not JSON')
+    expect((error as Error).message).toContain('INDEX.json is not valid JSON')
+  })
+
+  it('reports a manifest of another shape (under a valid checksum) as INDEX_CORRUPTED naming the field', async () => {
+    const dir = await tempDir()
+    await smallIndex(dir)
+    const { manifest } = JSON.parse(await readFile(join(dir, MANIFEST_FILE), 'utf8')) as { manifest: { segments: Array<Record<string, unknown>> } }
+    const rewrite = async (changed: unknown): Promise<string> => {
+      const json = JSON.stringify(changed)
+      await writeFile(join(dir, MANIFEST_FILE), `{"crc32":${crc32(json)},"manifest":${json}}\n`)
+      const error = await rejection(openIndex(dir))
+      expect(error).toMatchObject({ code: 'INDEX_CORRUPTED', details: { file: join(dir, MANIFEST_FILE) } })
+      return (error as Error).message.replace(dir, '<dir>')
+    }
+    expect(await rewrite({ ...manifest, segments: [{ ...manifest.segments[0], docCount: '3' }] })).toMatchInlineSnapshot(
+      `"<dir>/INDEX.json: manifest.segments[0].docCount is "3", expected a non-negative integer"`,
+    )
+    expect(await rewrite({ ...manifest, segments: [{ ...manifest.segments[0], codec: 'zstd' }] })).toMatchInlineSnapshot(
+      `"<dir>/INDEX.json: manifest.segments[0].codec is "zstd", expected "vbyte" or "bitpack""`,
+    )
+    expect(await rewrite({ ...manifest, schema: undefined })).toMatchInlineSnapshot(`"<dir>/INDEX.json: manifest.schema is missing, expected an object"`)
+    expect(await rewrite({ ...manifest, format: 'pubmatch-corpus' })).toMatchInlineSnapshot(
+      `"<dir>/INDEX.json: manifest.format is "pubmatch-corpus", expected "pubmatch-index""`,
+    )
   })
 
   it('rejects a config with another schema, a second writer, and a missing index', async () => {

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { crc32 } from 'node:zlib'
-import { PubmatchError, truncateForMessage } from '@pubmatch/core'
+import { checkJson, json, parseJson, PubmatchError, type JsonShape } from '@pubmatch/core'
 import { writeFileAtomic } from '@pubmatch/core/node'
 import { FORMAT_VERSION } from '../io/file-format.ts'
 import type { IndexSchema } from '../schema/schema.ts'
@@ -33,6 +33,35 @@ function corrupted(dir: string, what: string, cause?: unknown): PubmatchError {
   })
 }
 
+const CHECKSUM = json.object({ size: json.count, crc32: json.count })
+
+const SEGMENT: JsonShape<SegmentMeta> = json.object({
+  name: json.string,
+  docCount: json.count,
+  codec: json.literal('vbyte', 'bitpack'),
+  files: json.object({ tdx: CHECKSUM, pst: CHECKSUM, pos: CHECKSUM, nrm: CHECKSUM, dv: CHECKSUM, sto: CHECKSUM, ids: CHECKSUM }),
+  fields: json.array(
+    json.object({ docsWithField: json.count, sumLength: json.count, termCount: json.count, sumDocFreq: json.count, sumTotalTermFreq: json.count }),
+  ),
+  delGen: json.count,
+  delCount: json.count,
+  del: json.optional(CHECKSUM),
+})
+
+const MANIFEST: JsonShape<Manifest> = json.object({
+  format: json.literal('pubmatch-index'),
+  version: json.integer,
+  generation: json.count,
+  nextSegment: json.count,
+  schema: json.object({
+    fields: json.array(json.object({ name: json.string, analyzer: json.string, keyword: json.boolean, positions: json.boolean, positionGap: json.count })),
+    numericDocValues: json.array(json.string),
+    sortedSetDocValues: json.array(json.string),
+  }),
+  segments: json.array(SEGMENT),
+  committedAt: json.string,
+})
+
 /**
  * Reads and checks an index's manifest; `null` when the directory has none (no index yet).
  * The file is `{"crc32": N, "manifest": {…}}` with N the CRC-32 of the manifest's JSON.
@@ -53,31 +82,20 @@ export async function readManifest(dir: string): Promise<Manifest | null> {
       details: { file: join(dir, MANIFEST_FILE) },
     })
   }
-  let envelope: unknown
-  try {
-    envelope = JSON.parse(text)
-  } catch (error) {
-    throw corrupted(dir, `not JSON: ${truncateForMessage(text)}`, error)
-  }
-  if (typeof envelope !== 'object' || envelope === null || !('manifest' in envelope) || !('crc32' in envelope)) {
-    throw corrupted(dir, `no manifest/crc32: ${truncateForMessage(text)}`)
-  }
-  const { manifest, crc32: stored } = envelope
-  if (crc32(JSON.stringify(manifest)) !== stored) {
+  const source = { file: join(dir, MANIFEST_FILE), code: 'INDEX_CORRUPTED' } as const
+  const envelope = parseJson(text, json.object({ crc32: json.count, manifest: json.unknown }), source)
+  if (crc32(JSON.stringify(envelope.manifest)) !== envelope.crc32) {
     throw corrupted(dir, 'checksum mismatch')
   }
-  const m = manifest as Partial<Manifest>
-  if (m.format !== 'pubmatch-index' || !Array.isArray(m.segments) || typeof m.generation !== 'number' || m.schema === undefined) {
-    throw corrupted(dir, `not a pubmatch index manifest: ${truncateForMessage(text)}`)
-  }
-  if (m.version !== FORMAT_VERSION) {
+  const { manifest } = checkJson(envelope, json.object({ manifest: json.object({ format: json.literal('pubmatch-index'), version: json.unknown }) }), source)
+  if (manifest.version !== FORMAT_VERSION) {
     throw new PubmatchError(
       'SCHEMA_MISMATCH',
-      `${join(dir, MANIFEST_FILE)}: format version ${String(m.version)}, this build reads version ${FORMAT_VERSION}`,
+      `${join(dir, MANIFEST_FILE)}: format version ${String(manifest.version)}, this build reads version ${FORMAT_VERSION}`,
       { details: { file: join(dir, MANIFEST_FILE) } },
     )
   }
-  return manifest as Manifest
+  return checkJson(envelope, json.object({ manifest: MANIFEST }), source).manifest
 }
 
 /**

@@ -109,6 +109,16 @@ describe('stored fields', () => {
       expect(reader.get(doc)).toEqual(records[doc])
     }
   })
+
+  it('refuses a record that is not of a stored record’s shape, naming the file and the field', () => {
+    const good = { id: 'PMID1', title: 'T', authors: [], authorCount: 0, pubTypes: [], languages: [] }
+    const records = [good, { ...good, id: 'PMID2', authors: 'Smith J' }] as unknown as StoredDocument[]
+    const { bytes, body } = framed((o) => writeStoredFields(records, o))
+    const reader = new StoredFieldsReader(bytes, body, 2, '_3.sto')
+    expect(reader.get(0)).toEqual(good)
+    expect(() => reader.get(1)).toThrowErrorMatchingInlineSnapshot(`[PubmatchError: _3.sto: authors is "Smith J", expected an array]`)
+    expect(() => reader.get(1)).toThrowError(expect.objectContaining({ code: 'INDEX_CORRUPTED', details: { file: '_3.sto', field: 'authors' } }) as Error)
+  })
 })
 
 describe('file versions', () => {

@@ -93,7 +93,7 @@ export class SegmentReader {
       schema.sortedSetDocValues.length,
       meta.docCount,
     )
-    this.storedFields = new StoredFieldsReader(files.sto.bytes, files.sto.body, headerVersion(files.sto.bytes))
+    this.storedFields = new StoredFieldsReader(files.sto.bytes, files.sto.body, headerVersion(files.sto.bytes), segmentFileName(meta.name, 'sto'))
     this.docIds = new DocIdsReader(files.ids.bytes, files.ids.body)
     if (this.docIds.count !== meta.docCount) {
       throw new PubmatchError(

@@ -1,7 +1,24 @@
 import { deflateRawSync, inflateRawSync } from 'node:zlib'
+import { json, parseJson, type JsonShape } from '@pubmatch/core'
 import { readU32 } from '../io/byte-reader.ts'
 import type { ByteWriter } from '../io/byte-writer.ts'
 import type { StoredDocument } from '../schema/config.ts'
+
+const STORED_DOCUMENT: JsonShape<StoredDocument> = json.object({
+  id: json.string,
+  title: json.string,
+  year: json.optional(json.integer),
+  journal: json.optional(json.string),
+  authors: json.array(json.string),
+  authorCount: json.count,
+  pubTypes: json.array(json.string),
+  languages: json.array(json.string),
+  abstract: json.optional(json.string),
+  pmcid: json.optional(json.string),
+  doi: json.optional(json.string),
+})
+
+const STORED_BLOCK_V1: JsonShape<StoredDocument[]> = json.array(STORED_DOCUMENT)
 
 /** Stored records per compressed block (`.sto` version 2; version 1 had 32 as one JSON array). */
 export const STORED_BLOCK_DOCS = 16
@@ -57,6 +74,7 @@ export function writeStoredFields(records: Iterable<StoredDocument>, out: ByteWr
  */
 export class StoredFieldsReader {
   private readonly bytes: Uint8Array
+  private readonly file: string
   private readonly version: number
   private readonly blockDocs: number
   private readonly offsetsAt: number
@@ -69,9 +87,11 @@ export class StoredFieldsReader {
    * @param bytes - the whole file
    * @param offset - where the body starts
    * @param version - the file's layout version (its header's). Defaults to `2`.
+   * @param file - the file's name, for the message of a record that is not a stored record. Defaults to `.sto`.
    */
-  constructor(bytes: Uint8Array, offset: number, version = 2) {
+  constructor(bytes: Uint8Array, offset: number, version = 2, file = '.sto') {
     this.bytes = bytes
+    this.file = file
     this.version = version
     const blockCount = readU32(bytes, offset)
     if (version === 1) {
@@ -87,6 +107,7 @@ export class StoredFieldsReader {
   /**
    * A document's stored record.
    * @param doc - a local document number
+   * @throws PubmatchError `INDEX_CORRUPTED` naming the file when the record is not JSON or not of a stored record's shape
    */
   get(doc: number): StoredDocument {
     const block = Math.floor(doc / this.blockDocs)
@@ -95,7 +116,7 @@ export class StoredFieldsReader {
       const start = this.dataAt + readU32(this.bytes, this.offsetsAt + 4 * block)
       const end = this.dataAt + readU32(this.bytes, this.offsetsAt + 4 * (block + 1))
       this.cached = inflateRawSync(this.bytes.subarray(start, end))
-      this.cachedRecords = this.version === 1 ? (JSON.parse(this.cached.toString('utf8')) as StoredDocument[]) : []
+      this.cachedRecords = this.version === 1 ? parseJson(this.cached.toString('utf8'), STORED_BLOCK_V1, { file: this.file, code: 'INDEX_CORRUPTED' }) : []
       this.cachedBlock = block
     }
     if (this.version === 1) {
@@ -106,6 +127,6 @@ export class StoredFieldsReader {
     const first = 4 * (n + 1)
     const from = first + (slot === 0 ? 0 : block2.readUInt32LE(4 * slot))
     const to = first + block2.readUInt32LE(4 * (slot + 1))
-    return JSON.parse(block2.toString('utf8', from, to)) as StoredDocument
+    return parseJson(block2.toString('utf8', from, to), STORED_DOCUMENT, { file: this.file, code: 'INDEX_CORRUPTED' })
   }
 }

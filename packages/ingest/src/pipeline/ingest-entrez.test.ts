@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
@@ -109,6 +109,23 @@ describe('ingestEntrez', () => {
     ])
     const first = (await store.getArticle(real[0]!)) as Article
     expect(first.title.length).toBeGreaterThan(0)
+  })
+
+  it('refuses a saved id list of another shape, naming the file, rather than search again silently', async () => {
+    server = await restartWithSearch(citations.pmids.slice(0, 3))
+    await ingestEntrez(store, { client: client(), query: 'x', batchSize: 10 })
+    const [name] = await readdir(join(dir, 'entrez'))
+    const file = join(dir, 'entrez', name!)
+    const saved = JSON.parse(await readFile(file, 'utf8')) as { ids: string[] }
+    await writeFile(file, JSON.stringify({ ...saved, ids: saved.ids.join(',') }))
+    const error = await ingestEntrez(store, { client: client(), query: 'x', batchSize: 10 }).catch((e: unknown) => e)
+    expect(error).toMatchObject({ code: 'CORPUS_CORRUPTED', details: { file, field: 'ids' } })
+    expect((error as Error).message.replace(file, '<file>').replace(saved.ids.join(','), '<ids>')).toMatchInlineSnapshot(
+      `"<file>: ids is "<ids>", expected an array; search again with \`refresh\` (\`pubmatch ingest --entrez … --refresh\`)"`,
+    )
+    const searches = server.requestsTo('esearch').length
+    expect(await ingestEntrez(store, { client: client(), query: 'x', batchSize: 10, refresh: true })).toMatchObject({ resumed: 1, added: 0 })
+    expect(server.requestsTo('esearch').length).toBe(searches + 1)
   })
 
   it('fails clearly when ESearch answers with an error body', async () => {

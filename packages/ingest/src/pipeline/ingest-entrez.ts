@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto'
-import { mkdir, readFile } from 'node:fs/promises'
+import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import { PubmatchError, isPubmatchError, toPubmatchError } from '@pubmatch/core'
+import { isPubmatchError, json, PubmatchError, toPubmatchError, type JsonShape } from '@pubmatch/core'
 import type { EntrezClient } from '../entrez/client.ts'
 import { parsePubmedXmlString } from '../pubmed/reader.ts'
 import type { IngestRecord } from '../records.ts'
-import { writeFileAtomic } from '@pubmatch/core/node'
+import { readJsonFile, writeFileAtomic } from '@pubmatch/core/node'
 import type { CorpusStore } from '../store/corpus-store.ts'
 import { addCounts, emptySummary, type IngestEvent, type IngestSummary } from './ingest-files.ts'
 
@@ -48,6 +48,8 @@ interface SavedSearch {
  * does not return are reported as per-record `NOT_FOUND` errors.
  * @param store - the corpus to write
  * @param options - client, query, limits, progress
+ * @throws PubmatchError `CORPUS_CORRUPTED` when the saved id list is not JSON or not of its shape
+ *   (`refresh` searches again), `ABORTED` when `signal` stops it
  */
 export async function ingestEntrez(store: CorpusStore, options: IngestEntrezOptions): Promise<IngestSummary> {
   const summary = emptySummary()
@@ -144,11 +146,30 @@ function withMissing(records: IngestRecord[], requested: readonly string[], labe
   ]
 }
 
+const SAVED_SEARCH: JsonShape<SavedSearch> = json.object({
+  query: json.string,
+  db: json.literal('pubmed'),
+  count: json.count,
+  ids: json.array(json.string),
+  split: json.boolean,
+  searchedAt: json.string,
+})
+
+/** The saved id list of a query; `undefined` before its first run. */
 async function readSavedSearch(path: string): Promise<SavedSearch | undefined> {
   try {
-    const saved = JSON.parse(await readFile(path, 'utf8')) as SavedSearch
-    return Array.isArray(saved.ids) ? saved : undefined
-  } catch {
-    return undefined
+    return await readJsonFile(path, SAVED_SEARCH, { code: 'CORPUS_CORRUPTED' })
+  } catch (error) {
+    if (isPubmatchError(error, 'NOT_FOUND')) {
+      return undefined
+    }
+    if (isPubmatchError(error, 'CORPUS_CORRUPTED')) {
+      // searching again silently could fetch other records than the batches already stored
+      throw new PubmatchError('CORPUS_CORRUPTED', `${error.message}; search again with \`refresh\` (\`pubmatch ingest --entrez … --refresh\`)`, {
+        cause: error,
+        details: error.details,
+      })
+    }
+    throw error
   }
 }

@@ -162,6 +162,30 @@ describe('openCorpus', () => {
     await expect(openCorpus(dir)).rejects.toMatchObject({ code: 'SCHEMA_MISMATCH' })
   })
 
+  it('rejects a manifest of another shape, naming the file and the field', async () => {
+    store = await openCorpus(dir, { create: true })
+    await store.writeSource({ key: 's1', fingerprint: 'x' }, [put(article('1', 'a'))])
+    await store.close()
+    store = undefined
+    const good = JSON.parse(await readFile(join(dir, MANIFEST_FILE), 'utf8')) as { segments: Array<Record<string, unknown>>; sources: Array<Record<string, unknown>> }
+    const message = async (manifest: unknown): Promise<string> => {
+      await writeFile(join(dir, MANIFEST_FILE), JSON.stringify(manifest))
+      const error = await openCorpus(dir).catch((e: unknown) => e)
+      expect(error).toMatchObject({ code: 'CORPUS_CORRUPTED', details: { file: join(dir, MANIFEST_FILE) } })
+      return (error as Error).message.replace(dir, '<dir>')
+    }
+    expect(await message({ ...good, segments: [{ ...good.segments[0], operations: '1' }] })).toMatchInlineSnapshot(
+      `"<dir>/CORPUS.json: segments[0].operations is "1", expected a non-negative integer"`,
+    )
+    expect(await message({ ...good, sources: [{ ...good.sources[0], counts: undefined }] })).toMatchInlineSnapshot(
+      `"<dir>/CORPUS.json: sources[0].counts is missing, expected an object"`,
+    )
+    expect(await message({ ...good, format: 'pubmatch-index' })).toMatchInlineSnapshot(
+      `"<dir>/CORPUS.json: format is "pubmatch-index", expected "pubmatch-corpus""`,
+    )
+    expect(await message(['pubmatch-corpus', 1])).toMatchInlineSnapshot(`"<dir>/CORPUS.json holds ["pubmatch-corpus",1], expected an object"`)
+  })
+
   it('locks the corpus against a second writer but takes over a stale lock', async () => {
     store = await openCorpus(dir, { create: true })
     const readOnly = await openCorpus(dir, { readOnly: true })

@@ -6,10 +6,14 @@ import { createInterface } from 'node:readline'
 import { pipeline } from 'node:stream/promises'
 import { createGunzip, createGzip } from 'node:zlib'
 import {
+  checkJson,
+  json,
+  parseJson,
   PubmatchError,
   articleId,
   isPubmatchError,
   type Article,
+  type JsonShape,
   type ErrorDetails,
   type FullTextDocument,
   type PubmatchErrorCode,
@@ -82,6 +86,29 @@ interface Manifest {
   segments: SegmentEntry[]
   sources: SourceEntry[]
 }
+
+const SOURCE_COUNTS: JsonShape<SourceCounts> = json.object({
+  added: json.count,
+  updated: json.count,
+  unchanged: json.count,
+  stale: json.count,
+  deleted: json.count,
+  deletedUnknown: json.count,
+  fullTexts: json.count,
+  mesh: json.count,
+  errors: json.count,
+})
+
+const MANIFEST: JsonShape<Manifest> = json.object({
+  format: json.literal(FORMAT),
+  version: json.literal(FORMAT_VERSION),
+  createdAt: json.string,
+  updatedAt: json.string,
+  segments: json.array(json.object({ file: json.string, sha256: json.string, bytes: json.count, operations: json.count })),
+  sources: json.array(
+    json.object({ key: json.string, fingerprint: json.string, segment: json.nullable(json.string), completedAt: json.string, counts: SOURCE_COUNTS }),
+  ),
+})
 
 /** One line of a segment. */
 type Operation =
@@ -759,26 +786,16 @@ async function readManifest(path: string): Promise<Manifest | undefined> {
       details: { file: path },
     })
   }
-  let parsed: unknown
-  try {
-    parsed = JSON.parse(text)
-  } catch (error) {
-    throw new PubmatchError('CORPUS_CORRUPTED', `${path} is not valid JSON`, { cause: error, details: { file: path } })
-  }
-  const m = parsed as Partial<Manifest>
-  if (m.format !== FORMAT || !Array.isArray(m.segments) || !Array.isArray(m.sources)) {
-    throw new PubmatchError('CORPUS_CORRUPTED', `${path} is not a pubmatch corpus manifest`, {
-      details: { file: path },
-    })
-  }
-  if (m.version !== FORMAT_VERSION) {
+  const source = { file: path, code: 'CORPUS_CORRUPTED' } as const
+  const head = parseJson(text, json.object({ format: json.literal(FORMAT), version: json.unknown }), source)
+  if (head.version !== FORMAT_VERSION) {
     throw new PubmatchError(
       'SCHEMA_MISMATCH',
-      `${path} has corpus format version ${String(m.version)}; this pubmatch reads version ${FORMAT_VERSION}`,
+      `${path} has corpus format version ${String(head.version)}; this pubmatch reads version ${FORMAT_VERSION}`,
       { details: { file: path } },
     )
   }
-  return m as Manifest
+  return checkJson(head, MANIFEST, source)
 }
 
 async function* readSegment(

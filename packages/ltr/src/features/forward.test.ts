@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -133,5 +134,24 @@ describe('ForwardIndex.save / loadForwardIndex', () => {
     await writeFile(file, bytes.subarray(0, 20))
     await expect(loadForwardIndex(file)).rejects.toSatisfy((e: unknown) => isPubmatchError(e, 'INDEX_CORRUPTED'))
     await expect(loadForwardIndex(join(dir, 'missing.bin'))).rejects.toSatisfy((e: unknown) => isPubmatchError(e, 'NOT_FOUND'))
+  })
+
+  it('reports a header of another shape (under a valid checksum) as INDEX_CORRUPTED naming the file and field', async () => {
+    const dir = await tempDir()
+    const file = join(dir, 'forward.bin')
+    await buildForwardIndex([DOC], { analyzer: getAnalyzer('biomedical') }).save(file)
+    const bytes = await readFile(file)
+    // magic (8 bytes) and SHA-256 of the payload (32), then the payload: u32 header length, header JSON, …
+    const payloadAt = 8 + 32
+    const headerLength = bytes.readUInt32LE(payloadAt)
+    const header = bytes.toString('utf8', payloadAt + 4, payloadAt + 4 + headerLength)
+    const damaged = Buffer.from(header.replace(/"docCount":1\b/, '"docCount":"1"'), 'utf8')
+    const length = Buffer.alloc(4)
+    length.writeUInt32LE(damaged.length)
+    const payload = Buffer.concat([length, damaged, bytes.subarray(payloadAt + 4 + headerLength)])
+    await writeFile(file, Buffer.concat([bytes.subarray(0, 8), createHash('sha256').update(payload).digest(), payload]))
+    const error = await loadForwardIndex(file).catch((e: unknown) => e)
+    expect(isPubmatchError(error, 'INDEX_CORRUPTED')).toBe(true)
+    expect((error as Error).message.replace(dir, '<dir>')).toMatchInlineSnapshot(`"<dir>/forward.bin: docCount is "1", expected a non-negative integer"`)
   })
 })

@@ -23,7 +23,7 @@ import {
   type Analyzer,
   type AnalyzerRegistry,
 } from '@pubmatch/analysis'
-import { PubmatchError, truncateForMessage } from '@pubmatch/core'
+import { checkJson, json, parseJson, PubmatchError, truncateForMessage, type JsonShape } from '@pubmatch/core'
 import { writeFileAtomic } from '@pubmatch/core/node'
 import { TOKEN_DEFINITE, TOKEN_INDEFINITE, TOKEN_STOPWORD } from './spans.ts'
 
@@ -331,6 +331,17 @@ interface Header {
   terms: number
 }
 
+const HEADER: JsonShape<Header> = json.object({
+  format: json.integer,
+  analyzer: json.string,
+  tokenAnalyzer: json.string,
+  docCount: json.count,
+  termCount: json.count,
+  tokens: json.object({ title: json.count, abstract: json.count, mesh: json.count }),
+  ids: json.count,
+  terms: json.count,
+})
+
 class Forward implements ForwardIndex {
   readonly analyzer: string
   readonly tokenAnalyzer: string
@@ -464,10 +475,12 @@ export async function loadForwardIndex(file: string): Promise<ForwardIndex> {
   let ids: unknown
   let terms: unknown
   try {
-    header = JSON.parse(take(payload.readUInt32LE(0) + 4).subarray(4).toString('utf8')) as Header
-    if (header.format !== FORMAT) {
-      throw new PubmatchError('SCHEMA_MISMATCH', `forward index ${truncateForMessage(file)} has format ${String(header.format)}, this version reads ${FORMAT}`, { details: { file } })
+    const source = { file, code: 'INDEX_CORRUPTED' } as const
+    const parsed = parseJson(take(payload.readUInt32LE(0) + 4).subarray(4).toString('utf8'), json.object({ format: json.integer }), source)
+    if (parsed.format !== FORMAT) {
+      throw new PubmatchError('SCHEMA_MISMATCH', `forward index ${truncateForMessage(file)} has format ${String(parsed.format)}, this version reads ${FORMAT}`, { details: { file } })
     }
+    header = checkJson(parsed, HEADER, source)
     ids = JSON.parse(take(header.ids).toString('utf8'))
     terms = JSON.parse(take(header.terms).toString('utf8'))
   } catch (error) {

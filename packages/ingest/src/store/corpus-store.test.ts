@@ -343,6 +343,19 @@ describe('records derived from full texts', () => {
     expect(await live(store)).toEqual({})
   })
 
+  it('reads a manifest written before records were derived (its counts have no `derived`) as 0 derived', async () => {
+    store = await openCorpus(dir, { create: true })
+    await store.writeSource({ key: 'pubmed', fingerprint: 'x' }, [citation('100', 'from PubMed')])
+    await store.close()
+    const manifest = JSON.parse(await readFile(join(dir, MANIFEST_FILE), 'utf8')) as { sources: Array<{ counts: Record<string, number> }> }
+    for (const source of manifest.sources) {
+      delete source.counts['derived']
+    }
+    await writeFile(join(dir, MANIFEST_FILE), JSON.stringify(manifest))
+    store = await openCorpus(dir)
+    expect(store.sources().map((source) => source.counts)).toEqual([expect.objectContaining({ added: 1, derived: 0 })])
+  })
+
   it('writes the record of a full text stored before records were derived when it is ingested again', async () => {
     store = await openCorpus(dir, { create: true })
     const old = fullText('PMC10', '100', 'title')

@@ -14,6 +14,7 @@ import {
   isPubmatchError,
   type Article,
   type JsonShape,
+  type JsonShapeType,
   type ErrorDetails,
   type FullTextDocument,
   type PubmatchErrorCode,
@@ -78,6 +79,9 @@ export interface SourceCounts {
   errors: number
 }
 
+/** The manifest as stored (see {@link SOURCE_COUNTS}). */
+type StoredManifest = Omit<Manifest, 'sources'> & { sources: Array<Omit<SourceEntry, 'counts'> & { counts: JsonShapeType<typeof SOURCE_COUNTS> }> }
+
 interface Manifest {
   format: typeof FORMAT
   version: typeof FORMAT_VERSION
@@ -87,7 +91,8 @@ interface Manifest {
   sources: SourceEntry[]
 }
 
-const SOURCE_COUNTS: JsonShape<SourceCounts> = json.object({
+/** The counts as stored: `derived` is absent from sources ingested before records were derived from full texts. */
+const SOURCE_COUNTS: JsonShape<Omit<SourceCounts, 'derived'> & { derived?: number | undefined }> = json.object({
   added: json.count,
   updated: json.count,
   unchanged: json.count,
@@ -95,11 +100,12 @@ const SOURCE_COUNTS: JsonShape<SourceCounts> = json.object({
   deleted: json.count,
   deletedUnknown: json.count,
   fullTexts: json.count,
+  derived: json.optional(json.count),
   mesh: json.count,
   errors: json.count,
 })
 
-const MANIFEST: JsonShape<Manifest> = json.object({
+const MANIFEST: JsonShape<StoredManifest> = json.object({
   format: json.literal(FORMAT),
   version: json.literal(FORMAT_VERSION),
   createdAt: json.string,
@@ -795,7 +801,8 @@ async function readManifest(path: string): Promise<Manifest | undefined> {
       { details: { file: path } },
     )
   }
-  return checkJson(head, MANIFEST, source)
+  const stored = checkJson(head, MANIFEST, source)
+  return { ...stored, sources: stored.sources.map((entry) => ({ ...entry, counts: { ...entry.counts, derived: entry.counts.derived ?? 0 } })) }
 }
 
 async function* readSegment(

@@ -60,12 +60,12 @@ describe('the files an engine keeps beside its index, damaged (sample corpus: me
   })
 
   it('refuses a forward store whose forward.json is not of its shape, naming the file', async () => {
-    await (await openSearch({ index })).forwardStore()
+    await (await openSearch({ index })).prepareFeatures()
     const file = join(index, FORWARD_META_FILE)
     const good = await readFile(file, 'utf8')
     try {
       await writeFile(file, good.replace(/"docCount": \d+/, '"docCount": "88"'))
-      expect(await failure((await openSearch({ index })).forwardStore(), dir)).toMatchInlineSnapshot(`
+      expect(await failure((await openSearch({ index })).prepareFeatures(), dir)).toMatchInlineSnapshot(`
         {
           "code": "INDEX_CORRUPTED",
           "file": "<dir>/index/forward.json",

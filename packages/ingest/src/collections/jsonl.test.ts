@@ -1,16 +1,15 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { emptyArticle, type Article } from '@pubmatch/core'
+import { sharedDataPath } from '@pubmatch/core/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { IngestRecord } from '../records.ts'
 import { readJsonlArticles } from './jsonl.ts'
 import { readNfcorpusDocs } from './nfcorpus.ts'
 
-const corpus = fileURLToPath(
-  new URL('../../../../../shared/data/nfcorpus/corpus.docs', import.meta.url),
-)
+/** The real data set's NFCorpus documents (only in tests tagged `real-data`). */
+const corpus = sharedDataPath('nfcorpus', 'corpus.docs')
 
 async function collect(records: AsyncIterable<IngestRecord>): Promise<IngestRecord[]> {
   const out: IngestRecord[] = []
@@ -35,7 +34,7 @@ async function readLines(lines: readonly string[]): Promise<IngestRecord[]> {
 }
 
 describe('readJsonlArticles', () => {
-  it('round-trips the real NFCorpus documents written as JSONL', async () => {
+  it('round-trips the real NFCorpus documents written as JSONL', { tags: ['real-data'] }, async () => {
     const articles = (await collect(readNfcorpusDocs(corpus))).flatMap((record) =>
       record.kind === 'article' ? [record.article] : [],
     )

@@ -2,10 +2,14 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { sharedDataDir } from '@pubmatch/core/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readQueries, readTrecTopics } from './queries.ts'
 
-const data = fileURLToPath(new URL('../../../../../shared/data/', import.meta.url))
+/** The real data set (only in tests tagged `real-data`). */
+const data = sharedDataDir()
+/** TREC PM 2017's topics, committed with the tests (see its SOURCE.md). */
+const topics2017 = fileURLToPath(new URL('../../test/fixtures/trec-pm/topics2017.xml', import.meta.url))
 
 let dir = ''
 beforeAll(async () => {
@@ -16,7 +20,7 @@ afterAll(async () => {
 })
 
 describe('readQueries', () => {
-  it('reads the NFCorpus dev and train query files with their counts', async () => {
+  it('reads the NFCorpus dev and train query files with their counts', { tags: ['real-data'] }, async () => {
     const counts: Record<string, number> = {}
     for (const split of ['dev', 'train']) {
       for (const kind of ['titles', 'vidtitles', 'viddesc', 'nontopictitles']) {
@@ -40,7 +44,7 @@ describe('readQueries', () => {
     })
   })
 
-  it('keeps ids and text as written, in file order', async () => {
+  it('keeps ids and text as written, in file order', { tags: ['real-data'] }, async () => {
     const queries = await readQueries(join(data, 'nfcorpus/dev/q-titles.queries'))
     expect(queries.slice(0, 3)).toEqual([
       { id: 'PLAIN-1', text: 'why deep fried foods may cause cancer' },
@@ -72,7 +76,15 @@ describe('readQueries', () => {
 })
 
 describe('readTrecTopics', () => {
-  it('reads the TREC Precision Medicine topics of 2017, 2018 and 2019', async () => {
+  it('reads the 30 TREC Precision Medicine topics of 2017', async () => {
+    const topics = await readTrecTopics(topics2017)
+    expect(topics).toHaveLength(30)
+    expect(topics[0]).toEqual({ id: '1', text: 'Liposarcoma CDK4 Amplification 38-year-old male GERD' })
+    expect(topics[2]).toEqual({ id: '3', text: 'Meningioma NF2 (K322), AKT1(E17K) 45-year-old female None' })
+    expect(topics.at(-1)?.id).toBe('30')
+  })
+
+  it('reads the TREC Precision Medicine topics of 2017, 2018 and 2019', { tags: ['real-data'] }, async () => {
     const topics = await Promise.all(
       [2017, 2018, 2019].map((year) =>
         readTrecTopics(join(data, `trec-pm/topics/topics${year}.xml`)),
@@ -92,7 +104,7 @@ describe('readTrecTopics', () => {
   })
 
   it('uses only the chosen fields, in the chosen order', async () => {
-    const topics = await readTrecTopics(join(data, 'trec-pm/topics/topics2017.xml'), {
+    const topics = await readTrecTopics(topics2017, {
       fields: ['gene', 'disease'],
     })
     expect(topics[1]).toEqual({ id: '2', text: 'KRAS (G13D), BRAF (V600E) Colon cancer' })

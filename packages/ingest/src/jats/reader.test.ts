@@ -1,10 +1,12 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
 import { isPubmatchError, type FullTextDocument, type PubmatchError } from '@pubmatch/core'
+import { sharedDataPath } from '@pubmatch/core/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readBiocFile } from '../bioc/read-bioc.ts'
 import { detectFormat } from '../pipeline/detect-format.ts'
@@ -12,11 +14,13 @@ import { ingestFiles } from '../pipeline/ingest-files.ts'
 import { defaultReaders } from '../pipeline/readers.ts'
 import type { IngestRecord } from '../records.ts'
 import { openCorpus } from '../store/corpus-store.ts'
-import { sharedDataPath } from '../testing/shared-data.ts'
 import { parseJatsXml, readJatsXml } from './reader.ts'
 
-const jatsDir = sharedDataPath('pmc/jats')
-const pairDir = sharedDataPath('pmc/jats-bioc-pairs')
+/** The real data set's 8 PMC OA articles and the JATS/BioC pair (only in suites tagged `real-data`). */
+const jatsDir = sharedDataPath('pmc', 'jats')
+const pairDir = sharedDataPath('pmc', 'jats-bioc-pairs')
+/** One of the 8 articles (PMC1790863), committed with the tests (see its SOURCE.md). */
+const committed = fileURLToPath(new URL('../../test/fixtures/jats/pone.0000217.nxml', import.meta.url))
 const tmp = mkdtempSync(join(tmpdir(), 'pubmatch-jats-'))
 
 async function collect(records: AsyncIterable<IngestRecord>): Promise<IngestRecord[]> {
@@ -60,8 +64,8 @@ function write(name: string, text: string | Buffer): string {
 }
 
 /** A real `.nxml` without its XML declaration and DOCTYPE, to embed in a `<pmc-articleset>`. */
-function articleOf(file: string): string {
-  return readFileSync(join(jatsDir, file), 'utf8')
+function articleOf(path: string): string {
+  return readFileSync(path, 'utf8')
     .replace(/^<\?xml[^>]*\?>/, '')
     .replace(/^\s*<!DOCTYPE[^>]*>/, '')
     .trim()
@@ -77,13 +81,62 @@ afterAll(() => {
   rmSync(tmp, { recursive: true, force: true })
 })
 
-describe('readJatsXml on the 8 real PMC OA articles', () => {
-  const files = readdirSync(jatsDir)
-    .filter((name) => name.endsWith('.nxml'))
-    .sort()
+describe('readJatsXml on the committed PMC OA article (pone.0000217.nxml)', () => {
+  let document: FullTextDocument
+
+  beforeAll(async () => {
+    document = onlyDocument(await collect(readJatsXml(committed)))
+  })
+
+  // The same values as for this file in the suite over the 8 real articles below.
+  it('reads ids, title and licence from the front matter', () => {
+    expect([document.pmcid, document.pmid, document.doi, document.license, document.sourceId]).toEqual([
+      'PMC1790863',
+      '17299597',
+      '10.1371/journal.pone.0000217',
+      'CC BY',
+      'PMC1790863',
+    ])
+    expect(document.title).toBe('Quantifying Organismal Complexity using a Population Genetic Approach')
+    expect(document.passages[0]).toMatchObject({ role: 'front', passageType: 'front', sectionType: null, text: document.title })
+  })
+
+  it('gives the top-level section types in order, and no empty passage except references', () => {
+    const order = [
+      ...new Set(
+        scored(document)
+          .map((p) => p.sectionType!)
+          .filter((type) => type !== 'TITLE' && type !== 'CAPTION'),
+      ),
+    ]
+    expect(order).toEqual(['ABSTRACT', 'INTRO', 'RESULTS', 'DISCUSS', 'METHODS'])
+    for (const [k, p] of document.passages.entries()) {
+      if (p.role !== 'reference') {
+        expect(p.text.trim().length).toBeGreaterThan(0)
+      }
+      const next = document.passages[k + 1]
+      if (next !== undefined) {
+        expect(next.offset).toBe(p.offset + Buffer.byteLength(p.text, 'utf8') + 1)
+      }
+    }
+    // 33 <ref>s and the "References" title (SOURCE.md of the JATS/BioC pair)
+    expect(document.passages.filter((p) => p.role === 'reference')).toHaveLength(34)
+  })
+
+  it('parses the same from memory (parseJatsXml) as from the file', () => {
+    const fromMemory = onlyDocument(parseJatsXml(readFileSync(committed, 'utf8'), { file: committed }))
+    expect(fromMemory).toEqual(document)
+  })
+})
+
+describe('readJatsXml on the 8 real PMC OA articles', { tags: ['real-data'] }, () => {
+  let files: string[] = []
   const documents = new Map<string, FullTextDocument>()
 
   beforeAll(async () => {
+    files = readdirSync(jatsDir)
+      .filter((name) => name.endsWith('.nxml'))
+      .sort()
     expect(files).toHaveLength(8)
     for (const file of files) {
       documents.set(file, onlyDocument(await collect(readJatsXml(join(jatsDir, file)))))
@@ -300,7 +353,7 @@ describe('readJatsXml on the 8 real PMC OA articles', () => {
   })
 })
 
-describe('the JATS/BioC pair PMC1790863 (same article as .nxml and as BioC API XML)', () => {
+describe('the JATS/BioC pair PMC1790863 (same article as .nxml and as BioC API XML)', { tags: ['real-data'] }, () => {
   let jats: FullTextDocument
   let bioc: FullTextDocument
 
@@ -445,10 +498,33 @@ describe('the JATS/BioC pair PMC1790863 (same article as .nxml and as BioC API X
 
 describe('readJatsXml on a <pmc-articleset> (EFetch db=pmc)', () => {
   it('reads every article, and reports a broken one as a per-record error naming the file and the article', async () => {
-    const broken = articleOf('1472-6831-8-11.nxml').replace('</title>', '') // one unclosed <title>
+    const broken = articleOf(committed).replace('</title>', '') // one unclosed <title>
     const set =
       '<?xml version="1.0"?>\n<!DOCTYPE pmc-articleset PUBLIC "-//NLM//DTD ARTICLE SET 2.0//EN" "https://dtd.nlm.nih.gov/ncbi/pmc/articleset/nlm-articleset-2.0.dtd">\n' +
-      `<pmc-articleset>${articleOf('pone.0000217.nxml')}\n${broken}\n${articleOf('pntd.0002065.nxml')}</pmc-articleset>`
+      `<pmc-articleset>${articleOf(committed)}\n${broken}\n${articleOf(committed)}</pmc-articleset>`
+    const path = write('articleset-committed.xml', set)
+    const records = await collect(readJatsXml(path))
+    expect(records.map((r) => (r.kind === 'fulltext' ? r.document.pmcid : r.kind))).toEqual([
+      'PMC1790863',
+      'error',
+      'PMC1790863',
+    ])
+    const error = records[1]!.kind === 'error' ? records[1]!.error : undefined
+    expect(error?.code).toBe('MALFORMED_XML')
+    expect(error?.message).toContain('articleset-committed.xml')
+    expect(error?.message).toContain('PMCID PMC1790863 (#2)')
+    expect(error?.details).toMatchObject({ file: path, record: 'PMC1790863' })
+    // The articles in the set read exactly as the single file does.
+    const single = onlyDocument(await collect(readJatsXml(committed)))
+    expect(records[0]).toEqual({ kind: 'fulltext', document: single })
+    expect(records[2]).toEqual({ kind: 'fulltext', document: single })
+  })
+
+  it('reads every article of three real ones, and reports a broken one as a per-record error', { tags: ['real-data'] }, async () => {
+    const broken = articleOf(join(jatsDir, '1472-6831-8-11.nxml')).replace('</title>', '') // one unclosed <title>
+    const set =
+      '<?xml version="1.0"?>\n<!DOCTYPE pmc-articleset PUBLIC "-//NLM//DTD ARTICLE SET 2.0//EN" "https://dtd.nlm.nih.gov/ncbi/pmc/articleset/nlm-articleset-2.0.dtd">\n' +
+      `<pmc-articleset>${articleOf(join(jatsDir, 'pone.0000217.nxml'))}\n${broken}\n${articleOf(join(jatsDir, 'pntd.0002065.nxml'))}</pmc-articleset>`
     const path = write('articleset.xml', set)
     const records = await collect(readJatsXml(path))
     expect(records.map((r) => (r.kind === 'fulltext' ? r.document.pmcid : r.kind))).toEqual([
@@ -476,7 +552,7 @@ describe('readJatsXml on a <pmc-articleset> (EFetch db=pmc)', () => {
     const records = parseJatsXml(
       '<pmc-articleset><article><front><article-meta><title-group><article-title>No id</article-title></title-group></article-meta></front></article>' +
         '<error>ID list is empty</error>' +
-        `${articleOf('pone.0046493.nxml')}</pmc-articleset>`,
+        `${articleOf(committed)}</pmc-articleset>`,
       { file: 'set.xml' },
     )
     expect(records.map((r) => (r.kind === 'error' ? r.error.code : r.kind))).toEqual([
@@ -490,7 +566,7 @@ describe('readJatsXml on a <pmc-articleset> (EFetch db=pmc)', () => {
   })
 
   it('yields the articles before a cut, then TRUNCATED_INPUT', async () => {
-    const set = `<pmc-articleset>${articleOf('pone.0000217.nxml')}${articleOf('pntd.0002065.nxml')}</pmc-articleset>`
+    const set = `<pmc-articleset>${articleOf(committed)}${articleOf(committed)}</pmc-articleset>`
     const cut = gzipSync(Buffer.from(set.slice(0, set.length - 5000), 'utf8'))
     const records = await collect(readJatsXml(write('cut.xml.gz', cut)))
     expect(records.map((r) => (r.kind === 'error' ? r.error.code : r.kind))).toEqual([
@@ -531,15 +607,15 @@ describe('hostile JATS', () => {
     const path = write(
       'external-dtd.nxml',
       `<?xml version="1.0"?>\n<!DOCTYPE article PUBLIC "-//NLM//DTD JATS (Z39.96) Journal Archiving and Interchange DTD v1.0 20120330//EN" "${origin}/JATS-archivearticle1.dtd">\n` +
-        articleOf('pone.0046493.nxml'),
+        articleOf(committed),
     )
     const document = onlyDocument(await collect(readJatsXml(path)))
-    expect(document.pmcid).toBe('PMC3460867')
+    expect(document.pmcid).toBe('PMC1790863')
     expect(requests).toBe(0)
   })
 
   it('refuses a used external entity with EXTERNAL_ENTITY and fetches nothing', async () => {
-    const article = articleOf('pone.0046493.nxml').replace(
+    const article = articleOf(committed).replace(
       '<article-title>',
       '<article-title>&xxe; ',
     )
@@ -559,7 +635,7 @@ describe('hostile JATS', () => {
     for (let k = 1; k <= 9; k++) {
       entities.push(`<!ENTITY lol${k} "${`&lol${k === 1 ? '' : k - 1};`.repeat(10)}">`)
     }
-    const article = articleOf('pone.0046493.nxml').replace(
+    const article = articleOf(committed).replace(
       '<article-title>',
       '<article-title>&lol9; ',
     )
@@ -581,11 +657,9 @@ describe('hostile JATS', () => {
 })
 
 describe('detection and ingestion', () => {
-  it('detects the 8 files and a gzipped copy as jats, and not an <article> of another vocabulary', async () => {
-    for (const file of readdirSync(jatsDir).filter((name) => name.endsWith('.nxml'))) {
-      expect([file, await detectFormat(join(jatsDir, file))]).toEqual([file, { format: 'jats' }])
-    }
-    const gz = write('PMC1790863.nxml.gz', gzipSync(readFileSync(join(pairDir, 'PMC1790863.nxml'))))
+  it('detects a JATS article and a gzipped copy as jats, and not an <article> of another vocabulary', async () => {
+    expect(await detectFormat(committed)).toEqual({ format: 'jats' })
+    const gz = write('PMC1790863.nxml.gz', gzipSync(readFileSync(committed)))
     expect(await detectFormat(gz)).toEqual({ format: 'jats' })
     expect(onlyDocument(await collect(readJatsXml(gz))).pmcid).toBe('PMC1790863')
     expect(await detectFormat(write('set.xml', '<pmc-articleset></pmc-articleset>'))).toEqual({
@@ -601,7 +675,31 @@ describe('detection and ingestion', () => {
     })
   })
 
-  it('ingestFiles stores the 8 full texts of the jats folder', async () => {
+  it('detects the 8 real files as jats', { tags: ['real-data'] }, async () => {
+    for (const file of readdirSync(jatsDir).filter((name) => name.endsWith('.nxml'))) {
+      expect([file, await detectFormat(join(jatsDir, file))]).toEqual([file, { format: 'jats' }])
+    }
+  })
+
+  it('ingestFiles stores the full text of a folder with the committed article', async () => {
+    const folder = join(tmp, 'jats-folder')
+    mkdirSync(folder)
+    writeFileSync(join(folder, 'pone.0000217.nxml'), readFileSync(committed))
+    const store = await openCorpus(join(tmp, 'corpus-committed'), { create: true })
+    try {
+      const summary = await ingestFiles(store, [folder], { readers: defaultReaders() })
+      expect(summary).toMatchObject({ sources: 1, fullTexts: 1, errors: 0, skipped: 0 })
+      const stored: string[] = []
+      for await (const document of store.fullTexts()) {
+        stored.push(document.pmcid)
+      }
+      expect(stored).toEqual(['PMC1790863'])
+    } finally {
+      await store.close()
+    }
+  })
+
+  it('ingestFiles stores the 8 full texts of the jats folder', { tags: ['real-data'] }, async () => {
     const store = await openCorpus(join(tmp, 'corpus'), { create: true })
     try {
       const summary = await ingestFiles(store, [jatsDir], { readers: defaultReaders() })

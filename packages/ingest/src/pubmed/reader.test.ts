@@ -1,22 +1,22 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, relative } from 'node:path'
 import { gunzipSync } from 'node:zlib'
 import { isPubmatchError, type Article, type PubmatchError } from '@pubmatch/core'
+import { sharedDataDir, sharedDataPath } from '@pubmatch/core/testing'
+import { samplePath } from '@pubmatch/sample-data'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { EUTILS_FIXTURES } from '../../test/eutils-fixtures.ts'
 import type { IngestRecord } from '../records.ts'
 import type { XmlScanStats } from '../xml/scanner.ts'
 import { parsePubmedXmlString, readPubmedXml, type PubmedXmlOptions } from './reader.ts'
 
-const DATA = new URL('../../../../../shared/data/', import.meta.url).pathname
-const PUBMED = join(DATA, 'pubmed-xml')
-const BIOPYTHON = join(DATA, 'eutils/biopython')
-const KLORTHO = join(DATA, 'eutils/klortho')
+/** The real data set's PubMed XML and E-utilities folders (only in tests tagged `real-data`). */
+const PUBMED = sharedDataPath('pubmed-xml')
+const BIOPYTHON = sharedDataPath('eutils', 'biopython')
+const KLORTHO = sharedDataPath('eutils', 'klortho')
 const dir = mkdtempSync(join(tmpdir(), 'pubmatch-pubmed-'))
 
-beforeAll(() => {
-  expect(existsSync(PUBMED), `shared data missing at ${PUBMED}`).toBe(true)
-})
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 async function readAll(input: string, options?: PubmedXmlOptions): Promise<IngestRecord[]> {
@@ -64,7 +64,8 @@ function count<T>(values: readonly T[]): Map<T, number> {
   return out
 }
 
-const MEDLINE16 = join(PUBMED, 'medline16n0902.xml.gz')
+const MEDLINE16 = samplePath('pubmed', 'medline16n0902.xml.gz')
+const MEDSAMP = samplePath('pubmed', 'medsamp2006.xml')
 const medline16Stats: XmlScanStats = {
   chars: 0,
   records: 0,
@@ -184,7 +185,7 @@ describe('readPubmedXml on the 2016 MEDLINE baseline chunk (medline16n0902.xml.g
 })
 
 describe("readPubmedXml on NLM's medsamp2006.xml", () => {
-  const file = join(PUBMED, 'medsamp2006.xml')
+  const file = MEDSAMP
   let records: IngestRecord[] = []
   beforeAll(async () => {
     records = await readAll(file)
@@ -320,7 +321,7 @@ describe("readPubmedXml on NLM's medsamp2006.xml", () => {
 })
 
 describe('PubMed XML of the current format', () => {
-  it('reads test_current_medline.xml.gz: copyright, NBSP, keywords, history, ids and chemicals (PMID 36400559)', async () => {
+  it('reads test_current_medline.xml.gz: copyright, NBSP, keywords, history, ids and chemicals (PMID 36400559)', { tags: ['real-data'] }, async () => {
     const records = await readAll(join(PUBMED, 'test_current_medline.xml.gz'))
     expect(errors(records)).toEqual([])
     expect(articles(records).map((a) => a.id)).toEqual([
@@ -384,7 +385,7 @@ describe('PubMed XML of the current format', () => {
   })
 
   it('reads a retracted article with its RetractionIn link (pmid_9500320.xml)', () => {
-    const article = byId(parseFile(join(PUBMED, 'pmid_9500320.xml')), '9500320')
+    const article = byId(parseFile(samplePath('pubmed', 'pmid_9500320.xml')), '9500320')
     expect(article.abstract.map((s) => s.label)).toEqual([
       'BACKGROUND',
       'METHODS',
@@ -403,7 +404,7 @@ describe('PubMed XML of the current format', () => {
   })
 
   it('reads a collective author (pmid_30078747.xml) and a 1970s MedlineDate (pmid_151222.xml)', () => {
-    const collective = byId(parseFile(join(PUBMED, 'pmid_30078747.xml')), '30078747')
+    const collective = byId(parseFile(samplePath('pubmed', 'pmid_30078747.xml')), '30078747')
     expect(collective.authors.filter((a) => a.collectiveName !== undefined)).toEqual([
       {
         collectiveName: 'Cancer Genome Atlas Research Network',
@@ -412,14 +413,14 @@ describe('PubMed XML of the current format', () => {
         valid: true,
       },
     ])
-    expect(byId(parseFile(join(PUBMED, 'pmid_151222.xml')), '151222').pubDate).toEqual({
+    expect(byId(parseFile(samplePath('pubmed', 'pmid_151222.xml')), '151222').pubDate).toEqual({
       medlineDate: '1978 Jul-Sep',
       year: 1978,
       month: 7,
     })
   })
 
-  it('flattens inline markup in titles and abstracts (title_with_html_tags.xml, PMID 27797938)', () => {
+  it('flattens inline markup in titles and abstracts (title_with_html_tags.xml, PMID 27797938)', { tags: ['real-data'] }, () => {
     const article = byId(parseFile(join(BIOPYTHON, 'title_with_html_tags.xml')), '27797938')
     expect(article.title).toBe(
       'Leucocyte telomere length, genetic variants at the TERT gene region and risk of pancreatic cancer.',
@@ -437,7 +438,7 @@ describe('PubMed XML of the current format', () => {
     )
   })
 
-  it('flattens MathML to text (pubmed6.xml PMID 30108519, pubmed7.xml PMID 29963580)', () => {
+  it('flattens MathML to text (pubmed6.xml PMID 30108519, pubmed7.xml PMID 29963580)', { tags: ['real-data'] }, () => {
     const six = byId(parseFile(join(BIOPYTHON, 'pubmed6.xml')), '30108519')
     expect(six.title).toBe(
       'A "Blood Relationship" Between the Overlooked Minimum Lactate Equivalent and Maximal Lactate Steady State in Trained Runners. Back to the Old Days?',
@@ -460,7 +461,7 @@ describe('PubMed XML of the current format', () => {
   })
 
   it('reads a Season date and non-NLM owners (pubmed1.xml PMID 12091962)', () => {
-    const article = byId(parseFile(join(BIOPYTHON, 'pubmed1.xml')), '12091962')
+    const article = byId(parseFile(join(EUTILS_FIXTURES, 'biopython/pubmed1.xml')), '12091962')
     expect(article.pubDate).toEqual({ year: 1990, season: 'Spring' })
     expect(article.owner).toBe('KIE')
     expect(article.keywords[0]).toEqual({
@@ -470,7 +471,7 @@ describe('PubMed XML of the current format', () => {
     })
   })
 
-  it('reads a PubmedBookArticle (efetch.pubmedbook.xml)', () => {
+  it('reads a PubmedBookArticle (efetch.pubmedbook.xml)', { tags: ['real-data'] }, () => {
     const records = parseFile(join(KLORTHO, 'efetch.pubmedbook.xml'))
     expect(errors(records)).toEqual([])
     const book = byId(records, '20301295')
@@ -503,7 +504,7 @@ describe('PubMed XML of the current format', () => {
     expect(book.history.map((h) => h.status)).toEqual(['pubmed', 'medline', 'entrez'])
   })
 
-  it('reads a mixed set of a PubmedArticle and a PubmedBookArticle (efetch.pubmedexample.xml)', () => {
+  it('reads a mixed set of a PubmedArticle and a PubmedBookArticle (efetch.pubmedexample.xml)', { tags: ['real-data'] }, () => {
     const records = parseFile(join(KLORTHO, 'efetch.pubmedexample.xml'))
     expect(errors(records)).toEqual([])
     expect(articles(records).map((a) => [a.id, a.source])).toEqual([
@@ -512,7 +513,7 @@ describe('PubMed XML of the current format', () => {
     ])
   })
 
-  it('parses every PubMed XML file in the shared data without error', async () => {
+  it('parses every PubMed XML file in the shared data without error', { tags: ['real-data'] }, async () => {
     const files = [
       ...readdirSync(PUBMED)
         .filter((f) => /\.xml(\.gz)?$/.test(f))
@@ -530,7 +531,7 @@ describe('PubMed XML of the current format', () => {
       const records = await readAll(file)
       expect(errors(records), file).toEqual([])
       expect(articles(records).length, file).toBeGreaterThan(0)
-      totals[file.slice(DATA.length)] = articles(records).length
+      totals[relative(sharedDataDir(), file)] = articles(records).length
     }
     expect(totals).toMatchObject({
       'pubmed-xml/pmids.xml': 4,
@@ -541,7 +542,7 @@ describe('PubMed XML of the current format', () => {
 })
 
 describe('readPubmedXml resources', () => {
-  it.skipIf(!existsSync('/proc/self/fd')).each([MEDLINE16, join(PUBMED, 'medsamp2006.xml')])(
+  it.skipIf(!existsSync('/proc/self/fd')).each([MEDLINE16, MEDSAMP])(
     'closes %s when the consumer stops after the first record',
     async (file) => {
       const openFiles = () => readdirSync('/proc/self/fd').length
@@ -551,8 +552,12 @@ describe('readPubmedXml resources', () => {
         expect(openFiles()).toBeGreaterThan(before)
         break
       }
-      for (let k = 0; k < 20 && openFiles() > before; k++) {
-        await new Promise((resolve) => setTimeout(resolve, 10))
+      // The stream closes its file asynchronously: wait while a file-system request (the
+      // last read, then the close) is in flight; once none is, the descriptor must be gone.
+      const inFlight = (): boolean =>
+        process.getActiveResourcesInfo().some((resource) => resource.startsWith('FSReq'))
+      while (openFiles() > before && inFlight()) {
+        await new Promise((resolve) => setImmediate(resolve))
       }
       expect(openFiles()).toBe(before)
     },
@@ -560,7 +565,7 @@ describe('readPubmedXml resources', () => {
 })
 
 describe('readPubmedXml on damaged and foreign inputs', () => {
-  it('rejects eutils files that are not PubMed XML with UNSUPPORTED_FORMAT', async () => {
+  it('rejects eutils files that are not PubMed XML with UNSUPPORTED_FORMAT', { tags: ['real-data'] }, async () => {
     const html = await readFailure(join(BIOPYTHON, 'pubmed3.html'))
     expect(html.code).toBe('UNSUPPORTED_FORMAT')
     expect(html.message).toContain('an HTML page, not PubMed XML')
@@ -572,6 +577,12 @@ describe('readPubmedXml on damaged and foreign inputs', () => {
     expect(() =>
       parsePubmedXmlString(readFileSync(join(BIOPYTHON, 'pubmed3.html'), 'utf8')),
     ).toThrow('an HTML page, not PubMed XML')
+  })
+
+  it('rejects a PMC EFetch answer (biopython efetch_pmc.xml) with UNSUPPORTED_FORMAT', async () => {
+    const file = join(EUTILS_FIXTURES, 'biopython/efetch_pmc.xml')
+    const error = await readFailure(file)
+    expect([error.code, error.details.file]).toEqual(['UNSUPPORTED_FORMAT', file])
   })
 
   it('keeps the records before the cut of a truncated .gz, then yields one TRUNCATED_INPUT error', async () => {
@@ -589,7 +600,7 @@ describe('readPubmedXml on damaged and foreign inputs', () => {
     expect(errors(records)[0]).toMatchObject({ code: 'TRUNCATED_INPUT', details: { file: path } })
   })
 
-  it('yields TRUNCATED_INPUT after the complete records when the last record is unclosed', async () => {
+  it('yields TRUNCATED_INPUT after the complete records when the last record is unclosed', { tags: ['real-data'] }, async () => {
     const text = readFileSync(join(PUBMED, 'pmids.xml'), 'utf8')
     const path = join(dir, 'cut.xml')
     writeFileSync(path, text.slice(0, text.lastIndexOf('<PubmedArticle>') + 400))
@@ -614,7 +625,7 @@ describe('readPubmedXml on damaged and foreign inputs', () => {
   })
 
   it('reports a citation without its PMID as MISSING_FIELD naming its ordinal, and keeps the others', async () => {
-    const text = readFileSync(join(PUBMED, 'medsamp2006.xml'), 'utf8')
+    const text = readFileSync(MEDSAMP, 'utf8')
     let seen = 0
     const damaged = text.replace(/<MedlineCitation [^>]*>\s*<PMID>\d+<\/PMID>/g, (m) =>
       ++seen === 3 ? m.replace(/<PMID>\d+<\/PMID>/, '') : m,
@@ -632,7 +643,7 @@ describe('readPubmedXml on damaged and foreign inputs', () => {
   })
 
   it('reports a malformed record as MALFORMED_XML naming its PMID, and keeps the others', () => {
-    const text = readFileSync(join(PUBMED, 'medsamp2006.xml'), 'utf8')
+    const text = readFileSync(MEDSAMP, 'utf8')
     const damaged = text.replace(
       '<ArticleTitle>[Effect of fetal',
       '<ArticleTitle><Oops>[Effect of fetal',

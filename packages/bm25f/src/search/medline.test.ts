@@ -13,14 +13,16 @@ import {
 } from '@pubmatch/index'
 // eslint-disable-next-line no-restricted-imports -- test only: reads the real MEDLINE file
 import { readPubmedXml } from '@pubmatch/ingest'
+import { samplePath } from '@pubmatch/sample-data'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { hasSharedFile, sharedFile, suiteIndex } from '../../test/helpers.ts'
+import { suiteIndex } from '../../test/helpers.ts'
 import { bm25f } from '../scoring/bm25f.ts'
 import { SCORER_NAMES } from '../scoring/scorer.ts'
 import { createSearcher } from './searcher.ts'
 import type { FirstStageRanker } from './types.ts'
 
-const FILE = 'pubmed-xml/medline16n0902.xml.gz'
+/** The 2016 MEDLINE baseline chunk of the sample corpus. */
+const FILE = samplePath('pubmed', 'medline16n0902.xml.gz')
 const analyzer = biomedicalAnalyzer()
 
 /** The analyzed view of an article that brute force works on. */
@@ -84,7 +86,7 @@ const keywordValues = (a: Article): string[] =>
     ...a.supplementaryConcepts.map((c) => c.name),
   ].map(normalizeKeyword)
 
-describe.skipIf(!hasSharedFile(FILE))(
+describe(
   'createSearcher on MEDLINE (real PubMed queries, brute force)',
   () => {
     let docs: Doc[]
@@ -93,7 +95,7 @@ describe.skipIf(!hasSharedFile(FILE))(
 
     beforeAll(async () => {
       const articles: Article[] = []
-      for await (const record of readPubmedXml(sharedFile(FILE))) {
+      for await (const record of readPubmedXml(FILE)) {
         if (record.kind === 'article') {
           articles.push(record.article)
         }

@@ -1,6 +1,6 @@
 import { existsSync, statSync } from 'node:fs'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { sharedDataDir } from '@pubmatch/core/testing'
 import { describe, expect, it } from 'vitest'
 import {
   CORPUS_MODEL_VERSION,
@@ -11,8 +11,6 @@ import {
 import { readArticles } from './real-data.ts'
 import { corpusStatistics } from './stats.ts'
 
-const SHARED = fileURLToPath(new URL('../../../../shared/data/', import.meta.url))
-
 describe('loadCorpusModel', () => {
   it('reads the committed model, which stays small', () => {
     const model = loadCorpusModel()
@@ -21,10 +19,9 @@ describe('loadCorpusModel', () => {
     expect(statSync(DEFAULT_MODEL_PATH).size).toBeLessThan(2 * 1024 * 1024)
   })
 
-  it('was fitted on the real articles of the shared data (its reference statistics reproduce)', async () => {
-    expect(existsSync(SHARED)).toBe(true)
+  it('was fitted on the real articles of the shared data (its reference statistics reproduce)', { tags: ['real-data'] }, async () => {
     const model = loadCorpusModel()
-    const files = model.provenance.articleFiles.map((file) => join(SHARED, file))
+    const files = model.provenance.articleFiles.map((file) => join(sharedDataDir(), file))
     expect(files.every((file) => existsSync(file))).toBe(true)
     // The fit keeps the first article of each PMID.
     const seen = new Set<string>()

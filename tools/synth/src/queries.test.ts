@@ -1,12 +1,11 @@
-import { existsSync, readFileSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
+import { readFileSync } from 'node:fs'
+import { sharedDataPath } from '@pubmatch/core/testing'
 import { describe, expect, it } from 'vitest'
 import { loadCorpusModel } from './model.ts'
 import { parseQueryLog, queryTerms, sampleQueries } from './queries.ts'
 
-const QUERIES = fileURLToPath(
-  new URL('../../../../shared/data/pubmed-best-match/data/queries/queries.txt', import.meta.url),
-)
+/** NCBI's Best Match query log of the real data set (only in tests tagged `real-data`). */
+const QUERIES = sharedDataPath('pubmed-best-match', 'data', 'queries', 'queries.txt')
 
 describe('queryTerms', () => {
   it('drops field tags, stop words and boolean operators', () => {
@@ -27,8 +26,7 @@ describe('queryTerms', () => {
 })
 
 describe('parseQueryLog', () => {
-  it("reads NCBI's Best Match query log, dropping history references and empty queries", () => {
-    expect(existsSync(QUERIES)).toBe(true)
+  it("reads NCBI's Best Match query log, dropping history references and empty queries", { tags: ['real-data'] }, () => {
     const text = readFileSync(QUERIES, 'utf8')
     const entries = parseQueryLog(text, 'queries.txt')
     expect(text.trim().split('\n')).toHaveLength(1000)
@@ -61,7 +59,7 @@ describe('parseQueryLog', () => {
 describe('sampleQueries', () => {
   const model = loadCorpusModel()
 
-  it('embeds the real log in the committed model', () => {
+  it('embeds the real log in the committed model', { tags: ['real-data'] }, () => {
     const text = readFileSync(QUERIES, 'utf8')
     expect(model.queries).toEqual(parseQueryLog(text))
   })

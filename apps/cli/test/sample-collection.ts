@@ -28,7 +28,12 @@ export async function writeSampleCollection(dir: string): Promise<SampleCollecti
   for await (const record of readPubmedXml(samplePath('pubmed', 'medline16n0902.xml.gz'))) {
     if (record.kind === 'article' && record.article.abstract.length > 0) {
       const { id, title, abstract, mesh } = record.article
-      citations.push({ id, title, abstract: abstract.map((section) => section.text).join(' '), mesh: mesh.map((heading) => heading.descriptorName) })
+      citations.push({
+        id,
+        title,
+        abstract: abstract.map((section) => section.text).join(' '),
+        mesh: mesh.map((heading) => heading.descriptorName),
+      })
     }
   }
   const indexed = citations.filter((c) => c.mesh.length > 0)
@@ -36,13 +41,24 @@ export async function writeSampleCollection(dir: string): Promise<SampleCollecti
   for (const citation of indexed) {
     qrels.push(`S${citation.id} 0 ${citation.id} 2`)
     for (const other of indexed) {
-      if (other.id !== citation.id && other.mesh.filter((name) => citation.mesh.includes(name)).length >= 2) {
+      if (
+        other.id !== citation.id &&
+        other.mesh.filter((name) => citation.mesh.includes(name)).length >= 2
+      ) {
         qrels.push(`S${citation.id} 0 ${other.id} 1`)
       }
     }
   }
-  const files = { corpus: join(dir, 'sample.jsonl'), queries: join(dir, 'sample.queries'), qrels: join(dir, 'sample.qrel') }
-  await writeFile(files.corpus, citations.map(({ id, title, abstract }) => JSON.stringify({ id, title, abstract })).join('\n') + '\n')
+  const files = {
+    corpus: join(dir, 'sample.jsonl'),
+    queries: join(dir, 'sample.queries'),
+    qrels: join(dir, 'sample.qrel'),
+  }
+  await writeFile(
+    files.corpus,
+    citations.map(({ id, title, abstract }) => JSON.stringify({ id, title, abstract })).join('\n') +
+      '\n',
+  )
   await writeFile(files.queries, indexed.map((c) => `S${c.id}\t${c.title}\n`).join(''))
   await writeFile(files.qrels, qrels.map((line) => `${line}\n`).join(''))
   return { ...files, count: indexed.length }

@@ -166,9 +166,13 @@ describe('evaluate against trec_eval on the hand-made edge cases', () => {
     ['edge.brief.txt', ['ndcg_cut.10,20', 'P.10', 'recall.100,1000', 'map', 'recip_rank']],
     ['edge.all_trec.txt', ['all_trec']],
   ])("prints trec_eval's exact -c -q text: %s", async (reference, measures) => {
-    const result = evaluate(await readRun(fixturePath('edge.run')), await readQrels(fixturePath('edge.qrels')), {
-      measures,
-    })
+    const result = evaluate(
+      await readRun(fixturePath('edge.run')),
+      await readQrels(fixturePath('edge.qrels')),
+      {
+        measures,
+      },
+    )
     expect(formatTrecEval(result, { perQuery: true })).toBe(fixtureText(`reference/${reference}`))
   })
 })

@@ -21,8 +21,15 @@ const running = new Set<ChildProcess>()
  * @param args - its arguments
  * @param env - its environment. Defaults to the test's.
  */
-export async function runToEnd(command: string, args: readonly string[], env?: NodeJS.ProcessEnv): Promise<Finished> {
-  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], ...(env === undefined ? {} : { env }) })
+export async function runToEnd(
+  command: string,
+  args: readonly string[],
+  env?: NodeJS.ProcessEnv,
+): Promise<Finished> {
+  const child = spawn(command, args, {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    ...(env === undefined ? {} : { env }),
+  })
   running.add(child)
   let stdout = ''
   let stderr = ''

@@ -16,7 +16,13 @@ export interface SampleCitation {
   readonly mesh: readonly string[]
 }
 
-const ENTITIES: Readonly<Record<string, string>> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" }
+const ENTITIES: Readonly<Record<string, string>> = {
+  lt: '<',
+  gt: '>',
+  amp: '&',
+  quot: '"',
+  apos: "'",
+}
 
 /** Element text without markup, the five XML entities decoded. */
 const text = (xml: string): string =>
@@ -27,16 +33,22 @@ const text = (xml: string): string =>
 
 /** The citations of `medline16n0902.xml.gz` that have a title and an abstract, in file order. */
 export function readSampleCitations(): SampleCitation[] {
-  const xml = gunzipSync(readFileSync(samplePath('pubmed', 'medline16n0902.xml.gz'))).toString('utf8')
+  const xml = gunzipSync(readFileSync(samplePath('pubmed', 'medline16n0902.xml.gz'))).toString(
+    'utf8',
+  )
   const citations: SampleCitation[] = []
   for (const [record] of xml.matchAll(/<MedlineCitation [\s\S]*?<\/MedlineCitation>/g)) {
     const id = /<PMID[^>]*>(\d+)<\/PMID>/.exec(record)?.[1]
     const title = /<ArticleTitle>([\s\S]*?)<\/ArticleTitle>/.exec(record)?.[1]
-    const abstract = [...record.matchAll(/<AbstractText[^>]*>([\s\S]*?)<\/AbstractText>/g)].map((m) => text(m[1]!)).join(' ')
+    const abstract = [...record.matchAll(/<AbstractText[^>]*>([\s\S]*?)<\/AbstractText>/g)]
+      .map((m) => text(m[1]!))
+      .join(' ')
     if (id === undefined || title === undefined || abstract === '') {
       continue
     }
-    const mesh = [...record.matchAll(/<DescriptorName[^>]*>([\s\S]*?)<\/DescriptorName>/g)].map((m) => text(m[1]!))
+    const mesh = [...record.matchAll(/<DescriptorName[^>]*>([\s\S]*?)<\/DescriptorName>/g)].map(
+      (m) => text(m[1]!),
+    )
     citations.push({ id, title: text(title), abstract, mesh })
   }
   return citations
@@ -60,7 +72,10 @@ export function knownItemQueries(
   for (const [i, citation] of indexed.slice(0, count).entries()) {
     const judgements = new Map<string, number>([[citation.id, 2]])
     for (const other of indexed) {
-      if (other.id !== citation.id && other.mesh.filter((name) => citation.mesh.includes(name)).length >= 2) {
+      if (
+        other.id !== citation.id &&
+        other.mesh.filter((name) => citation.mesh.includes(name)).length >= 2
+      ) {
         judgements.set(other.id, 1)
       }
     }

@@ -57,7 +57,10 @@ describe('readNfcorpusArticles', () => {
     const dir = mkdtempSync(join(tmpdir(), 'bench-search-nf-'))
     try {
       mkdirSync(join(dir, 'nfcorpus'))
-      writeFileSync(join(dir, 'nfcorpus', 'corpus.docs'), 'MED-1\tfirst title abstract first text\nMED-2\tsecond title\n')
+      writeFileSync(
+        join(dir, 'nfcorpus', 'corpus.docs'),
+        'MED-1\tfirst title abstract first text\nMED-2\tsecond title\n',
+      )
       const once = await readNfcorpusArticles(dir)
       const twice = await readNfcorpusArticles(dir, 2)
       expect(once.map((a) => [a.id, a.title])).toEqual([

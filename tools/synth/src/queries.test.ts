@@ -26,28 +26,32 @@ describe('queryTerms', () => {
 })
 
 describe('parseQueryLog', () => {
-  it("reads NCBI's Best Match query log, dropping history references and empty queries", { tags: ['real-data'] }, () => {
-    const text = readFileSync(QUERIES, 'utf8')
-    const entries = parseQueryLog(text, 'queries.txt')
-    expect(text.trim().split('\n')).toHaveLength(1000)
-    // 6 lines refer to search history (#8 …); none of the rest is empty after analysis.
-    expect(entries).toHaveLength(994)
-    expect(entries[0]).toEqual({
-      qid: 'qid0000',
-      text: 'ultrasound and chronic pancreatitis',
-      terms: 3,
-      fielded: false,
-    })
-    expect(entries.find((e) => e.qid === 'qid0002')).toEqual({
-      qid: 'qid0002',
-      text: '"Rabbani F"[Author]',
-      terms: 2,
-      fielded: true,
-    })
-    expect(entries.find((e) => e.qid === 'qid0012')?.text).toBe(
-      'classification of hypovolemic shock',
-    )
-  })
+  it(
+    "reads NCBI's Best Match query log, dropping history references and empty queries",
+    { tags: ['real-data'] },
+    () => {
+      const text = readFileSync(QUERIES, 'utf8')
+      const entries = parseQueryLog(text, 'queries.txt')
+      expect(text.trim().split('\n')).toHaveLength(1000)
+      // 6 lines refer to search history (#8 …); none of the rest is empty after analysis.
+      expect(entries).toHaveLength(994)
+      expect(entries[0]).toEqual({
+        qid: 'qid0000',
+        text: 'ultrasound and chronic pancreatitis',
+        terms: 3,
+        fielded: false,
+      })
+      expect(entries.find((e) => e.qid === 'qid0002')).toEqual({
+        qid: 'qid0002',
+        text: '"Rabbani F"[Author]',
+        terms: 2,
+        fielded: true,
+      })
+      expect(entries.find((e) => e.qid === 'qid0012')?.text).toBe(
+        'classification of hypovolemic shock',
+      )
+    },
+  )
 
   it('rejects a line that is not qid|query', () => {
     expect(() => parseQueryLog('qid1|x\nno bar here', 'q.txt')).toThrowErrorMatchingInlineSnapshot(

@@ -31,7 +31,9 @@ const EINFO_FILES = ['biopython/einfo3.xml', 'klortho/einfo.pubmed.xml']
 
 describe('lookupField', () => {
   it('resolves every field Name and FullName of the real 2025 EInfo response (committed einfo2.xml)', () => {
-    expectEveryFieldResolved(fileURLToPath(new URL('../../test/fixtures/eutils/einfo2.xml', import.meta.url)))
+    expectEveryFieldResolved(
+      fileURLToPath(new URL('../../test/fixtures/eutils/einfo2.xml', import.meta.url)),
+    )
   })
 
   it.each(EINFO_FILES)(

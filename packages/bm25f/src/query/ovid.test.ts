@@ -52,7 +52,10 @@ describe('detectOvidSyntax', () => {
   })
 
   it('flags none of the 1,000 real PubMed log queries', { tags: ['real-data'] }, () => {
-    const queries = readFileSync(sharedDataPath('pubmed-best-match', 'data', 'queries', 'queries.txt'), 'utf8')
+    const queries = readFileSync(
+      sharedDataPath('pubmed-best-match', 'data', 'queries', 'queries.txt'),
+      'utf8',
+    )
       .split('\n')
       .filter(Boolean)
     expect(queries).toHaveLength(1000)

@@ -115,7 +115,11 @@ describe('CLEF eHealth TAR 2017 search strategies (the four committed)', () => {
   })
 
   it('tells the three PubMed strategies from the Ovid one', () => {
-    expect(pubmed.map((strategy) => strategy.id)).toEqual(['testing/10', 'testing/32', 'training/55'])
+    expect(pubmed.map((strategy) => strategy.id)).toEqual([
+      'testing/10',
+      'testing/32',
+      'training/55',
+    ])
     expect(ovid.map((strategy) => strategy.id)).toEqual(['testing/18'])
   })
 
@@ -331,7 +335,10 @@ describe('PubMed Best Match log queries', { tags: ['real-data'] }, () => {
   const query = (id: string): string => byId.get(id) ?? ''
 
   beforeAll(() => {
-    queries = readFileSync(sharedDataPath('pubmed-best-match', 'data', 'queries', 'queries.txt'), 'utf8')
+    queries = readFileSync(
+      sharedDataPath('pubmed-best-match', 'data', 'queries', 'queries.txt'),
+      'utf8',
+    )
       .split('\n')
       .filter((line) => line !== '')
       .map((line) => ({

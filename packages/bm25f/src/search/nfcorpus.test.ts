@@ -52,7 +52,10 @@ describe('createSearcher on NFCorpus (real data)', { tags: ['real-data'] }, () =
   })
 
   it('reproduces all 225 reference scores with the reference tokenisation', () => {
-    const lines = readFileSync(sharedDataPath('reference', 'nfcorpus-bm25', 'dev_pairs.tsv'), 'utf8')
+    const lines = readFileSync(
+      sharedDataPath('reference', 'nfcorpus-bm25', 'dev_pairs.tsv'),
+      'utf8',
+    )
       .trim()
       .split('\n')
       .slice(1)

@@ -16,7 +16,8 @@ import { parseBiocJson, parseBiocXml, readBiocFile } from './read-bioc.ts'
 const format = fileURLToPath(new URL('../../test/fixtures/bioc-format/', import.meta.url))
 const read = (path: string): string => readFileSync(join(format, path), 'utf8')
 /** A BioC reference sample of the real data set (only in tests tagged `real-data`). */
-const readShared = (path: string): string => readFileSync(sharedDataPath('pmc', 'bioc-format', path), 'utf8')
+const readShared = (path: string): string =>
+  readFileSync(sharedDataPath('pmc', 'bioc-format', path), 'utf8')
 
 /** Records as plain values (errors by their JSON form) so that deep equality is meaningful. */
 async function collect(records: AsyncIterable<IngestRecord>): Promise<IngestRecord[]> {
@@ -101,9 +102,15 @@ describe('decodeBiocXml', () => {
     expect(decodeBiocXml(read(xml), 'twin')).toEqual(decodeBiocJson(read(json), 'twin'))
   })
 
-  it.each(REAL_TWINS)('decodes %s of the real data set exactly as its JSON twin', { tags: ['real-data'] }, (xml, json) => {
-    expect(decodeBiocXml(readShared(xml), 'twin')).toEqual(decodeBiocJson(readShared(json), 'twin'))
-  })
+  it.each(REAL_TWINS)(
+    'decodes %s of the real data set exactly as its JSON twin',
+    { tags: ['real-data'] },
+    (xml, json) => {
+      expect(decodeBiocXml(readShared(xml), 'twin')).toEqual(
+        decodeBiocJson(readShared(json), 'twin'),
+      )
+    },
+  )
 
   it('reads the reference collection with offsets, infons and decoded character references', () => {
     const [collection] = decodeBiocXml(read('ncbi-nlp-BioC-JSON/xml/collection.xml'))
@@ -200,11 +207,15 @@ describe('parseBiocXml', () => {
     )
   })
 
-  it.each(REAL_TWINS)('gives the same records for %s of the real data set as parseBiocJson for its twin', { tags: ['real-data'] }, (xml, json) => {
-    expect(plain(parseBiocXml(readShared(xml), { file: 'twin' }))).toEqual(
-      plain(parseBiocJson(readShared(json), { file: 'twin' })),
-    )
-  })
+  it.each(REAL_TWINS)(
+    'gives the same records for %s of the real data set as parseBiocJson for its twin',
+    { tags: ['real-data'] },
+    (xml, json) => {
+      expect(plain(parseBiocXml(readShared(xml), { file: 'twin' }))).toEqual(
+        plain(parseBiocJson(readShared(json), { file: 'twin' })),
+      )
+    },
+  )
 
   it('reports a malformed document and goes on with the next one, in order', () => {
     const xml =
@@ -233,15 +244,18 @@ describe('parseBiocXml', () => {
     ).toBe(true)
   })
 
-  it.each(['PMC10142442.json', 'PMC10370681.json', 'PMC10719374.json', 'PMC11233762.json', 'PMC11500582.json'])(
-    'reads an XML rendering of the sample corpus %s exactly as the JSON',
-    (file) => {
-      const json = readFileSync(samplePath('bioc', file), 'utf8')
-      const fromJson = parseBiocJson(json, { file })
-      expect(fromJson.every((record) => record.kind === 'fulltext')).toBe(true)
-      expect(plain(parseBiocXml(toBiocXml(json), { file }))).toEqual(plain(fromJson))
-    },
-  )
+  it.each([
+    'PMC10142442.json',
+    'PMC10370681.json',
+    'PMC10719374.json',
+    'PMC11233762.json',
+    'PMC11500582.json',
+  ])('reads an XML rendering of the sample corpus %s exactly as the JSON', (file) => {
+    const json = readFileSync(samplePath('bioc', file), 'utf8')
+    const fromJson = parseBiocJson(json, { file })
+    expect(fromJson.every((record) => record.kind === 'fulltext')).toBe(true)
+    expect(plain(parseBiocXml(toBiocXml(json), { file }))).toEqual(plain(fromJson))
+  })
 
   it.each(['PMC10793275.json', 'PMC11167097.json', 'PMC10020673.json', 'PMC3509447.json'])(
     'reads an XML rendering of the real %s exactly as the JSON',

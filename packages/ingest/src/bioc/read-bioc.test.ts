@@ -46,12 +46,20 @@ function onlyDocument(records: readonly IngestRecord[]): FullTextDocument {
 }
 
 describe('readBiocFile on the sample corpus (five PMC BioC JSON files)', () => {
-  const files = ['PMC10142442.json', 'PMC10370681.json', 'PMC10719374.json', 'PMC11233762.json', 'PMC11500582.json']
+  const files = [
+    'PMC10142442.json',
+    'PMC10370681.json',
+    'PMC10719374.json',
+    'PMC11233762.json',
+    'PMC11500582.json',
+  ]
   let documents: FullTextDocument[] = []
 
   beforeAll(async () => {
     expect(readdirSync(samplePath('bioc')).filter((name) => name.endsWith('.json'))).toEqual(files)
-    const records = (await Promise.all(files.map((file) => collect(readBiocFile(samplePath('bioc', file)))))).flat()
+    const records = (
+      await Promise.all(files.map((file) => collect(readBiocFile(samplePath('bioc', file)))))
+    ).flat()
     expect(records.filter((record) => record.kind === 'error')).toEqual([])
     documents = fullTexts(records)
   })
@@ -60,7 +68,14 @@ describe('readBiocFile on the sample corpus (five PMC BioC JSON files)', () => {
   // document ids, the front passage's article-id infons and text, the passage counts, and the
   // passages whose section_type infon is REF.
   it('reads both API generations, one document per file, with the ids of the front passage', () => {
-    expect(documents.map((document) => [document.pmcid, document.sourceId, document.pmid ?? null, document.doi])).toEqual([
+    expect(
+      documents.map((document) => [
+        document.pmcid,
+        document.sourceId,
+        document.pmid ?? null,
+        document.doi,
+      ]),
+    ).toEqual([
       ['PMC10142442', '10142442', '37112839', '10.3390/v15040859'],
       ['PMC10370681', '10370681', '37494371', '10.1371/journal.pone.0288290'],
       ['PMC10719374', '10719374', '38092777', '10.1038/s41526-023-00337-5'],
@@ -82,9 +97,11 @@ describe('readBiocFile on the sample corpus (five PMC BioC JSON files)', () => {
       expect(document.passages[0]?.role).toBe('front')
       expect(document.passages[0]?.text.trim()).toBe(document.title)
     }
-    expect(documents.map((document) => document.passages.filter((passage) => passage.role === 'reference').length)).toEqual([
-      46, 50, 39, 26, 58,
-    ])
+    expect(
+      documents.map(
+        (document) => document.passages.filter((passage) => passage.role === 'reference').length,
+      ),
+    ).toEqual([46, 50, 39, 26, 58])
   })
 })
 

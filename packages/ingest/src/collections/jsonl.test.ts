@@ -34,29 +34,33 @@ async function readLines(lines: readonly string[]): Promise<IngestRecord[]> {
 }
 
 describe('readJsonlArticles', () => {
-  it('round-trips the real NFCorpus documents written as JSONL', { tags: ['real-data'] }, async () => {
-    const articles = (await collect(readNfcorpusDocs(corpus))).flatMap((record) =>
-      record.kind === 'article' ? [record.article] : [],
-    )
-    const path = join(dir, 'nfcorpus.jsonl')
-    await writeFile(
-      path,
-      articles
-        .map((article) =>
-          JSON.stringify({
-            id: article.id,
-            title: article.title,
-            abstract: article.abstract[0]?.text ?? '',
-          }),
-        )
-        .join('\n') + '\n',
-    )
-    const back = (await collect(readJsonlArticles(path))).flatMap((record) =>
-      record.kind === 'article' ? [record.article] : [],
-    )
-    expect(back).toHaveLength(3_394)
-    expect(back).toEqual(articles)
-  })
+  it(
+    'round-trips the real NFCorpus documents written as JSONL',
+    { tags: ['real-data'] },
+    async () => {
+      const articles = (await collect(readNfcorpusDocs(corpus))).flatMap((record) =>
+        record.kind === 'article' ? [record.article] : [],
+      )
+      const path = join(dir, 'nfcorpus.jsonl')
+      await writeFile(
+        path,
+        articles
+          .map((article) =>
+            JSON.stringify({
+              id: article.id,
+              title: article.title,
+              abstract: article.abstract[0]?.text ?? '',
+            }),
+          )
+          .join('\n') + '\n',
+      )
+      const back = (await collect(readJsonlArticles(path))).flatMap((record) =>
+        record.kind === 'article' ? [record.article] : [],
+      )
+      expect(back).toHaveLength(3_394)
+      expect(back).toEqual(articles)
+    },
+  )
 
   it('maps the optional fields onto the article', async () => {
     const [record] = await readLines([

@@ -121,7 +121,6 @@ describe('readNfcorpusDocs on the real NFCorpus', { tags: ['real-data'] }, () =>
       'breast',
     ])
   })
-
 })
 
 describe('readNfcorpusDocs', () => {

@@ -136,36 +136,40 @@ describe('Entrez client response cache', () => {
   })
 })
 
-describe('Entrez client response cache on the Klortho responses of the real data set', { tags: ['real-data'] }, () => {
-  let shared: ReplayServer
+describe(
+  'Entrez client response cache on the Klortho responses of the real data set',
+  { tags: ['real-data'] },
+  () => {
+    let shared: ReplayServer
 
-  beforeAll(async () => {
-    shared = await startReplayServer({ routes: EUTILS_ROUTES, dataDir: sharedDataPath('eutils') })
-  })
-  afterAll(async () => {
-    await shared.close()
-  })
+    beforeAll(async () => {
+      shared = await startReplayServer({ routes: EUTILS_ROUTES, dataDir: sharedDataPath('eutils') })
+    })
+    afterAll(async () => {
+      await shared.close()
+    })
 
-  it('never caches the recorded history-server and error answers', async () => {
-    const before = shared.requests.length
-    const history = {
-      db: 'pubmed',
-      term: 'cancer',
-      reldate: 60,
-      datetype: 'edat',
-      retmax: 100,
-      usehistory: true,
-    } as const
-    await client({}, shared).esearch(history)
-    await client({}, shared).esearch(history)
-    await client({}, shared).epost({ db: 'pubmed', ids: ['11237011', '12466850'] })
-    await client({}, shared).epost({ db: 'pubmed', ids: ['11237011', '12466850'] })
-    await client({}, shared)
-      .esearch({ db: 'fleegle', term: 'cat' })
-      .catch(() => undefined)
-    await client({}, shared)
-      .esearch({ db: 'fleegle', term: 'cat' })
-      .catch(() => undefined)
-    expect(shared.requests.length - before).toBe(6)
-  })
-})
+    it('never caches the recorded history-server and error answers', async () => {
+      const before = shared.requests.length
+      const history = {
+        db: 'pubmed',
+        term: 'cancer',
+        reldate: 60,
+        datetype: 'edat',
+        retmax: 100,
+        usehistory: true,
+      } as const
+      await client({}, shared).esearch(history)
+      await client({}, shared).esearch(history)
+      await client({}, shared).epost({ db: 'pubmed', ids: ['11237011', '12466850'] })
+      await client({}, shared).epost({ db: 'pubmed', ids: ['11237011', '12466850'] })
+      await client({}, shared)
+        .esearch({ db: 'fleegle', term: 'cat' })
+        .catch(() => undefined)
+      await client({}, shared)
+        .esearch({ db: 'fleegle', term: 'cat' })
+        .catch(() => undefined)
+      expect(shared.requests.length - before).toBe(6)
+    })
+  },
+)

@@ -5,7 +5,11 @@ import { loadCitationStore, type CitationStore } from '../testing/citation-store
 import { citationSearchResponder } from '../testing/citation-search.ts'
 import { createInstantClock } from '../testing/clocks.ts'
 import { articleSetPmids } from '../testing/eutils-routes.ts'
-import { startReplayServer, type RecordedRequest, type ReplayServer } from '../testing/replay-server.ts'
+import {
+  startReplayServer,
+  type RecordedRequest,
+  type ReplayServer,
+} from '../testing/replay-server.ts'
 import { installManualTimeouts, type ManualTimeouts } from '../testing/timeouts.ts'
 import { createEntrezClient, type EntrezClient, type EntrezClientOptions } from './client.ts'
 import type { EntrezRequestEvent, EntrezRetryEvent } from './hooks.ts'
@@ -104,7 +108,10 @@ describe('Entrez client retries', () => {
     vi.useFakeTimers({ toFake: ['Date'], now: Date.UTC(2025, 0, 1) })
     try {
       const at = new Date(Date.now() + 10_000).toUTCString()
-      server.faults.add({ utility: 'efetch', fault: { kind: 'status', status: 503, retryAfter: at } })
+      server.faults.add({
+        utility: 'efetch',
+        fault: { kind: 'status', status: 503, retryAfter: at },
+      })
       const { client, retries } = recorder()
       await client.efetch({ ids: pmids })
       expect(retries[0]!.retryAfterMs).toBe(10_000)

@@ -26,7 +26,10 @@ afterEach(() => {
   timeouts.restore()
 })
 
-const client = (options: EntrezClientOptions = {}, on: ReplayServer = server): ReturnType<typeof createEntrezClient> =>
+const client = (
+  options: EntrezClientOptions = {},
+  on: ReplayServer = server,
+): ReturnType<typeof createEntrezClient> =>
   createEntrezClient({ baseUrl: on.url, clock: createInstantClock(), ...options })
 
 describe('createEntrezClient', () => {
@@ -117,57 +120,61 @@ describe('createEntrezClient', () => {
   })
 })
 
-describe('createEntrezClient on the Klortho responses of the real data set', { tags: ['real-data'] }, () => {
-  let shared: ReplayServer
+describe(
+  'createEntrezClient on the Klortho responses of the real data set',
+  { tags: ['real-data'] },
+  () => {
+    let shared: ReplayServer
 
-  beforeAll(async () => {
-    shared = await startReplayServer({ routes: EUTILS_ROUTES, dataDir: sharedDataPath('eutils') })
-  })
-  afterAll(async () => {
-    await shared.close()
-  })
-
-  it('gives the same ESearch result in JSON and XML mode for the klortho pubmed search', async () => {
-    const params = {
-      db: 'pubmed',
-      term: 'cancer',
-      reldate: 60,
-      datetype: 'edat',
-      retmax: 100,
-      usehistory: true,
-    } as const
-    const json = await client({ retmode: 'json' }, shared).esearch(params)
-    const xml = await client({}, shared).esearch(params)
-    expect(json).toEqual(xml)
-    expect([json.count, json.ids.length, json.queryKey]).toEqual([15169, 100, '1'])
-    const [jsonRequest, xmlRequest] = shared.requestsTo('esearch').slice(-2)
-    expect(jsonRequest!.params).toMatchObject({
-      retmode: 'json',
-      usehistory: 'y',
-      tool: 'pubmatch',
+    beforeAll(async () => {
+      shared = await startReplayServer({ routes: EUTILS_ROUTES, dataDir: sharedDataPath('eutils') })
     })
-    expect(xmlRequest!.params['retmode']).toBe('xml')
-  })
-
-  it('reads ESummary version 2.0 and EInfo in JSON from the real files', async () => {
-    const v2 = await client({}, shared).esummary({
-      db: 'pubmed',
-      ids: [5683731, 22144687],
-      version: '2.0',
-      retmode: 'json',
+    afterAll(async () => {
+      await shared.close()
     })
-    expect(v2.documents[1]!.fields['title']).toBe('GenBank.')
-    const infoJson = await client({}, shared).einfo({ db: 'pubmed', retmode: 'json' })
-    expect(infoJson.kind === 'dbInfo' && infoJson.info.fields.length).toBe(47)
-  })
 
-  it('fails with UPSTREAM_ERROR, without retrying, on an ESearch error body', async () => {
-    const before = shared.requestsTo('esearch').length
-    const error = await client({}, shared)
-      .esearch({ db: 'fleegle', term: 'cat', retmode: 'json' })
-      .catch((e: unknown) => e)
-    expect(isPubmatchError(error, 'UPSTREAM_ERROR')).toBe(true)
-    expect((error as Error).message).toContain('"Invalid db name specified: fleegle"')
-    expect(shared.requestsTo('esearch').length - before).toBe(1)
-  })
-})
+    it('gives the same ESearch result in JSON and XML mode for the klortho pubmed search', async () => {
+      const params = {
+        db: 'pubmed',
+        term: 'cancer',
+        reldate: 60,
+        datetype: 'edat',
+        retmax: 100,
+        usehistory: true,
+      } as const
+      const json = await client({ retmode: 'json' }, shared).esearch(params)
+      const xml = await client({}, shared).esearch(params)
+      expect(json).toEqual(xml)
+      expect([json.count, json.ids.length, json.queryKey]).toEqual([15169, 100, '1'])
+      const [jsonRequest, xmlRequest] = shared.requestsTo('esearch').slice(-2)
+      expect(jsonRequest!.params).toMatchObject({
+        retmode: 'json',
+        usehistory: 'y',
+        tool: 'pubmatch',
+      })
+      expect(xmlRequest!.params['retmode']).toBe('xml')
+    })
+
+    it('reads ESummary version 2.0 and EInfo in JSON from the real files', async () => {
+      const v2 = await client({}, shared).esummary({
+        db: 'pubmed',
+        ids: [5683731, 22144687],
+        version: '2.0',
+        retmode: 'json',
+      })
+      expect(v2.documents[1]!.fields['title']).toBe('GenBank.')
+      const infoJson = await client({}, shared).einfo({ db: 'pubmed', retmode: 'json' })
+      expect(infoJson.kind === 'dbInfo' && infoJson.info.fields.length).toBe(47)
+    })
+
+    it('fails with UPSTREAM_ERROR, without retrying, on an ESearch error body', async () => {
+      const before = shared.requestsTo('esearch').length
+      const error = await client({}, shared)
+        .esearch({ db: 'fleegle', term: 'cat', retmode: 'json' })
+        .catch((e: unknown) => e)
+      expect(isPubmatchError(error, 'UPSTREAM_ERROR')).toBe(true)
+      expect((error as Error).message).toContain('"Invalid db name specified: fleegle"')
+      expect(shared.requestsTo('esearch').length - before).toBe(1)
+    })
+  },
+)

@@ -83,12 +83,16 @@ describe('checkEFetchBody', () => {
     }).not.toThrow()
   })
 
-  it('accepts a real EFetch answer of two articles (klortho efetch.pubmed.xml)', { tags: ['real-data'] }, () => {
-    const file = 'klortho/efetch.pubmed.xml'
-    expect(() => {
-      checkEFetchBody(readSharedEutils(file), 'xml', file)
-    }).not.toThrow()
-  })
+  it(
+    'accepts a real EFetch answer of two articles (klortho efetch.pubmed.xml)',
+    { tags: ['real-data'] },
+    () => {
+      const file = 'klortho/efetch.pubmed.xml'
+      expect(() => {
+        checkEFetchBody(readSharedEutils(file), 'xml', file)
+      }).not.toThrow()
+    },
+  )
 
   it('reports a truncated article set as MALFORMED_XML and an eFetchResult ERROR as UPSTREAM_ERROR', () => {
     const body = read('biopython/pubmed1.xml')

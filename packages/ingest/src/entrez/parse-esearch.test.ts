@@ -162,8 +162,9 @@ describe('parseESearch', () => {
       /has root <eInfoResult>, expected <eSearchResult>/,
     )
     expect(thrown(() => parseESearch('{"header":{}}', 'json')).code).toBe('MALFORMED_JSON')
-    expect(thrown(() => parseESearch('{"header":{"type":"esearch"},"esearchresult":{"count"', 'json')).code).toBe(
-      'MALFORMED_JSON',
-    )
+    expect(
+      thrown(() => parseESearch('{"header":{"type":"esearch"},"esearchresult":{"count"', 'json'))
+        .code,
+    ).toBe('MALFORMED_JSON')
   })
 })

@@ -20,7 +20,9 @@ import { parseJatsXml, readJatsXml } from './reader.ts'
 const jatsDir = sharedDataPath('pmc', 'jats')
 const pairDir = sharedDataPath('pmc', 'jats-bioc-pairs')
 /** One of the 8 articles (PMC1790863), committed with the tests (see its SOURCE.md). */
-const committed = fileURLToPath(new URL('../../test/fixtures/jats/pone.0000217.nxml', import.meta.url))
+const committed = fileURLToPath(
+  new URL('../../test/fixtures/jats/pone.0000217.nxml', import.meta.url),
+)
 const tmp = mkdtempSync(join(tmpdir(), 'pubmatch-jats-'))
 
 async function collect(records: AsyncIterable<IngestRecord>): Promise<IngestRecord[]> {
@@ -90,15 +92,22 @@ describe('readJatsXml on the committed PMC OA article (pone.0000217.nxml)', () =
 
   // The same values as for this file in the suite over the 8 real articles below.
   it('reads ids, title and licence from the front matter', () => {
-    expect([document.pmcid, document.pmid, document.doi, document.license, document.sourceId]).toEqual([
-      'PMC1790863',
-      '17299597',
-      '10.1371/journal.pone.0000217',
-      'CC BY',
-      'PMC1790863',
-    ])
-    expect(document.title).toBe('Quantifying Organismal Complexity using a Population Genetic Approach')
-    expect(document.passages[0]).toMatchObject({ role: 'front', passageType: 'front', sectionType: null, text: document.title })
+    expect([
+      document.pmcid,
+      document.pmid,
+      document.doi,
+      document.license,
+      document.sourceId,
+    ]).toEqual(['PMC1790863', '17299597', '10.1371/journal.pone.0000217', 'CC BY', 'PMC1790863'])
+    expect(document.title).toBe(
+      'Quantifying Organismal Complexity using a Population Genetic Approach',
+    )
+    expect(document.passages[0]).toMatchObject({
+      role: 'front',
+      passageType: 'front',
+      sectionType: null,
+      text: document.title,
+    })
   })
 
   it('gives the top-level section types in order, and no empty passage except references', () => {
@@ -124,7 +133,9 @@ describe('readJatsXml on the committed PMC OA article (pone.0000217.nxml)', () =
   })
 
   it('parses the same from memory (parseJatsXml) as from the file', () => {
-    const fromMemory = onlyDocument(parseJatsXml(readFileSync(committed, 'utf8'), { file: committed }))
+    const fromMemory = onlyDocument(
+      parseJatsXml(readFileSync(committed, 'utf8'), { file: committed }),
+    )
     expect(fromMemory).toEqual(document)
   })
 })
@@ -353,148 +364,157 @@ describe('readJatsXml on the 8 real PMC OA articles', { tags: ['real-data'] }, (
   })
 })
 
-describe('the JATS/BioC pair PMC1790863 (same article as .nxml and as BioC API XML)', { tags: ['real-data'] }, () => {
-  let jats: FullTextDocument
-  let bioc: FullTextDocument
+describe(
+  'the JATS/BioC pair PMC1790863 (same article as .nxml and as BioC API XML)',
+  { tags: ['real-data'] },
+  () => {
+    let jats: FullTextDocument
+    let bioc: FullTextDocument
 
-  beforeAll(async () => {
-    jats = onlyDocument(await collect(readJatsXml(join(pairDir, 'PMC1790863.nxml'))))
-    bioc = onlyDocument(await collect(readBiocFile(join(pairDir, 'PMC1790863.bioc.xml'))))
-  })
-
-  it('gives the same ids, title and licence code', () => {
-    for (const d of [jats, bioc]) {
-      expect(d).toMatchObject({
-        pmcid: 'PMC1790863',
-        pmid: '17299597',
-        doi: '10.1371/journal.pone.0000217',
-        license: 'CC BY',
-        title: 'Quantifying Organismal Complexity using a Population Genetic Approach',
-      })
-    }
-    // SOURCE.md: the older API generation has no PMC prefix on the document id.
-    expect([jats.sourceId, bioc.sourceId]).toEqual(['PMC1790863', '1790863'])
-    // Same front infons, except the licence sentence (the BioC file has a later wording).
-    const { license: jatsLicense, ...jatsFront } = jats.passages[0]!.infons
-    const { license: biocLicense, ...biocFront } = bioc.passages[0]!.infons
-    expect(jatsFront).toEqual(biocFront)
-    expect(jatsLicense).toContain('provided the original author and source are credited.')
-    expect(biocLicense).toContain('provided the original author and source are properly credited.')
-  })
-
-  it('gives the same sequence of (sectionType, text) for the 84 scored passages, but for the known differences', () => {
-    const j = scored(jats)
-    const b = scored(bioc)
-    expect([j.length, b.length]).toEqual([84, 84])
-
-    // Known difference 1 (SOURCE.md): the two Discussion paragraphs after the last figure
-    // ("Conclusions" subsection) are section_type FIG / type paragraph in the BioC file, so
-    // the BioC reader makes them CAPTION; the JATS reader keeps them in DISCUSS.
-    const typeDiffs = j.flatMap((p, k) => (p.sectionType === b[k]!.sectionType ? [] : [k]))
-    expect(typeDiffs).toEqual([62, 63])
-    for (const k of typeDiffs) {
-      expect([
-        j[k]!.sectionType,
-        j[k]!.passageType,
-        b[k]!.sectionType,
-        b[k]!.rawSectionType,
-        b[k]!.passageType,
-      ]).toEqual(['DISCUSS', 'paragraph', 'CAPTION', 'FIG', 'paragraph'])
-    }
-    expect(j[61]).toMatchObject({
-      sectionType: 'TITLE',
-      text: 'Conclusions',
-      rawSectionType: 'DISCUSS',
+    beforeAll(async () => {
+      jats = onlyDocument(await collect(readJatsXml(join(pairDir, 'PMC1790863.nxml'))))
+      bioc = onlyDocument(await collect(readBiocFile(join(pairDir, 'PMC1790863.bioc.xml'))))
     })
 
-    // Known difference 2 (found here, not in SOURCE.md): that converter generation puts a
-    // space between two adjacent inline elements (`<italic>x</italic><sub>1</sub>` → "x 1",
-    // `x<sub>i</sub><sup>Q</sup>` → "xi Q", `(<xref><bold>Fig. 3</bold></xref>)` → "( Fig. 3 )");
-    // the JATS reader joins them as written. So texts are compared without white space, and
-    // the passages where only white space differs are pinned.
-    const spaceDiffs = j.flatMap((p, k) =>
-      p.text.replace(/\s+/g, ' ') === b[k]!.text.replace(/\s+/g, ' ').trim() ? [] : [k],
-    )
-    expect(spaceDiffs).toEqual([31, 43, 69, 70, 71, 75, 77, 82])
-    expect(b[77]!.text).toContain('(x 1,x 2,…,x n)')
-    expect(j[77]!.text).toContain('(x1,x2,…,xn)')
+    it('gives the same ids, title and licence code', () => {
+      for (const d of [jats, bioc]) {
+        expect(d).toMatchObject({
+          pmcid: 'PMC1790863',
+          pmid: '17299597',
+          doi: '10.1371/journal.pone.0000217',
+          license: 'CC BY',
+          title: 'Quantifying Organismal Complexity using a Population Genetic Approach',
+        })
+      }
+      // SOURCE.md: the older API generation has no PMC prefix on the document id.
+      expect([jats.sourceId, bioc.sourceId]).toEqual(['PMC1790863', '1790863'])
+      // Same front infons, except the licence sentence (the BioC file has a later wording).
+      const { license: jatsLicense, ...jatsFront } = jats.passages[0]!.infons
+      const { license: biocLicense, ...biocFront } = bioc.passages[0]!.infons
+      expect(jatsFront).toEqual(biocFront)
+      expect(jatsLicense).toContain('provided the original author and source are credited.')
+      expect(biocLicense).toContain(
+        'provided the original author and source are properly credited.',
+      )
+    })
 
-    // Everything else is identical: same types, same text (citations dropped on both sides:
-    // "evolution [1]–[5]. Although" is "evolution. Although" in both).
-    expect(j.map((p) => [p.sectionType, squeeze(p.text)])).toEqual(
-      b.map((p, k) => [typeDiffs.includes(k) ? 'DISCUSS' : p.sectionType, squeeze(p.text)]),
-    )
-    expect(j[0]!.text).toBe('Background')
-    expect(j.find((p) => p.text.startsWith('A persistent question'))!.text).toContain(
-      'through the course of evolution. Although significant progress',
-    )
-    // Display formulas that are only graphics leave no text, as in the BioC file.
-    expect(j.find((p) => p.text.startsWith('Sella and Hirsh showed'))!.text).toContain(
-      'could be writtenin which',
-    )
-  })
+    it('gives the same sequence of (sectionType, text) for the 84 scored passages, but for the known differences', () => {
+      const j = scored(jats)
+      const b = scored(bioc)
+      expect([j.length, b.length]).toEqual([84, 84])
 
-  it('has the same offsets as the BioC file until the first passage whose text differs', () => {
-    // Offsets count UTF-8 bytes with one separator byte after each passage. The JATS reader
-    // follows the rule everywhere; the BioC file follows it too, except that its offsets run
-    // ahead by about one byte per "Φ" in 8 of its 120 passages (an artefact of that converter).
-    const breaks = (d: FullTextDocument): number[] =>
-      d.passages.flatMap((p, k) => {
-        const before = d.passages[k - 1]
-        return before === undefined ||
-          p.offset === before.offset + Buffer.byteLength(before.text, 'utf8') + 1
-          ? []
-          : [k]
+      // Known difference 1 (SOURCE.md): the two Discussion paragraphs after the last figure
+      // ("Conclusions" subsection) are section_type FIG / type paragraph in the BioC file, so
+      // the BioC reader makes them CAPTION; the JATS reader keeps them in DISCUSS.
+      const typeDiffs = j.flatMap((p, k) => (p.sectionType === b[k]!.sectionType ? [] : [k]))
+      expect(typeDiffs).toEqual([62, 63])
+      for (const k of typeDiffs) {
+        expect([
+          j[k]!.sectionType,
+          j[k]!.passageType,
+          b[k]!.sectionType,
+          b[k]!.rawSectionType,
+          b[k]!.passageType,
+        ]).toEqual(['DISCUSS', 'paragraph', 'CAPTION', 'FIG', 'paragraph'])
+      }
+      expect(j[61]).toMatchObject({
+        sectionType: 'TITLE',
+        text: 'Conclusions',
+        rawSectionType: 'DISCUSS',
       })
-    expect(breaks(jats)).toEqual([])
-    expect(breaks(bioc)).toEqual([36, 37, 38, 44, 47, 59, 60, 62])
-    expect(breaks(bioc).every((k) => bioc.passages[k - 1]!.text.includes('Φ'))).toBe(true)
-    let same = 0
-    while (same < jats.passages.length && jats.passages[same]!.text === bioc.passages[same]!.text) {
-      expect(jats.passages[same]!.offset).toBe(bioc.passages[same]!.offset)
-      same++
-    }
-    // Passage 19 is the first whose text differs: the BioC text keeps the space before a
-    // display formula that ends the paragraph ("… can be written as "); the JATS reader trims.
-    expect(same).toBe(19)
-    expect(bioc.passages[19]!.text).toBe(`${jats.passages[19]!.text} `)
-  })
 
-  it('differs outside the scored passages only as SOURCE.md says', () => {
-    const rest = (d: FullTextDocument) =>
-      d.passages
-        .filter((p) => p.sectionType === null && p.role !== 'front')
-        .map((p) => [p.role, p.rawSectionType, p.passageType])
-    const j = rest(jats)
-    const b = rest(bioc)
-    // Known difference 3: the JATS <ack> is missing from the BioC document.
-    expect(j[0]).toEqual(['boilerplate', 'ACK_FUND', 'paragraph'])
-    expect(jats.passages.find((p) => p.rawSectionType === 'ACK_FUND')!.text).toMatch(
-      /^We would like to thank Art Poon/,
-    )
-    expect(bioc.passages.some((p) => p.text.startsWith('We would like to thank'))).toBe(false)
-    // Known difference 4: the <fn-group> footnotes (Competing Interests, Funding) are
-    // METHODS/footnote in the BioC file (before the references); the JATS reader names them
-    // COMP_INT and ACK_FUND (after the references, in document order). Footnotes are
-    // boilerplate either way, so scoring skips both.
-    expect(b.slice(0, 2)).toEqual([
-      ['boilerplate', 'METHODS', 'footnote'],
-      ['boilerplate', 'METHODS', 'footnote'],
-    ])
-    expect(j.slice(-2)).toEqual([
-      ['boilerplate', 'COMP_INT', 'footnote'],
-      ['boilerplate', 'ACK_FUND', 'footnote'],
-    ])
-    const footnotes = (d: FullTextDocument) =>
-      d.passages.filter((p) => p.passageType === 'footnote').map((p) => p.text)
-    expect(footnotes(jats)).toEqual(footnotes(bioc))
-    // The reference list: the same 33 references (article titles) under the same heading.
-    const refs = (d: FullTextDocument) =>
-      d.passages.filter((p) => p.role === 'reference').map((p) => [p.passageType, p.text])
-    expect(refs(jats)).toEqual(refs(bioc))
-    expect(refs(jats)).toHaveLength(34)
-  })
-})
+      // Known difference 2 (found here, not in SOURCE.md): that converter generation puts a
+      // space between two adjacent inline elements (`<italic>x</italic><sub>1</sub>` → "x 1",
+      // `x<sub>i</sub><sup>Q</sup>` → "xi Q", `(<xref><bold>Fig. 3</bold></xref>)` → "( Fig. 3 )");
+      // the JATS reader joins them as written. So texts are compared without white space, and
+      // the passages where only white space differs are pinned.
+      const spaceDiffs = j.flatMap((p, k) =>
+        p.text.replace(/\s+/g, ' ') === b[k]!.text.replace(/\s+/g, ' ').trim() ? [] : [k],
+      )
+      expect(spaceDiffs).toEqual([31, 43, 69, 70, 71, 75, 77, 82])
+      expect(b[77]!.text).toContain('(x 1,x 2,…,x n)')
+      expect(j[77]!.text).toContain('(x1,x2,…,xn)')
+
+      // Everything else is identical: same types, same text (citations dropped on both sides:
+      // "evolution [1]–[5]. Although" is "evolution. Although" in both).
+      expect(j.map((p) => [p.sectionType, squeeze(p.text)])).toEqual(
+        b.map((p, k) => [typeDiffs.includes(k) ? 'DISCUSS' : p.sectionType, squeeze(p.text)]),
+      )
+      expect(j[0]!.text).toBe('Background')
+      expect(j.find((p) => p.text.startsWith('A persistent question'))!.text).toContain(
+        'through the course of evolution. Although significant progress',
+      )
+      // Display formulas that are only graphics leave no text, as in the BioC file.
+      expect(j.find((p) => p.text.startsWith('Sella and Hirsh showed'))!.text).toContain(
+        'could be writtenin which',
+      )
+    })
+
+    it('has the same offsets as the BioC file until the first passage whose text differs', () => {
+      // Offsets count UTF-8 bytes with one separator byte after each passage. The JATS reader
+      // follows the rule everywhere; the BioC file follows it too, except that its offsets run
+      // ahead by about one byte per "Φ" in 8 of its 120 passages (an artefact of that converter).
+      const breaks = (d: FullTextDocument): number[] =>
+        d.passages.flatMap((p, k) => {
+          const before = d.passages[k - 1]
+          return before === undefined ||
+            p.offset === before.offset + Buffer.byteLength(before.text, 'utf8') + 1
+            ? []
+            : [k]
+        })
+      expect(breaks(jats)).toEqual([])
+      expect(breaks(bioc)).toEqual([36, 37, 38, 44, 47, 59, 60, 62])
+      expect(breaks(bioc).every((k) => bioc.passages[k - 1]!.text.includes('Φ'))).toBe(true)
+      let same = 0
+      while (
+        same < jats.passages.length &&
+        jats.passages[same]!.text === bioc.passages[same]!.text
+      ) {
+        expect(jats.passages[same]!.offset).toBe(bioc.passages[same]!.offset)
+        same++
+      }
+      // Passage 19 is the first whose text differs: the BioC text keeps the space before a
+      // display formula that ends the paragraph ("… can be written as "); the JATS reader trims.
+      expect(same).toBe(19)
+      expect(bioc.passages[19]!.text).toBe(`${jats.passages[19]!.text} `)
+    })
+
+    it('differs outside the scored passages only as SOURCE.md says', () => {
+      const rest = (d: FullTextDocument) =>
+        d.passages
+          .filter((p) => p.sectionType === null && p.role !== 'front')
+          .map((p) => [p.role, p.rawSectionType, p.passageType])
+      const j = rest(jats)
+      const b = rest(bioc)
+      // Known difference 3: the JATS <ack> is missing from the BioC document.
+      expect(j[0]).toEqual(['boilerplate', 'ACK_FUND', 'paragraph'])
+      expect(jats.passages.find((p) => p.rawSectionType === 'ACK_FUND')!.text).toMatch(
+        /^We would like to thank Art Poon/,
+      )
+      expect(bioc.passages.some((p) => p.text.startsWith('We would like to thank'))).toBe(false)
+      // Known difference 4: the <fn-group> footnotes (Competing Interests, Funding) are
+      // METHODS/footnote in the BioC file (before the references); the JATS reader names them
+      // COMP_INT and ACK_FUND (after the references, in document order). Footnotes are
+      // boilerplate either way, so scoring skips both.
+      expect(b.slice(0, 2)).toEqual([
+        ['boilerplate', 'METHODS', 'footnote'],
+        ['boilerplate', 'METHODS', 'footnote'],
+      ])
+      expect(j.slice(-2)).toEqual([
+        ['boilerplate', 'COMP_INT', 'footnote'],
+        ['boilerplate', 'ACK_FUND', 'footnote'],
+      ])
+      const footnotes = (d: FullTextDocument) =>
+        d.passages.filter((p) => p.passageType === 'footnote').map((p) => p.text)
+      expect(footnotes(jats)).toEqual(footnotes(bioc))
+      // The reference list: the same 33 references (article titles) under the same heading.
+      const refs = (d: FullTextDocument) =>
+        d.passages.filter((p) => p.role === 'reference').map((p) => [p.passageType, p.text])
+      expect(refs(jats)).toEqual(refs(bioc))
+      expect(refs(jats)).toHaveLength(34)
+    })
+  },
+)
 
 describe('readJatsXml on a <pmc-articleset> (EFetch db=pmc)', () => {
   it('reads every article, and reports a broken one as a per-record error naming the file and the article', async () => {
@@ -520,33 +540,37 @@ describe('readJatsXml on a <pmc-articleset> (EFetch db=pmc)', () => {
     expect(records[2]).toEqual({ kind: 'fulltext', document: single })
   })
 
-  it('reads every article of three real ones, and reports a broken one as a per-record error', { tags: ['real-data'] }, async () => {
-    const broken = articleOf(join(jatsDir, '1472-6831-8-11.nxml')).replace('</title>', '') // one unclosed <title>
-    const set =
-      '<?xml version="1.0"?>\n<!DOCTYPE pmc-articleset PUBLIC "-//NLM//DTD ARTICLE SET 2.0//EN" "https://dtd.nlm.nih.gov/ncbi/pmc/articleset/nlm-articleset-2.0.dtd">\n' +
-      `<pmc-articleset>${articleOf(join(jatsDir, 'pone.0000217.nxml'))}\n${broken}\n${articleOf(join(jatsDir, 'pntd.0002065.nxml'))}</pmc-articleset>`
-    const path = write('articleset.xml', set)
-    const records = await collect(readJatsXml(path))
-    expect(records.map((r) => (r.kind === 'fulltext' ? r.document.pmcid : r.kind))).toEqual([
-      'PMC1790863',
-      'error',
-      'PMC3585041',
-    ])
-    const error = records[1]!.kind === 'error' ? records[1]!.error : undefined
-    expect(error?.code).toBe('MALFORMED_XML')
-    expect(error?.message).toContain('articleset.xml')
-    expect(error?.message).toContain('PMCID PMC2329613 (#2)')
-    expect(error?.details).toMatchObject({ file: path, record: 'PMC2329613' })
-    // The articles in the set read exactly as the single files do.
-    const single = onlyDocument(await collect(readJatsXml(join(jatsDir, 'pone.0000217.nxml'))))
-    expect(records[0]).toEqual({ kind: 'fulltext', document: single })
-    // In memory, too.
-    expect(parseJatsXml(set, { file: 'articleset.xml' }).map((r) => r.kind)).toEqual([
-      'fulltext',
-      'error',
-      'fulltext',
-    ])
-  })
+  it(
+    'reads every article of three real ones, and reports a broken one as a per-record error',
+    { tags: ['real-data'] },
+    async () => {
+      const broken = articleOf(join(jatsDir, '1472-6831-8-11.nxml')).replace('</title>', '') // one unclosed <title>
+      const set =
+        '<?xml version="1.0"?>\n<!DOCTYPE pmc-articleset PUBLIC "-//NLM//DTD ARTICLE SET 2.0//EN" "https://dtd.nlm.nih.gov/ncbi/pmc/articleset/nlm-articleset-2.0.dtd">\n' +
+        `<pmc-articleset>${articleOf(join(jatsDir, 'pone.0000217.nxml'))}\n${broken}\n${articleOf(join(jatsDir, 'pntd.0002065.nxml'))}</pmc-articleset>`
+      const path = write('articleset.xml', set)
+      const records = await collect(readJatsXml(path))
+      expect(records.map((r) => (r.kind === 'fulltext' ? r.document.pmcid : r.kind))).toEqual([
+        'PMC1790863',
+        'error',
+        'PMC3585041',
+      ])
+      const error = records[1]!.kind === 'error' ? records[1]!.error : undefined
+      expect(error?.code).toBe('MALFORMED_XML')
+      expect(error?.message).toContain('articleset.xml')
+      expect(error?.message).toContain('PMCID PMC2329613 (#2)')
+      expect(error?.details).toMatchObject({ file: path, record: 'PMC2329613' })
+      // The articles in the set read exactly as the single files do.
+      const single = onlyDocument(await collect(readJatsXml(join(jatsDir, 'pone.0000217.nxml'))))
+      expect(records[0]).toEqual({ kind: 'fulltext', document: single })
+      // In memory, too.
+      expect(parseJatsXml(set, { file: 'articleset.xml' }).map((r) => r.kind)).toEqual([
+        'fulltext',
+        'error',
+        'fulltext',
+      ])
+    },
+  )
 
   it('reports an article without a PMC id, and a child that is not an article, and goes on', () => {
     const records = parseJatsXml(
@@ -615,10 +639,7 @@ describe('hostile JATS', () => {
   })
 
   it('refuses a used external entity with EXTERNAL_ENTITY and fetches nothing', async () => {
-    const article = articleOf(committed).replace(
-      '<article-title>',
-      '<article-title>&xxe; ',
-    )
+    const article = articleOf(committed).replace('<article-title>', '<article-title>&xxe; ')
     const path = write(
       'xxe.nxml',
       `<?xml version="1.0"?><!DOCTYPE article [<!ENTITY xxe SYSTEM "${origin}/secret">]>${article}`,
@@ -635,10 +656,7 @@ describe('hostile JATS', () => {
     for (let k = 1; k <= 9; k++) {
       entities.push(`<!ENTITY lol${k} "${`&lol${k === 1 ? '' : k - 1};`.repeat(10)}">`)
     }
-    const article = articleOf(committed).replace(
-      '<article-title>',
-      '<article-title>&lol9; ',
-    )
+    const article = articleOf(committed).replace('<article-title>', '<article-title>&lol9; ')
     const path = write(
       'laughs.xml',
       `<?xml version="1.0"?>\n<!DOCTYPE pmc-articleset [\n${entities.join('\n')}\n]>\n<pmc-articleset>${article}</pmc-articleset>`,
@@ -699,27 +717,31 @@ describe('detection and ingestion', () => {
     }
   })
 
-  it('ingestFiles stores the 8 full texts of the jats folder', { tags: ['real-data'] }, async () => {
-    const store = await openCorpus(join(tmp, 'corpus'), { create: true })
-    try {
-      const summary = await ingestFiles(store, [jatsDir], { readers: defaultReaders() })
-      expect(summary).toMatchObject({ sources: 8, fullTexts: 8, errors: 0, skipped: 0 })
-      const stored: string[] = []
-      for await (const document of store.fullTexts()) {
-        stored.push(document.pmcid)
+  it(
+    'ingestFiles stores the 8 full texts of the jats folder',
+    { tags: ['real-data'] },
+    async () => {
+      const store = await openCorpus(join(tmp, 'corpus'), { create: true })
+      try {
+        const summary = await ingestFiles(store, [jatsDir], { readers: defaultReaders() })
+        expect(summary).toMatchObject({ sources: 8, fullTexts: 8, errors: 0, skipped: 0 })
+        const stored: string[] = []
+        for await (const document of store.fullTexts()) {
+          stored.push(document.pmcid)
+        }
+        expect(stored.sort()).toEqual([
+          'PMC1790863',
+          'PMC2329613',
+          'PMC2599765',
+          'PMC2994229',
+          'PMC3166277',
+          'PMC3460867',
+          'PMC3574550',
+          'PMC3585041',
+        ])
+      } finally {
+        await store.close()
       }
-      expect(stored.sort()).toEqual([
-        'PMC1790863',
-        'PMC2329613',
-        'PMC2599765',
-        'PMC2994229',
-        'PMC3166277',
-        'PMC3460867',
-        'PMC3574550',
-        'PMC3585041',
-      ])
-    } finally {
-      await store.close()
-    }
-  })
+    },
+  )
 })

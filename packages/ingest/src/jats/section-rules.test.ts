@@ -145,13 +145,17 @@ describe('the heading rules against the real BioC output', () => {
     expect(total).toBe(44)
   })
 
-  it('give the BioC section_type of all 1,886 top-level headings of the 267 BioC JSON files', { tags: ['real-data'] }, () => {
-    // Note: the rules were tuned on these headings (precedences, "availability" → SUPPL, the
-    // narrowed KEYWORD/COMP_INT rules), so this pins them rather than validating them
-    // independently; the JATS/BioC pair test is the independent check.
-    const { total, byRule, wrong } = checkHeadings(sharedDataPath('pmc', 'bioc-json'))
-    expect(wrong).toEqual([])
-    expect(total).toBe(1886)
-    expect(byRule).toBe(1635) // the other 251 inherit
-  })
+  it(
+    'give the BioC section_type of all 1,886 top-level headings of the 267 BioC JSON files',
+    { tags: ['real-data'] },
+    () => {
+      // Note: the rules were tuned on these headings (precedences, "availability" → SUPPL, the
+      // narrowed KEYWORD/COMP_INT rules), so this pins them rather than validating them
+      // independently; the JATS/BioC pair test is the independent check.
+      const { total, byRule, wrong } = checkHeadings(sharedDataPath('pmc', 'bioc-json'))
+      expect(wrong).toEqual([])
+      expect(total).toBe(1886)
+      expect(byRule).toBe(1635) // the other 251 inherit
+    },
+  )
 })

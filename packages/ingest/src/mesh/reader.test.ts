@@ -10,7 +10,8 @@ import type { XmlScanStats } from '../xml/scanner.ts'
 import { parseMeshXmlString, readMeshXml } from './reader.ts'
 
 /** A MeSH file of the sample corpus, or of the real data set (the `*-head.xml` files). */
-const mesh = (file: string): string => (file.endsWith('-head.xml') ? sharedDataPath('mesh', file) : samplePath('mesh', file))
+const mesh = (file: string): string =>
+  file.endsWith('-head.xml') ? sharedDataPath('mesh', file) : samplePath('mesh', file)
 
 async function readAll(
   input: Parameters<typeof readMeshXml>[0],
@@ -47,14 +48,18 @@ describe('readMeshXml', () => {
   it.each([
     ['desc2014-head.xml', 'descriptor', 'DescriptorRecord', 63],
     ['supp2014-head.xml', 'supplementary', 'SupplementalRecord', 109],
-  ])('reads every record of %s of the real data set', { tags: ['real-data'] }, async (file, type, element, expected) => {
-    const records = await readAll(mesh(file))
-    expect(records.filter((r) => r.kind === 'error')).toEqual([])
-    expect(rawCount(file, element)).toBe(expected)
-    expect(entries(records)).toHaveLength(expected)
-    expect(entries(records).every((e) => e.type === type)).toBe(true)
-    expect(new Set(entries(records).map((e) => e.record.ui)).size).toBe(expected)
-  })
+  ])(
+    'reads every record of %s of the real data set',
+    { tags: ['real-data'] },
+    async (file, type, element, expected) => {
+      const records = await readAll(mesh(file))
+      expect(records.filter((r) => r.kind === 'error')).toEqual([])
+      expect(rawCount(file, element)).toBe(expected)
+      expect(entries(records)).toHaveLength(expected)
+      expect(entries(records).every((e) => e.type === type)).toBe(true)
+      expect(new Set(entries(records).map((e) => e.record.ui)).size).toBe(expected)
+    },
+  )
 
   it('reads a descriptor: name, tree numbers, entry terms of every concept, qualifiers, scope note (D000082)', async () => {
     const records = entries(await readAll(mesh('desc-samples.xml')))

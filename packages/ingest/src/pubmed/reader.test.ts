@@ -321,68 +321,72 @@ describe("readPubmedXml on NLM's medsamp2006.xml", () => {
 })
 
 describe('PubMed XML of the current format', () => {
-  it('reads test_current_medline.xml.gz: copyright, NBSP, keywords, history, ids and chemicals (PMID 36400559)', { tags: ['real-data'] }, async () => {
-    const records = await readAll(join(PUBMED, 'test_current_medline.xml.gz'))
-    expect(errors(records)).toEqual([])
-    expect(articles(records).map((a) => a.id)).toEqual([
-      '36400559',
-      '2930949',
-      '11446611',
-      '28786991',
-    ])
-    const article = byId(records, '36400559')
-    expect(article.copyright).toBe('Copyright © 2022 Elsevier Inc. All rights reserved.')
-    expect(article.abstract[0]?.text).toContain('persists for greater than 6 weeks, imaging')
-    expect(article.pubDate).toEqual({ year: 2023, month: 2 })
-    expect(article.electronicDate).toEqual({ year: 2022, month: 10, day: 29 })
-    expect(article.pagination).toBe('61-76')
-    expect(article.journal).toEqual({
-      title: 'Neurologic clinics',
-      isoAbbreviation: 'Neurol Clin',
-      medlineTa: 'Neurol Clin',
-      issn: '1557-9875',
-      issnType: 'Electronic',
-      issnLinking: '0733-8619',
-      nlmUniqueId: '8219232',
-      country: 'United States',
-      volume: '41',
-      issue: '1',
-    })
-    expect(article.keywords).toEqual(
-      ['Back pain', 'Diagnosis', 'Management', 'Outpatient'].map((text) => ({
-        text,
-        owner: 'NOTNLM',
-        majorTopic: false,
-      })),
-    )
-    expect(article.history).toEqual([
-      { status: 'entrez', date: { year: 2022, month: 11, day: 18 } },
-      { status: 'pubmed', date: { year: 2022, month: 11, day: 19 } },
-      { status: 'medline', date: { year: 2022, month: 11, day: 23 } },
-    ])
-    expect(article.articleIds).toEqual([
-      { type: 'pubmed', value: '36400559' },
-      { type: 'doi', value: '10.1016/j.ncl.2022.07.002' },
-      { type: 'pii', value: 'S0733-8619(22)00058-5' },
-    ])
-    expect(article.chemicals).toEqual([
-      { name: 'Anti-Inflammatory Agents, Non-Steroidal', registryNumber: '0', ui: 'D000894' },
-    ])
-    expect(article.mesh[1]).toEqual({
-      descriptorUi: 'D017116',
-      descriptorName: 'Low Back Pain',
-      majorTopic: true,
-      qualifiers: [
-        { ui: 'Q000175', name: 'diagnosis', majorTopic: false },
-        { ui: 'Q000209', name: 'etiology', majorTopic: false },
-        { ui: 'Q000628', name: 'therapy', majorTopic: false },
-      ],
-    })
-    expect(article.publicationStatus).toBe('ppublish')
-    expect(byId(records, '28786991').authors[0]?.identifiers).toEqual([
-      { source: 'ORCID', value: '0000-0002-5721-6764' },
-    ])
-  })
+  it(
+    'reads test_current_medline.xml.gz: copyright, NBSP, keywords, history, ids and chemicals (PMID 36400559)',
+    { tags: ['real-data'] },
+    async () => {
+      const records = await readAll(join(PUBMED, 'test_current_medline.xml.gz'))
+      expect(errors(records)).toEqual([])
+      expect(articles(records).map((a) => a.id)).toEqual([
+        '36400559',
+        '2930949',
+        '11446611',
+        '28786991',
+      ])
+      const article = byId(records, '36400559')
+      expect(article.copyright).toBe('Copyright © 2022 Elsevier Inc. All rights reserved.')
+      expect(article.abstract[0]?.text).toContain('persists for greater than 6 weeks, imaging')
+      expect(article.pubDate).toEqual({ year: 2023, month: 2 })
+      expect(article.electronicDate).toEqual({ year: 2022, month: 10, day: 29 })
+      expect(article.pagination).toBe('61-76')
+      expect(article.journal).toEqual({
+        title: 'Neurologic clinics',
+        isoAbbreviation: 'Neurol Clin',
+        medlineTa: 'Neurol Clin',
+        issn: '1557-9875',
+        issnType: 'Electronic',
+        issnLinking: '0733-8619',
+        nlmUniqueId: '8219232',
+        country: 'United States',
+        volume: '41',
+        issue: '1',
+      })
+      expect(article.keywords).toEqual(
+        ['Back pain', 'Diagnosis', 'Management', 'Outpatient'].map((text) => ({
+          text,
+          owner: 'NOTNLM',
+          majorTopic: false,
+        })),
+      )
+      expect(article.history).toEqual([
+        { status: 'entrez', date: { year: 2022, month: 11, day: 18 } },
+        { status: 'pubmed', date: { year: 2022, month: 11, day: 19 } },
+        { status: 'medline', date: { year: 2022, month: 11, day: 23 } },
+      ])
+      expect(article.articleIds).toEqual([
+        { type: 'pubmed', value: '36400559' },
+        { type: 'doi', value: '10.1016/j.ncl.2022.07.002' },
+        { type: 'pii', value: 'S0733-8619(22)00058-5' },
+      ])
+      expect(article.chemicals).toEqual([
+        { name: 'Anti-Inflammatory Agents, Non-Steroidal', registryNumber: '0', ui: 'D000894' },
+      ])
+      expect(article.mesh[1]).toEqual({
+        descriptorUi: 'D017116',
+        descriptorName: 'Low Back Pain',
+        majorTopic: true,
+        qualifiers: [
+          { ui: 'Q000175', name: 'diagnosis', majorTopic: false },
+          { ui: 'Q000209', name: 'etiology', majorTopic: false },
+          { ui: 'Q000628', name: 'therapy', majorTopic: false },
+        ],
+      })
+      expect(article.publicationStatus).toBe('ppublish')
+      expect(byId(records, '28786991').authors[0]?.identifiers).toEqual([
+        { source: 'ORCID', value: '0000-0002-5721-6764' },
+      ])
+    },
+  )
 
   it('reads a retracted article with its RetractionIn link (pmid_9500320.xml)', () => {
     const article = byId(parseFile(samplePath('pubmed', 'pmid_9500320.xml')), '9500320')
@@ -420,45 +424,53 @@ describe('PubMed XML of the current format', () => {
     })
   })
 
-  it('flattens inline markup in titles and abstracts (title_with_html_tags.xml, PMID 27797938)', { tags: ['real-data'] }, () => {
-    const article = byId(parseFile(join(BIOPYTHON, 'title_with_html_tags.xml')), '27797938')
-    expect(article.title).toBe(
-      'Leucocyte telomere length, genetic variants at the TERT gene region and risk of pancreatic cancer.',
-    )
-    expect(article.abstract.map((s) => s.label)).toEqual([
-      'OBJECTIVE',
-      'DESIGN',
-      'RESULTS',
-      'CONCLUSIONS',
-    ])
-    expect(article.abstract[2]?.text).toContain('95% CI 1.07 to 2.78; ptrend=0.048). ')
-    // No space is restored before "(": only word-to-word joins get one.
-    expect(article.abstract[2]?.text).toContain(
-      'Three SNPs at TERT(linkage disequilibrium r2<0.25) were associated',
-    )
-  })
+  it(
+    'flattens inline markup in titles and abstracts (title_with_html_tags.xml, PMID 27797938)',
+    { tags: ['real-data'] },
+    () => {
+      const article = byId(parseFile(join(BIOPYTHON, 'title_with_html_tags.xml')), '27797938')
+      expect(article.title).toBe(
+        'Leucocyte telomere length, genetic variants at the TERT gene region and risk of pancreatic cancer.',
+      )
+      expect(article.abstract.map((s) => s.label)).toEqual([
+        'OBJECTIVE',
+        'DESIGN',
+        'RESULTS',
+        'CONCLUSIONS',
+      ])
+      expect(article.abstract[2]?.text).toContain('95% CI 1.07 to 2.78; ptrend=0.048). ')
+      // No space is restored before "(": only word-to-word joins get one.
+      expect(article.abstract[2]?.text).toContain(
+        'Three SNPs at TERT(linkage disequilibrium r2<0.25) were associated',
+      )
+    },
+  )
 
-  it('flattens MathML to text (pubmed6.xml PMID 30108519, pubmed7.xml PMID 29963580)', { tags: ['real-data'] }, () => {
-    const six = byId(parseFile(join(BIOPYTHON, 'pubmed6.xml')), '30108519')
-    expect(six.title).toBe(
-      'A "Blood Relationship" Between the Overlooked Minimum Lactate Equivalent and Maximal Lactate Steady State in Trained Runners. Back to the Old Days?',
-    )
-    expect(six.abstract[0]?.text).toContain(
-      'Thirteen male endurance-trained [VMLSS 15.0 ± 1.1 km·h-1; maximal oxygen uptake ( VO2max ) 67.6 ± 4.1 ml·kg-1·min-1] homogeneous',
-    )
-    expect(six.abstract[0]?.text).toContain(
-      'maximal ramp incremental running test for VO2max determination',
-    )
-    const seven = byId(parseFile(join(BIOPYTHON, 'pubmed7.xml')), '29963580')
-    expect(seven.abstract[0]?.text).toContain(
-      'included: (1) inhaled 3He/129Xe MRI ventilation and apparent diffusion coefficients',
-    )
-    expect(seven.abstract[0]?.text).toContain('(3) ultrashort echo-time 1H MRI proton density')
-    expect(seven.authors[1]?.identifiers).toEqual([
-      { source: 'ORCID', value: '0000-0002-4590-7461' },
-    ])
-    expect(seven.authors.at(-1)?.collectiveName).toBe('Canadian Respiratory Research Network')
-  })
+  it(
+    'flattens MathML to text (pubmed6.xml PMID 30108519, pubmed7.xml PMID 29963580)',
+    { tags: ['real-data'] },
+    () => {
+      const six = byId(parseFile(join(BIOPYTHON, 'pubmed6.xml')), '30108519')
+      expect(six.title).toBe(
+        'A "Blood Relationship" Between the Overlooked Minimum Lactate Equivalent and Maximal Lactate Steady State in Trained Runners. Back to the Old Days?',
+      )
+      expect(six.abstract[0]?.text).toContain(
+        'Thirteen male endurance-trained [VMLSS 15.0 ± 1.1 km·h-1; maximal oxygen uptake ( VO2max ) 67.6 ± 4.1 ml·kg-1·min-1] homogeneous',
+      )
+      expect(six.abstract[0]?.text).toContain(
+        'maximal ramp incremental running test for VO2max determination',
+      )
+      const seven = byId(parseFile(join(BIOPYTHON, 'pubmed7.xml')), '29963580')
+      expect(seven.abstract[0]?.text).toContain(
+        'included: (1) inhaled 3He/129Xe MRI ventilation and apparent diffusion coefficients',
+      )
+      expect(seven.abstract[0]?.text).toContain('(3) ultrashort echo-time 1H MRI proton density')
+      expect(seven.authors[1]?.identifiers).toEqual([
+        { source: 'ORCID', value: '0000-0002-4590-7461' },
+      ])
+      expect(seven.authors.at(-1)?.collectiveName).toBe('Canadian Respiratory Research Network')
+    },
+  )
 
   it('reads a Season date and non-NLM owners (pubmed1.xml PMID 12091962)', () => {
     const article = byId(parseFile(join(EUTILS_FIXTURES, 'biopython/pubmed1.xml')), '12091962')
@@ -504,41 +516,49 @@ describe('PubMed XML of the current format', () => {
     expect(book.history.map((h) => h.status)).toEqual(['pubmed', 'medline', 'entrez'])
   })
 
-  it('reads a mixed set of a PubmedArticle and a PubmedBookArticle (efetch.pubmedexample.xml)', { tags: ['real-data'] }, () => {
-    const records = parseFile(join(KLORTHO, 'efetch.pubmedexample.xml'))
-    expect(errors(records)).toEqual([])
-    expect(articles(records).map((a) => [a.id, a.source])).toEqual([
-      ['17284678', 'pubmed'],
-      ['20301295', 'pubmed-book'],
-    ])
-  })
+  it(
+    'reads a mixed set of a PubmedArticle and a PubmedBookArticle (efetch.pubmedexample.xml)',
+    { tags: ['real-data'] },
+    () => {
+      const records = parseFile(join(KLORTHO, 'efetch.pubmedexample.xml'))
+      expect(errors(records)).toEqual([])
+      expect(articles(records).map((a) => [a.id, a.source])).toEqual([
+        ['17284678', 'pubmed'],
+        ['20301295', 'pubmed-book'],
+      ])
+    },
+  )
 
-  it('parses every PubMed XML file in the shared data without error', { tags: ['real-data'] }, async () => {
-    const files = [
-      ...readdirSync(PUBMED)
-        .filter((f) => /\.xml(\.gz)?$/.test(f))
-        .map((f) => join(PUBMED, f)),
-      ...readdirSync(BIOPYTHON)
-        .filter((f) => /^(pubmed\d+|title_with_html_tags)\.xml$/.test(f))
-        .map((f) => join(BIOPYTHON, f)),
-      ...readdirSync(KLORTHO)
-        .filter((f) => /^efetch\.pubmed.*\.xml$/.test(f))
-        .map((f) => join(KLORTHO, f)),
-    ]
-    expect(files).toHaveLength(14 + 7 + 3)
-    const totals: Record<string, number> = {}
-    for (const file of files) {
-      const records = await readAll(file)
-      expect(errors(records), file).toEqual([])
-      expect(articles(records).length, file).toBeGreaterThan(0)
-      totals[relative(sharedDataDir(), file)] = articles(records).length
-    }
-    expect(totals).toMatchObject({
-      'pubmed-xml/pmids.xml': 4,
-      'eutils/klortho/efetch.pubmed.xml': 2,
-      'eutils/biopython/pubmed2.xml': 2,
-    })
-  })
+  it(
+    'parses every PubMed XML file in the shared data without error',
+    { tags: ['real-data'] },
+    async () => {
+      const files = [
+        ...readdirSync(PUBMED)
+          .filter((f) => /\.xml(\.gz)?$/.test(f))
+          .map((f) => join(PUBMED, f)),
+        ...readdirSync(BIOPYTHON)
+          .filter((f) => /^(pubmed\d+|title_with_html_tags)\.xml$/.test(f))
+          .map((f) => join(BIOPYTHON, f)),
+        ...readdirSync(KLORTHO)
+          .filter((f) => /^efetch\.pubmed.*\.xml$/.test(f))
+          .map((f) => join(KLORTHO, f)),
+      ]
+      expect(files).toHaveLength(14 + 7 + 3)
+      const totals: Record<string, number> = {}
+      for (const file of files) {
+        const records = await readAll(file)
+        expect(errors(records), file).toEqual([])
+        expect(articles(records).length, file).toBeGreaterThan(0)
+        totals[relative(sharedDataDir(), file)] = articles(records).length
+      }
+      expect(totals).toMatchObject({
+        'pubmed-xml/pmids.xml': 4,
+        'eutils/klortho/efetch.pubmed.xml': 2,
+        'eutils/biopython/pubmed2.xml': 2,
+      })
+    },
+  )
 })
 
 describe('readPubmedXml resources', () => {
@@ -565,19 +585,23 @@ describe('readPubmedXml resources', () => {
 })
 
 describe('readPubmedXml on damaged and foreign inputs', () => {
-  it('rejects eutils files that are not PubMed XML with UNSUPPORTED_FORMAT', { tags: ['real-data'] }, async () => {
-    const html = await readFailure(join(BIOPYTHON, 'pubmed3.html'))
-    expect(html.code).toBe('UNSUPPORTED_FORMAT')
-    expect(html.message).toContain('an HTML page, not PubMed XML')
-    for (const name of ['efetch3.xml', 'efetch4.xml', 'efetch_pmc.xml', 'efetch_schemas.xml']) {
-      const error = await readFailure(join(BIOPYTHON, name))
-      expect(error.code, name).toBe('UNSUPPORTED_FORMAT')
-      expect(error.details.file).toBe(join(BIOPYTHON, name))
-    }
-    expect(() =>
-      parsePubmedXmlString(readFileSync(join(BIOPYTHON, 'pubmed3.html'), 'utf8')),
-    ).toThrow('an HTML page, not PubMed XML')
-  })
+  it(
+    'rejects eutils files that are not PubMed XML with UNSUPPORTED_FORMAT',
+    { tags: ['real-data'] },
+    async () => {
+      const html = await readFailure(join(BIOPYTHON, 'pubmed3.html'))
+      expect(html.code).toBe('UNSUPPORTED_FORMAT')
+      expect(html.message).toContain('an HTML page, not PubMed XML')
+      for (const name of ['efetch3.xml', 'efetch4.xml', 'efetch_pmc.xml', 'efetch_schemas.xml']) {
+        const error = await readFailure(join(BIOPYTHON, name))
+        expect(error.code, name).toBe('UNSUPPORTED_FORMAT')
+        expect(error.details.file).toBe(join(BIOPYTHON, name))
+      }
+      expect(() =>
+        parsePubmedXmlString(readFileSync(join(BIOPYTHON, 'pubmed3.html'), 'utf8')),
+      ).toThrow('an HTML page, not PubMed XML')
+    },
+  )
 
   it('rejects a PMC EFetch answer (biopython efetch_pmc.xml) with UNSUPPORTED_FORMAT', async () => {
     const file = join(EUTILS_FIXTURES, 'biopython/efetch_pmc.xml')
@@ -600,15 +624,19 @@ describe('readPubmedXml on damaged and foreign inputs', () => {
     expect(errors(records)[0]).toMatchObject({ code: 'TRUNCATED_INPUT', details: { file: path } })
   })
 
-  it('yields TRUNCATED_INPUT after the complete records when the last record is unclosed', { tags: ['real-data'] }, async () => {
-    const text = readFileSync(join(PUBMED, 'pmids.xml'), 'utf8')
-    const path = join(dir, 'cut.xml')
-    writeFileSync(path, text.slice(0, text.lastIndexOf('<PubmedArticle>') + 400))
-    const records = await readAll(path)
-    expect(articles(records)).toHaveLength(3)
-    expect(errors(records).map((e) => e.code)).toEqual(['TRUNCATED_INPUT'])
-    expect(errors(records)[0]?.message).toContain('inside record #4 <PubmedArticle>')
-  })
+  it(
+    'yields TRUNCATED_INPUT after the complete records when the last record is unclosed',
+    { tags: ['real-data'] },
+    async () => {
+      const text = readFileSync(join(PUBMED, 'pmids.xml'), 'utf8')
+      const path = join(dir, 'cut.xml')
+      writeFileSync(path, text.slice(0, text.lastIndexOf('<PubmedArticle>') + 400))
+      const records = await readAll(path)
+      expect(articles(records)).toHaveLength(3)
+      expect(errors(records).map((e) => e.code)).toEqual(['TRUNCATED_INPUT'])
+      expect(errors(records)[0]?.message).toContain('inside record #4 <PubmedArticle>')
+    },
+  )
 
   it('rejects an empty file with EMPTY_INPUT and a binary file as not XML', async () => {
     const empty = join(dir, 'empty.xml')

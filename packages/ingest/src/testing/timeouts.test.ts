@@ -14,7 +14,12 @@ afterEach(async () => {
 })
 
 const citations = createCitationStore([
-  { pmid: '1', xml: '<PubmedArticle><PMID>1</PMID></PubmedArticle>', pubDate: '2000/01/01', file: 'f' },
+  {
+    pmid: '1',
+    xml: '<PubmedArticle><PMID>1</PMID></PubmedArticle>',
+    pubDate: '2000/01/01',
+    file: 'f',
+  },
 ])
 
 describe('installManualTimeouts', () => {
@@ -39,7 +44,11 @@ describe('installManualTimeouts', () => {
     const held = AbortSignal.timeout(1)
     const error = await manual.fetch(url, { signal: held }).catch((e: unknown) => e)
     expect((error as Error).name).toBe('TimeoutError')
-    expect([held.aborted, (held.reason as Error).name, manual.armed]).toEqual([true, 'TimeoutError', 0])
+    expect([held.aborted, (held.reason as Error).name, manual.armed]).toEqual([
+      true,
+      'TimeoutError',
+      0,
+    ])
     expect(server.requests.map((r) => [r.fault, r.headers['x-replay-attempt']])).toEqual([
       [undefined, '1'],
       ['slow', '2'],

@@ -1,4 +1,9 @@
-import { abstractText, type Article, type MeshDescriptor, type MeshQualifierRecord } from '@pubmatch/core'
+import {
+  abstractText,
+  type Article,
+  type MeshDescriptor,
+  type MeshQualifierRecord,
+} from '@pubmatch/core'
 import { readMeshXml } from '@pubmatch/ingest'
 import { samplePath } from '@pubmatch/sample-data'
 import { beforeAll, describe, expect, it } from 'vitest'
@@ -13,7 +18,8 @@ import { fitCorpusModel, type FitOptions } from './fit.ts'
 const MEDSAMP = samplePath('pubmed', 'medsamp2006.xml')
 const MESH = [samplePath('mesh', 'desc-samples.xml'), samplePath('mesh', 'qual2014.xml')]
 /** Three lines of NCBI's Best Match query log (`pubmed-best-match/data/queries/queries.txt`). */
-const QUERY_LOG = 'qid0000|ultrasound and chronic pancreatitis\nqid0002|"Rabbani F"[Author]\nqid0012|classification of hypovolemic shock\n'
+const QUERY_LOG =
+  'qid0000|ultrasound and chronic pancreatitis\nqid0002|"Rabbani F"[Author]\nqid0012|classification of hypovolemic shock\n'
 
 describe('fitCorpusModel', () => {
   const articles: Article[] = []
@@ -34,7 +40,12 @@ describe('fitCorpusModel', () => {
         }
       }
     }
-    options = { mesh: { descriptors, qualifiers }, queryLog: QUERY_LOG, topics: 4, calibrationArticles: 300 }
+    options = {
+      mesh: { descriptors, qualifiers },
+      queryLog: QUERY_LOG,
+      topics: 4,
+      calibrationArticles: 300,
+    }
     model = await fitCorpusModel(articles, options)
   })
 

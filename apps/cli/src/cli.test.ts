@@ -2,13 +2,10 @@ import { existsSync } from 'node:fs'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { sharedDataDir, sharedDataPath } from '@pubmatch/core/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { bin, pubmatch, samplePath } from '../test/run-cli.ts'
 import { SAMPLE_CORPUS_DIR } from '@pubmatch/sample-data'
-
-const shared = fileURLToPath(new URL('../../../../shared/data/', import.meta.url))
-
 
 describe.runIf(existsSync(bin))('pubmatch CLI (built)', () => {
   let dir: string
@@ -86,24 +83,24 @@ describe.runIf(existsSync(bin))('pubmatch CLI (built)', () => {
     expect(bad.stderr).toMatch(/^pubmatch: QUERY_SYNTAX: /)
   })
 
-  it.runIf(existsSync(shared))('reproduces the NFCorpus dev numbers from the CLI: ingest, index, run, eval', async () => {
+  it('reproduces the NFCorpus dev numbers from the CLI: ingest, index, run, eval', { tags: ['real-data'] }, async () => {
     const corpus = join(dir, 'nf')
     const index = join(dir, 'nf-index')
     const run = join(dir, 'dev.run')
-    expect((await pubmatch('ingest', `${shared}nfcorpus/corpus.docs`, '-c', corpus, '-q')).code).toBe(0)
+    expect((await pubmatch('ingest', sharedDataPath('nfcorpus', 'corpus.docs'), '-c', corpus, '-q')).code).toBe(0)
     expect((await pubmatch('index', '-c', corpus, '-i', index, '-q')).code).toBe(0)
-    expect((await pubmatch('run', '-i', index, '--queries', `${shared}nfcorpus/dev/q-titles.queries`, '-o', run, '-q')).code).toBe(0)
-    const evaluated = await pubmatch('eval', run, `${shared}nfcorpus/dev/s-3.qrel`, '--trec-eval', '-m', 'ndcg_cut.10')
+    expect((await pubmatch('run', '-i', index, '--queries', sharedDataPath('nfcorpus', 'dev', 'q-titles.queries'), '-o', run, '-q')).code).toBe(0)
+    const evaluated = await pubmatch('eval', run, sharedDataPath('nfcorpus', 'dev', 's-3.qrel'), '--trec-eval', '-m', 'ndcg_cut.10')
     // the default first stage (BM25F, biomedical analyzer) on NFCorpus dev, trec_eval -c
     expect(evaluated.stdout).toMatch(/^ndcg_cut_10\s+all\s+0\.3055$/m)
     const html = join(dir, 'report.html')
-    expect((await pubmatch('eval', run, `${shared}nfcorpus/dev/s-3.qrel`, '--html', html)).code).toBe(0)
+    expect((await pubmatch('eval', run, sharedDataPath('nfcorpus', 'dev', 's-3.qrel'), '--html', html)).code).toBe(0)
     expect(await readFile(html, 'utf8')).toMatch(/^<!DOCTYPE html>/i)
   })
 
-  it.runIf(existsSync(shared))('turns every real file in the shared data into articles without crashing', async () => {
+  it('turns every real file in the shared data into articles without crashing', { tags: ['real-data'] }, async () => {
     const corpus = join(dir, 'all')
-    const result = await pubmatch('ingest', shared, '--corpus', corpus, '--json', '-q')
+    const result = await pubmatch('ingest', sharedDataDir(), '--corpus', corpus, '--json', '-q')
     const summary = JSON.parse(result.stdout) as Record<string, number>
     // the shared data holds hostile and broken files on purpose: partly done, exit status 1
     expect(summary['errors']).toBeGreaterThan(0)

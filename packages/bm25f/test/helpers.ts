@@ -1,8 +1,6 @@
-import { existsSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import type { Article } from '@pubmatch/core'
 import {
   buildIndex,
@@ -12,25 +10,6 @@ import {
   type IndexReader,
 } from '@pubmatch/index'
 import { afterAll, onTestFinished } from 'vitest'
-
-/** The shared data folder (`../shared/data` from the repository root), with a trailing slash. */
-export const SHARED_DATA: string = fileURLToPath(
-  new URL('../../../../shared/data/', import.meta.url),
-)
-
-/**
- * A file of the shared data folder; whether it exists is for the caller to check
- * (`describe.skipIf(!existsSync(path))`).
- * @param path - relative to `shared/data`
- */
-export function sharedFile(path: string): string {
-  return `${SHARED_DATA}${path}`
-}
-
-/** Whether a shared data file is there. */
-export function hasSharedFile(path: string): boolean {
-  return existsSync(sharedFile(path))
-}
 
 /** A fresh temporary directory, removed when the current test finishes. */
 export async function tempDir(): Promise<string> {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { dataPath, hasSharedData } from '../test/helpers.ts'
+import { dataPath } from '../test/helpers.ts'
 import { kFold, mod5Folds, topicFold } from './folds.ts'
 
 describe('kFold', () => {
@@ -57,7 +57,7 @@ describe('topicFold / mod5Folds', () => {
     expect(folds[0]?.test).toEqual(['10', '15', '20', '25', '30', '5'])
   })
 
-  it.runIf(hasSharedData)('assigns every NFCorpus dev query to one fold', () => {
+  it('assigns every NFCorpus dev query to one fold', { tags: ['real-data'] }, () => {
     const ids = readFileSync(dataPath('nfcorpus/dev/q-titles.queries'), 'utf8')
       .split('\n')
       .filter(Boolean)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { dataPath, fixturePath, fixtureText, hasSharedData } from '../test/helpers.ts'
+import { dataPath, fixturePath, fixtureText } from '../test/helpers.ts'
 import { parseSampledQrels, readSampledQrels } from './io/qrels.ts'
 import { parseRun, readRun } from './io/run.ts'
 import { parseTrecEvalOutput } from './io/trec-eval-output.ts'
@@ -10,8 +10,9 @@ import { evaluateSampled, infAP, infNDCG, summariseSample } from './sampled.ts'
  * generated TREC PM runs; `.hp.txt` is the same script printing 12 decimals. See
  * test/fixtures/README.md.
  */
-describe.runIf(hasSharedData)(
+describe(
   'evaluateSampled against sample_eval.pl on TREC PM sampled qrels',
+  { tags: ['real-data'] },
   () => {
     it.each([
       ['2017', 'sample-qrels-final-abstracts.2017.txt'],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { dataPath, fixturePath, fixtureText, hasSharedData } from '../test/helpers.ts'
+import { dataPath, fixturePath, fixtureText } from '../test/helpers.ts'
 import { evaluate, type EvaluateOptions, type EvaluationResult } from './evaluate.ts'
 import { readQrels, readSampledQrels, sampledToQrels } from './io/qrels.ts'
 import { readRun } from './io/run.ts'
@@ -100,7 +100,7 @@ const cases: readonly Case[] = [
   },
 ]
 
-describe.runIf(hasSharedData)('evaluate against trec_eval on real qrels', () => {
+describe('evaluate against trec_eval on real qrels', { tags: ['real-data'] }, () => {
   for (const c of cases) {
     it(`matches every per-query and mean value to 1e-9: ${c.name}`, async () => {
       const run = await readRun(fixturePath(c.run))
@@ -160,5 +160,19 @@ describe('evaluate against trec_eval on the hand-made edge cases', () => {
     )
     const file = reference.split(' ')[0] ?? ''
     expectMatches(result, parseTrecEvalOutput(fixtureText(`reference/${file}`)), 1e-9)
+  })
+
+  it.each<[string, string[]]>([
+    ['edge.brief.txt', ['ndcg_cut.10,20', 'P.10', 'recall.100,1000', 'map', 'recip_rank']],
+    ['edge.all_trec.txt', ['all_trec']],
+  ])("prints trec_eval's exact -c -q text: %s", async (reference, measures) => {
+    const result = evaluate(
+      await readRun(fixturePath('edge.run')),
+      await readQrels(fixturePath('edge.qrels')),
+      {
+        measures,
+      },
+    )
+    expect(formatTrecEval(result, { perQuery: true })).toBe(fixtureText(`reference/${reference}`))
   })
 })

@@ -1,15 +1,10 @@
-import { existsSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { gunzipSync } from 'node:zlib'
 import { fileURLToPath } from 'node:url'
+import { sharedDataPath } from '@pubmatch/core/testing'
 
 /** This package's test fixtures. */
 export const fixtures: URL = new URL('./fixtures/', import.meta.url)
-
-/** The repository's shared real data (`../shared/data` from the repository root). */
-export const sharedData: URL = new URL('../../../../shared/data/', import.meta.url)
-
-/** Whether the shared data folder is present (it is on every pubmatch machine). */
-export const hasSharedData: boolean = existsSync(fileURLToPath(sharedData))
 
 /**
  * Reads a fixture as text, gunzipping `.gz` files.
@@ -21,11 +16,11 @@ export function fixtureText(name: string): string {
 }
 
 /**
- * Absolute path of a file under the shared data folder.
- * @param name - path relative to shared/data
+ * Absolute path of a file of the real data set (only in tests tagged `real-data`).
+ * @param name - path relative to the data folder, e.g. `nfcorpus/dev/s-3.qrel`
  */
 export function dataPath(name: string): string {
-  return fileURLToPath(new URL(name, sharedData))
+  return sharedDataPath(...name.split('/'))
 }
 
 /**

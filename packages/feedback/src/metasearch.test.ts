@@ -1,28 +1,30 @@
-import { existsSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { getAnalyzer, PUBMED_STOPWORDS } from '@pubmatch/analysis'
 import { createEntrezClient, createResponseCache } from '@pubmatch/ingest'
 import {
   citationTextSearchResponder,
   createInstantClock,
+  installManualTimeouts,
   loadCitationStore,
-  sharedDataPath,
   startReplayServer,
+  type ManualTimeouts,
   type ReplayServer,
 } from '@pubmatch/ingest/testing'
+import { samplePath } from '@pubmatch/sample-data'
 import { metasearch, remoteQuery } from './metasearch.ts'
 
-const baseline = sharedDataPath('pubmed-xml/medline16n0902.xml.gz')
 const stopwords = new Set(PUBMED_STOPWORDS)
 
-describe.runIf(existsSync(baseline))('metasearch over Entrez (loopback replay of real MEDLINE citations)', () => {
+describe('metasearch over Entrez (loopback replay of real MEDLINE citations)', () => {
   let server: ReplayServer
   let cacheDir: string
+  /** No request times out (the tests count them), however slow the machine. */
+  let timeouts: ManualTimeouts
   beforeAll(async () => {
-    const citations = await loadCitationStore([baseline, sharedDataPath('pubmed-xml/medsamp2006.xml')])
+    const citations = await loadCitationStore([samplePath('pubmed', 'medline16n0902.xml.gz'), samplePath('pubmed', 'medsamp2006.xml')])
     server = await startReplayServer({ citations, routes: [{ utility: 'esearch', respond: citationTextSearchResponder(citations) }] })
     cacheDir = await mkdtemp(join(tmpdir(), 'feedback-entrez-'))
   })
@@ -30,13 +32,18 @@ describe.runIf(existsSync(baseline))('metasearch over Entrez (loopback replay of
     await server?.close()
     await rm(cacheDir, { recursive: true, force: true })
   })
+  beforeEach(() => {
+    timeouts = installManualTimeouts()
+  })
+  afterEach(() => {
+    timeouts.restore()
+  })
 
   const client = () =>
     createEntrezClient({
       baseUrl: server.url,
       clock: createInstantClock(),
       cache: createResponseCache(cacheDir),
-      timeoutMs: 5000,
     })
 
   it('ORs the query words for the remote search, without tags, operators or stop words', () => {

@@ -1,19 +1,19 @@
-import { existsSync } from 'node:fs'
 import { biomedicalAnalyzer, isJoinedToken } from '@pubmatch/analysis'
 import { articleYear, type Article, type DeletedCitation } from '@pubmatch/core'
 // A devDependency for real-data tests only: in production the CLI passes articles in.
 // eslint-disable-next-line no-restricted-imports
 import { readPubmedXml } from '@pubmatch/ingest'
+import { samplePath } from '@pubmatch/sample-data'
 import { describe, expect, it } from 'vitest'
 import { tempDir } from '../test/helpers.ts'
-import { SHARED_DATA } from '../test/nfcorpus.ts'
 import { buildIndex } from './build/build-index.ts'
 import { openIndex } from './index-reader.ts'
 import { NO_MORE_DOCS } from './postings/postings-format.ts'
 import { normalizeKeyword } from './schema/keyword.ts'
 import { defaultPubmedFields } from './schema/pubmed-fields.ts'
 
-const FILE = `${SHARED_DATA}pubmed-xml/medline16n0902.xml.gz`
+/** The 2016 MEDLINE baseline chunk of the sample corpus. */
+const FILE = samplePath('pubmed', 'medline16n0902.xml.gz')
 
 async function readFile(): Promise<{ articles: Article[]; deleted: DeletedCitation[] }> {
   const articles: Article[] = []
@@ -31,7 +31,7 @@ async function readFile(): Promise<{ articles: Article[]; deleted: DeletedCitati
 const byteOrder = (values: readonly string[]): string[] =>
   [...new Set(values)].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)))
 
-describe.skipIf(!existsSync(FILE))('MEDLINE medline16n0902.xml.gz (real data, default PubMed fields)', () => {
+describe('MEDLINE medline16n0902.xml.gz (real data, default PubMed fields)', () => {
   it('indexes 604 citations, applies deletions, and keeps doc values equal to brute force', async () => {
     const { articles, deleted } = await readFile()
     expect(articles).toHaveLength(604)

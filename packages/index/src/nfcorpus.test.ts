@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs'
-import { describe, expect, it } from 'vitest'
+import { sharedDataPath } from '@pubmatch/core/testing'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { tempDir } from '../test/helpers.ts'
-import { HAS_NFCORPUS, SHARED_DATA, nfArticle, readNfcorpus, type NfDoc } from '../test/nfcorpus.ts'
+import { nfArticle, readNfcorpus, readSampleDocs, type NfDoc } from '../test/nfcorpus.ts'
 import { buildIndex } from './build/build-index.ts'
 import { createIndexWriter } from './index-writer.ts'
 import { openIndex, type IndexReader } from './index-reader.ts'
@@ -30,8 +31,56 @@ function checkAgainstBruteForce(reader: IndexReader, docs: readonly NfDoc[]): vo
   }
 }
 
-describe.skipIf(!HAS_NFCORPUS)('NFCorpus corpus.docs (real data, whitespace analyzer)', () => {
-  const docs = HAS_NFCORPUS ? readNfcorpus() : []
+/** Deletes every 10th document and merges the segments: the statistics must follow the deletions exactly. */
+async function expectMergeFollowsDeletions(docs: readonly NfDoc[], maxBufferedDocs: number): Promise<void> {
+  const dir = await tempDir()
+  const writer = await createIndexWriter(dir, config, { maxBufferedDocs })
+  for (const doc of docs) {
+    await writer.addArticle(nfArticle(doc))
+  }
+  await writer.commit()
+  const kept = docs.filter((_, i) => i % 10 !== 0)
+  for (let i = 0; i < docs.length; i += 10) {
+    await writer.deleteArticle(docs[i]!.id)
+  }
+  const info = await writer.forceMerge()
+  await writer.close()
+  expect(info).toMatchObject({ segments: 1, docCount: kept.length, deletedCount: 0 })
+  const reader = await openIndex(dir)
+  checkAgainstBruteForce(reader, kept)
+  expect(reader.fieldStats('title').sumLength).toBe(kept.reduce((s, d) => s + d.title.length, 0))
+}
+
+describe('the sample corpus as a test collection (MEDLINE titles and abstracts split on white space)', () => {
+  let docs: NfDoc[] = []
+
+  beforeAll(async () => {
+    docs = await readSampleDocs()
+  })
+
+  it("keeps every term's df over five segments equal to brute force, and every field length exact", async () => {
+    const dir = await tempDir()
+    const result = await buildIndex(docs.map(nfArticle), dir, config, { maxBufferedDocs: 125 })
+    expect(result).toMatchObject({ docsAdded: 604, docCount: 604, segments: 5 })
+    const reader = await openIndex(dir)
+    checkAgainstBruteForce(reader, docs)
+    const lengths = reader.fieldLengths('abstract')
+    for (const doc of docs) {
+      expect(lengths[reader.docNumber(doc.id)!]).toBe(doc.abstract.length)
+    }
+  })
+
+  it('merges five segments into one with the same statistics', async () => {
+    await expectMergeFollowsDeletions(docs, 125)
+  })
+})
+
+describe('NFCorpus corpus.docs (real data, whitespace analyzer)', { tags: ['real-data'] }, () => {
+  let docs: NfDoc[] = []
+
+  beforeAll(() => {
+    docs = readNfcorpus()
+  })
 
   it('has N = 3,394 and the reference average lengths 10.51 / 134.42', async () => {
     const dir = await tempDir()
@@ -56,7 +105,7 @@ describe.skipIf(!HAS_NFCORPUS)('NFCorpus corpus.docs (real data, whitespace anal
     const dir = await tempDir()
     await buildIndex(docs.map(nfArticle), dir, config, { maxBufferedDocs: 700 })
     const reader = await openIndex(dir)
-    const queries = readFileSync(`${SHARED_DATA}reference/nfcorpus-bm25/dev_query_tokens.tsv`, 'utf8')
+    const queries = readFileSync(sharedDataPath('reference', 'nfcorpus-bm25', 'dev_query_tokens.tsv'), 'utf8')
       .trim()
       .split('\n')
       .slice(0, 60)
@@ -88,7 +137,7 @@ describe.skipIf(!HAS_NFCORPUS)('NFCorpus corpus.docs (real data, whitespace anal
       { name: 'title', weight: 5, avg: reader.fieldStats('title').avgLength },
       { name: 'abstract', weight: 1, avg: reader.fieldStats('abstract').avgLength },
     ]
-    const rows = readFileSync(`${SHARED_DATA}reference/nfcorpus-bm25/dev_pairs.tsv`, 'utf8')
+    const rows = readFileSync(sharedDataPath('reference', 'nfcorpus-bm25', 'dev_pairs.tsv'), 'utf8')
       .trim()
       .split('\n')
       .slice(1)
@@ -119,22 +168,6 @@ describe.skipIf(!HAS_NFCORPUS)('NFCorpus corpus.docs (real data, whitespace anal
   })
 
   it('merges four segments into one with the same statistics', async () => {
-    const dir = await tempDir()
-    const writer = await createIndexWriter(dir, config, { maxBufferedDocs: 1000 })
-    for (const doc of docs) {
-      await writer.addArticle(nfArticle(doc))
-    }
-    await writer.commit()
-    // delete every 10th document, then merge: stats must follow the deletions exactly
-    const kept = docs.filter((_, i) => i % 10 !== 0)
-    for (let i = 0; i < docs.length; i += 10) {
-      await writer.deleteArticle(docs[i]!.id)
-    }
-    const info = await writer.forceMerge()
-    await writer.close()
-    expect(info).toMatchObject({ segments: 1, docCount: kept.length, deletedCount: 0 })
-    const reader = await openIndex(dir)
-    checkAgainstBruteForce(reader, kept)
-    expect(reader.fieldStats('title').sumLength).toBe(kept.reduce((s, d) => s + d.title.length, 0))
+    await expectMergeFollowsDeletions(docs, 1000)
   })
 })

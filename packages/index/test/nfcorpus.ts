@@ -1,15 +1,10 @@
-import { existsSync, readFileSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
+import { readFileSync } from 'node:fs'
 import { emptyArticle, type Article } from '@pubmatch/core'
-
-/** The shared data folder (`../shared/data` from the repository root). */
-export const SHARED_DATA: string = fileURLToPath(new URL('../../../../shared/data/', import.meta.url))
-
-/** NFCorpus's `corpus.docs`. */
-export const NFCORPUS_DOCS: string = `${SHARED_DATA}nfcorpus/corpus.docs`
-
-/** Whether the NFCorpus file is there. */
-export const HAS_NFCORPUS: boolean = existsSync(NFCORPUS_DOCS)
+import { sharedDataPath } from '@pubmatch/core/testing'
+// A devDependency for tests only: in production the CLI passes articles in.
+// eslint-disable-next-line no-restricted-imports
+import { readPubmedXml } from '@pubmatch/ingest'
+import { samplePath } from '@pubmatch/sample-data'
 
 /** One NFCorpus document as the reference README defines it. */
 export interface NfDoc {
@@ -19,13 +14,13 @@ export interface NfDoc {
 }
 
 /**
- * Reads `corpus.docs` the reference way: tokens = text split on white space; title = the
- * tokens before the first `abstract` token (dropped), else before the first `summary`,
- * else everything.
+ * Reads the real data set's NFCorpus `corpus.docs` (only in suites tagged `real-data`) the
+ * reference way: tokens = text split on white space; title = the tokens before the first
+ * `abstract` token (dropped), else before the first `summary`, else everything.
  */
 export function readNfcorpus(): NfDoc[] {
   const docs: NfDoc[] = []
-  for (const line of readFileSync(NFCORPUS_DOCS, 'utf8').split('\n')) {
+  for (const line of readFileSync(sharedDataPath('nfcorpus', 'corpus.docs'), 'utf8').split('\n')) {
     if (line.trim() === '') {
       continue
     }
@@ -52,4 +47,23 @@ export function nfArticle(doc: NfDoc): Article {
     a.abstract = [{ text: doc.abstract.join(' ') }]
   }
   return a
+}
+
+/**
+ * The sample corpus's 604 MEDLINE citations (`medline16n0902.xml.gz`) as test-collection
+ * documents: title and abstract text split on white space, as the whitespace analyzer does.
+ */
+export async function readSampleDocs(): Promise<NfDoc[]> {
+  const words = (text: string): string[] => text.split(/\s+/).filter((word) => word !== '')
+  const docs: NfDoc[] = []
+  for await (const record of readPubmedXml(samplePath('pubmed', 'medline16n0902.xml.gz'))) {
+    if (record.kind === 'article') {
+      docs.push({
+        id: record.article.id,
+        title: words(record.article.title),
+        abstract: words(record.article.abstract.map((section) => section.text).join(' ')),
+      })
+    }
+  }
+  return docs
 }

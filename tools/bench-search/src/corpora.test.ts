@@ -1,8 +1,8 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { emptyArticle } from '@pubmatch/core'
+import { sharedDataDir } from '@pubmatch/core/testing'
 import { generateCorpus } from '@pubmatch/synth'
 import { describe, expect, it } from 'vitest'
 import {
@@ -14,8 +14,8 @@ import {
   writeTitleAbstractJsonl,
 } from './corpora.ts'
 
-const SHARED = fileURLToPath(new URL('../../../../shared/data/', import.meta.url))
-const HAS_NFCORPUS = existsSync(join(SHARED, 'nfcorpus/corpus.docs'))
+/** The real data set (only in suites tagged `real-data`). */
+const SHARED = sharedDataDir()
 
 describe('corpusSpec', () => {
   it('reads replicated NFCorpus names', () => {
@@ -52,7 +52,30 @@ describe('corpusSpec', () => {
   })
 })
 
-describe.skipIf(!HAS_NFCORPUS)('readNfcorpusArticles (real NFCorpus)', () => {
+describe('readNfcorpusArticles', () => {
+  it('replicates the documents of a data folder with #k id suffixes', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bench-search-nf-'))
+    try {
+      mkdirSync(join(dir, 'nfcorpus'))
+      writeFileSync(
+        join(dir, 'nfcorpus', 'corpus.docs'),
+        'MED-1\tfirst title abstract first text\nMED-2\tsecond title\n',
+      )
+      const once = await readNfcorpusArticles(dir)
+      const twice = await readNfcorpusArticles(dir, 2)
+      expect(once.map((a) => [a.id, a.title])).toEqual([
+        ['MED-1', 'first title'],
+        ['MED-2', 'second title'],
+      ])
+      expect(twice.map((a) => a.id)).toEqual(['MED-1#0', 'MED-2#0', 'MED-1#1', 'MED-2#1'])
+      expect(twice[2]!.abstract).toEqual(once[0]!.abstract)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+})
+
+describe('readNfcorpusArticles (real NFCorpus)', { tags: ['real-data'] }, () => {
   it('replicates the 3,394 documents with #k id suffixes, as packages/index/bench does', async () => {
     const once = await readNfcorpusArticles(SHARED)
     const twice = await readNfcorpusArticles(SHARED, 2)

@@ -1,9 +1,9 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { createSearcher } from '@pubmatch/bm25f'
 import { emptyArticle, type Article } from '@pubmatch/core'
+import { sharedDataDir } from '@pubmatch/core/testing'
 import { buildIndex, defaultPubmedFields, openIndex } from '@pubmatch/index'
 import { queryTerms } from '@pubmatch/synth'
 import { describe, expect, it } from 'vitest'
@@ -16,8 +16,8 @@ import {
   type SearchCell,
 } from './query-sets.ts'
 
-const SHARED = fileURLToPath(new URL('../../../../shared/data/', import.meta.url))
-const HAS_NFCORPUS = existsSync(join(SHARED, 'nfcorpus/dev/q-titles.queries'))
+/** The real data set (only in suites tagged `real-data`). */
+const SHARED = sharedDataDir()
 
 describe('logQuerySample', () => {
   it('draws distinct 1–5-term real log queries, the warm-up ones first', () => {
@@ -51,7 +51,7 @@ describe('bagOfWords', () => {
   })
 })
 
-describe.skipIf(!HAS_NFCORPUS)('loadQuerySet (real queries)', () => {
+describe('loadQuerySet (real queries)', { tags: ['real-data'] }, () => {
   it('measures the 325 NFCorpus dev title queries and warms up with train ones', async () => {
     const set = await loadQuerySet('nfcorpus-dev', SHARED, { measured: 500, warmup: 100 })
     expect(set.measured).toHaveLength(325)
@@ -63,11 +63,13 @@ describe.skipIf(!HAS_NFCORPUS)('loadQuerySet (real queries)', () => {
     const dev = new Set(set.measured.map((q) => q.id))
     expect(set.warmup.some((q) => dev.has(q.id))).toBe(false)
   })
+})
 
+describe('loadQuerySet (the log sample of the committed synth model)', () => {
   it('reduces the log sample to bags of words for log-bag', async () => {
     const size = { measured: 50, warmup: 10 }
-    const typed = await loadQuerySet('log-pubmed', SHARED, size)
-    const bag = await loadQuerySet('log-bag', SHARED, size)
+    const typed = await loadQuerySet('log-pubmed', '/the/log/sets/read/no/file', size)
+    const bag = await loadQuerySet('log-bag', '/the/log/sets/read/no/file', size)
     expect(bag.measured.map((q) => q.id)).toEqual(typed.measured.map((q) => q.id))
     expect(bag.measured.map((q) => q.text)).toEqual(typed.measured.map((q) => bagOfWords(q.text)))
   })

@@ -26,15 +26,16 @@ describe('parseProcStatus', () => {
 
 describe('withTimeLimit', () => {
   it('rejects with TIMEOUT and aborts the signal past the limit', async () => {
-    let aborted = false
+    // a phase that runs until it is stopped: only the limit can end it
+    let stopped!: () => void
+    const phaseStopped = new Promise<void>((done) => (stopped = done))
     await expect(
       withTimeLimit('a phase', 20, async (signal) => {
-        await new Promise((done) => setTimeout(done, 200))
-        aborted = signal.aborted
+        await new Promise((done) => signal.addEventListener('abort', done, { once: true }))
+        stopped()
       }),
     ).rejects.toThrow(/a phase ran past its limit/)
-    await new Promise((done) => setTimeout(done, 250))
-    expect(aborted).toBe(true)
+    await phaseStopped
   })
 })
 

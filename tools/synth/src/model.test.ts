@@ -1,6 +1,6 @@
 import { existsSync, statSync } from 'node:fs'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { sharedDataDir } from '@pubmatch/core/testing'
 import { describe, expect, it } from 'vitest'
 import {
   CORPUS_MODEL_VERSION,
@@ -11,8 +11,6 @@ import {
 import { readArticles } from './real-data.ts'
 import { corpusStatistics } from './stats.ts'
 
-const SHARED = fileURLToPath(new URL('../../../../shared/data/', import.meta.url))
-
 describe('loadCorpusModel', () => {
   it('reads the committed model, which stays small', () => {
     const model = loadCorpusModel()
@@ -21,26 +19,29 @@ describe('loadCorpusModel', () => {
     expect(statSync(DEFAULT_MODEL_PATH).size).toBeLessThan(2 * 1024 * 1024)
   })
 
-  it('was fitted on the real articles of the shared data (its reference statistics reproduce)', async () => {
-    expect(existsSync(SHARED)).toBe(true)
-    const model = loadCorpusModel()
-    const files = model.provenance.articleFiles.map((file) => join(SHARED, file))
-    expect(files.every((file) => existsSync(file))).toBe(true)
-    // The fit keeps the first article of each PMID.
-    const seen = new Set<string>()
-    const articles = []
-    for await (const article of readArticles(files)) {
-      if (article.source === 'pubmed' && !seen.has(article.id)) {
-        seen.add(article.id)
-        articles.push(article)
+  it(
+    'was fitted on the real articles of the shared data (its reference statistics reproduce)',
+    { tags: ['real-data'] },
+    async () => {
+      const model = loadCorpusModel()
+      const files = model.provenance.articleFiles.map((file) => join(sharedDataDir(), file))
+      expect(files.every((file) => existsSync(file))).toBe(true)
+      // The fit keeps the first article of each PMID.
+      const seen = new Set<string>()
+      const articles = []
+      for await (const article of readArticles(files)) {
+        if (article.source === 'pubmed' && !seen.has(article.id)) {
+          seen.add(article.id)
+          articles.push(article)
+        }
       }
-    }
-    expect(articles).toHaveLength(model.provenance.articles)
-    const stats = await corpusStatistics(articles, {
-      zipfRanks: model.text.vocabulary.law.fitRanks,
-    })
-    expect(JSON.parse(JSON.stringify(stats))).toEqual(model.reference)
-  })
+      expect(articles).toHaveLength(model.provenance.articles)
+      const stats = await corpusStatistics(articles, {
+        zipfRanks: model.text.vocabulary.law.fitRanks,
+      })
+      expect(JSON.parse(JSON.stringify(stats))).toEqual(model.reference)
+    },
+  )
 
   it('reports a missing file and a malformed one', () => {
     expect(() => loadCorpusModel('/nonexistent/model.json')).toThrow(/cannot read the corpus model/)

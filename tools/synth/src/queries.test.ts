@@ -1,12 +1,11 @@
-import { existsSync, readFileSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
+import { readFileSync } from 'node:fs'
+import { sharedDataPath } from '@pubmatch/core/testing'
 import { describe, expect, it } from 'vitest'
 import { loadCorpusModel } from './model.ts'
 import { parseQueryLog, queryTerms, sampleQueries } from './queries.ts'
 
-const QUERIES = fileURLToPath(
-  new URL('../../../../shared/data/pubmed-best-match/data/queries/queries.txt', import.meta.url),
-)
+/** NCBI's Best Match query log of the real data set (only in tests tagged `real-data`). */
+const QUERIES = sharedDataPath('pubmed-best-match', 'data', 'queries', 'queries.txt')
 
 describe('queryTerms', () => {
   it('drops field tags, stop words and boolean operators', () => {
@@ -27,29 +26,32 @@ describe('queryTerms', () => {
 })
 
 describe('parseQueryLog', () => {
-  it("reads NCBI's Best Match query log, dropping history references and empty queries", () => {
-    expect(existsSync(QUERIES)).toBe(true)
-    const text = readFileSync(QUERIES, 'utf8')
-    const entries = parseQueryLog(text, 'queries.txt')
-    expect(text.trim().split('\n')).toHaveLength(1000)
-    // 6 lines refer to search history (#8 …); none of the rest is empty after analysis.
-    expect(entries).toHaveLength(994)
-    expect(entries[0]).toEqual({
-      qid: 'qid0000',
-      text: 'ultrasound and chronic pancreatitis',
-      terms: 3,
-      fielded: false,
-    })
-    expect(entries.find((e) => e.qid === 'qid0002')).toEqual({
-      qid: 'qid0002',
-      text: '"Rabbani F"[Author]',
-      terms: 2,
-      fielded: true,
-    })
-    expect(entries.find((e) => e.qid === 'qid0012')?.text).toBe(
-      'classification of hypovolemic shock',
-    )
-  })
+  it(
+    "reads NCBI's Best Match query log, dropping history references and empty queries",
+    { tags: ['real-data'] },
+    () => {
+      const text = readFileSync(QUERIES, 'utf8')
+      const entries = parseQueryLog(text, 'queries.txt')
+      expect(text.trim().split('\n')).toHaveLength(1000)
+      // 6 lines refer to search history (#8 …); none of the rest is empty after analysis.
+      expect(entries).toHaveLength(994)
+      expect(entries[0]).toEqual({
+        qid: 'qid0000',
+        text: 'ultrasound and chronic pancreatitis',
+        terms: 3,
+        fielded: false,
+      })
+      expect(entries.find((e) => e.qid === 'qid0002')).toEqual({
+        qid: 'qid0002',
+        text: '"Rabbani F"[Author]',
+        terms: 2,
+        fielded: true,
+      })
+      expect(entries.find((e) => e.qid === 'qid0012')?.text).toBe(
+        'classification of hypovolemic shock',
+      )
+    },
+  )
 
   it('rejects a line that is not qid|query', () => {
     expect(() => parseQueryLog('qid1|x\nno bar here', 'q.txt')).toThrowErrorMatchingInlineSnapshot(
@@ -61,7 +63,7 @@ describe('parseQueryLog', () => {
 describe('sampleQueries', () => {
   const model = loadCorpusModel()
 
-  it('embeds the real log in the committed model', () => {
+  it('embeds the real log in the committed model', { tags: ['real-data'] }, () => {
     const text = readFileSync(QUERIES, 'utf8')
     expect(model.queries).toEqual(parseQueryLog(text))
   })

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { render } from '../../test/render.ts'
-import { HAS_SHARED_DATA, articleTitle, readSharedText } from '../../test/shared-data.ts'
+import { samplePath } from '@pubmatch/sample-data'
+import { articleTitle, readText } from '../../test/texts.ts'
 import { phraseTokens, type Analyzer } from '../analyzer.ts'
 import { biomedicalAnalyzer } from './biomedical.ts'
 
@@ -63,9 +64,9 @@ describe('biomedicalAnalyzer', () => {
     ])
   })
 
-  describe.skipIf(!HAS_SHARED_DATA)('on real PubMed titles', () => {
-    const medsamp = HAS_SHARED_DATA ? readSharedText('pubmed-xml/medsamp2006.xml') : ''
-    const medline = HAS_SHARED_DATA ? readSharedText('pubmed-xml/medline16n0902.xml.gz') : ''
+  describe('on real PubMed titles (the sample corpus)', () => {
+    const medsamp = readText(samplePath('pubmed', 'medsamp2006.xml'))
+    const medline = readText(samplePath('pubmed', 'medline16n0902.xml.gz'))
 
     // Expected lists worked out by hand from the rules (tokenizer README, PubMed stop words,
     // Porter2 steps), then checked against the implementation.

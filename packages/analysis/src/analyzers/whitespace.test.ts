@@ -1,5 +1,7 @@
-import { describe, expect, it } from 'vitest'
-import { HAS_SHARED_DATA, readSharedText } from '../../test/shared-data.ts'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { sharedDataPath } from '@pubmatch/core/testing'
+import { samplePath } from '@pubmatch/sample-data'
+import { articleTitles, readText } from '../../test/texts.ts'
 import { render } from '../../test/render.ts'
 import { whitespaceAnalyzer } from './whitespace.ts'
 
@@ -33,11 +35,22 @@ describe('whitespaceAnalyzer', () => {
     expect(analyzer.analyze('neurobehavioral').map((t) => t.term)).toEqual(['neur'])
   })
 
-  describe.skipIf(!HAS_SHARED_DATA)('on NFCorpus (corpus.docs)', () => {
-    const lines = HAS_SHARED_DATA
-      ? readSharedText('nfcorpus/corpus.docs').split('\n').filter(Boolean)
-      : []
+  it('produces as many tokens as there are white-space separated words in the sample corpus titles', () => {
+    const titles = articleTitles(readText(samplePath('pubmed', 'medline16n0902.xml.gz')))
+    expect(titles).toHaveLength(604)
+    const analyzer = whitespaceAnalyzer()
+    for (const title of titles) {
+      expect(analyzer.analyze(title).length, title).toBe(title.split(/\s+/).filter(Boolean).length)
+    }
+  })
+
+  describe('on NFCorpus (corpus.docs)', { tags: ['real-data'] }, () => {
+    let lines: string[] = []
     const text = (line: string): string => line.slice(line.indexOf('\t') + 1)
+
+    beforeAll(() => {
+      lines = readText(sharedDataPath('nfcorpus', 'corpus.docs')).split('\n').filter(Boolean)
+    })
 
     it('pins the first document MED-1000', () => {
       expect(lines[0]!.startsWith('MED-1000\t')).toBe(true)

@@ -1,16 +1,11 @@
-import { existsSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
+import { sharedDataPath } from '@pubmatch/core/testing'
 import { describe, expect, it } from 'vitest'
 import { PUBMED_FIELDS, fieldInfo, isDateField, isProximityField, lookupField } from './fields.ts'
 
-const eutils = new URL('../../../../../shared/data/eutils/', import.meta.url)
-
 /** The `<Field>` entries of a real EInfo response for PubMed. */
-const einfoFields = (path: string): { name: string; fullName: string; isDate: boolean }[] => {
-  const file = new URL(path, eutils)
-  if (!existsSync(file)) {
-    throw new Error(`missing test data ${fileURLToPath(file)}`)
-  }
+const einfoFields = (file: string): { name: string; fullName: string; isDate: boolean }[] => {
   const list = readFileSync(file, 'utf8').split('<FieldList>')[1]?.split('</FieldList>')[0] ?? ''
   return [...list.matchAll(/<Field>([\s\S]*?)<\/Field>/g)].map(([, body = '']) => ({
     name: /<Name>(.*?)<\/Name>/.exec(body)?.[1] ?? '',
@@ -19,20 +14,33 @@ const einfoFields = (path: string): { name: string; fullName: string; isDate: bo
   }))
 }
 
-const EINFO_FILES = ['biopython/einfo2.xml', 'biopython/einfo3.xml', 'klortho/einfo.pubmed.xml']
+/** The resolution of every field of a real EInfo response. */
+const expectEveryFieldResolved = (file: string): void => {
+  const fields = einfoFields(file)
+  expect(fields.length).toBeGreaterThanOrEqual(45)
+  for (const { name, fullName, isDate } of fields) {
+    const byName = lookupField(name)
+    expect(byName, name).toBeDefined()
+    expect(lookupField(fullName), fullName).toBeDefined()
+    expect(byName?.date, name).toBe(isDate)
+  }
+}
+
+/** The 2014 and 2017 EInfo responses of the real data set (2025's is committed). */
+const EINFO_FILES = ['biopython/einfo3.xml', 'klortho/einfo.pubmed.xml']
 
 describe('lookupField', () => {
+  it('resolves every field Name and FullName of the real 2025 EInfo response (committed einfo2.xml)', () => {
+    expectEveryFieldResolved(
+      fileURLToPath(new URL('../../test/fixtures/eutils/einfo2.xml', import.meta.url)),
+    )
+  })
+
   it.each(EINFO_FILES)(
     'resolves every field Name and FullName of the real EInfo response %s',
+    { tags: ['real-data'] },
     (path) => {
-      const fields = einfoFields(path)
-      expect(fields.length).toBeGreaterThanOrEqual(45)
-      for (const { name, fullName, isDate } of fields) {
-        const byName = lookupField(name)
-        expect(byName, name).toBeDefined()
-        expect(lookupField(fullName), fullName).toBeDefined()
-        expect(byName?.date, name).toBe(isDate)
-      }
+      expectEveryFieldResolved(sharedDataPath('eutils', path))
     },
   )
 

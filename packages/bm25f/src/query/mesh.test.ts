@@ -1,18 +1,13 @@
-import { existsSync, readFileSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
+import { readFileSync } from 'node:fs'
+import { samplePath } from '@pubmatch/sample-data'
 import { describe, expect, it } from 'vitest'
 import type { TermNode } from './ast.ts'
 import { resolveMeshTerm, type MeshLookup } from './mesh.ts'
 import { parseQuery } from './parse.ts'
 
-const samples = new URL('../../../../../shared/data/mesh/desc-samples.xml', import.meta.url)
-
-/** A minimal MeshLookup over the 43 real descriptors of desc-samples.xml (test fixture only). */
+/** A minimal MeshLookup over the 43 real descriptors of the sample corpus's desc-samples.xml. */
 const loadLookup = (): MeshLookup => {
-  if (!existsSync(samples)) {
-    throw new Error(`missing test data ${fileURLToPath(samples)}`)
-  }
-  const xml = readFileSync(samples, 'utf8')
+  const xml = readFileSync(samplePath('mesh', 'desc-samples.xml'), 'utf8')
   const records = [...xml.matchAll(/<DescriptorRecord [\s\S]*?<\/DescriptorRecord>/g)].map(
     ([record]) => ({
       ui: /<DescriptorUI>(.*?)<\/DescriptorUI>/.exec(record)?.[1] ?? '',

@@ -1,16 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
+import { readFileSync } from 'node:fs'
+import { sharedDataPath } from '@pubmatch/core/testing'
+import { samplePath } from '@pubmatch/sample-data'
 import { describe, expect, it } from 'vitest'
 import { MESH_QUALIFIER_ABBREVIATIONS, detectOvidSyntax } from './ovid.ts'
-
-const data = new URL('../../../../../shared/data/', import.meta.url)
-const read = (path: string): string => {
-  const file = new URL(path, data)
-  if (!existsSync(file)) {
-    throw new Error(`missing test data ${fileURLToPath(file)}`)
-  }
-  return readFileSync(file, 'utf8')
-}
 
 describe('detectOvidSyntax', () => {
   it.each([
@@ -59,8 +51,13 @@ describe('detectOvidSyntax', () => {
     expect(detectOvidSyntax(text)).toBeNull()
   })
 
-  it('flags none of the 1,000 real PubMed log queries', () => {
-    const queries = read('pubmed-best-match/data/queries/queries.txt').split('\n').filter(Boolean)
+  it('flags none of the 1,000 real PubMed log queries', { tags: ['real-data'] }, () => {
+    const queries = readFileSync(
+      sharedDataPath('pubmed-best-match', 'data', 'queries', 'queries.txt'),
+      'utf8',
+    )
+      .split('\n')
+      .filter(Boolean)
     expect(queries).toHaveLength(1000)
     expect(
       queries.filter((line) => detectOvidSyntax(line.slice(line.indexOf('|') + 1)) !== null),
@@ -70,7 +67,7 @@ describe('detectOvidSyntax', () => {
 
 describe('MESH_QUALIFIER_ABBREVIATIONS', () => {
   it('equals the abbreviations of the 83 real MeSH 2014 qualifier records, lower-cased', () => {
-    const xml = read('mesh/qual2014.xml')
+    const xml = readFileSync(samplePath('mesh', 'qual2014.xml'), 'utf8')
     const abbreviations = [...xml.matchAll(/<Abbreviation>(.*?)<\/Abbreviation>/g)].map((match) =>
       (match[1] ?? '').toLowerCase(),
     )

@@ -1,12 +1,14 @@
 /**
  * The parser against real queries: the Boolean strategies of the CLEF eHealth TAR 2017
- * topics (PubMed and Ovid MEDLINE syntax) and the 1,000 PubMed log queries of NCBI's Best
- * Match sample.
+ * topics (PubMed and Ovid MEDLINE syntax; four of them committed in test/fixtures) and the
+ * 1,000 PubMed log queries of NCBI's Best Match sample.
  */
 import { PubmatchError } from '@pubmatch/core'
-import { existsSync, readFileSync, readdirSync } from 'node:fs'
+import { sharedDataPath } from '@pubmatch/core/testing'
+import { readFileSync, readdirSync } from 'node:fs'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import type { QueryNode, TermNode } from './ast.ts'
 import type { PubmedField } from './fields.ts'
 import { formatQuery } from './format.ts'
@@ -15,14 +17,8 @@ import { parseQuery } from './parse.ts'
 import type { QueryProblem, QueryWarning } from './problems.ts'
 import { isSimpleQuery } from './simple.ts'
 
-const data = new URL('../../../../../shared/data/', import.meta.url)
-const dataFile = (path: string): URL => {
-  const file = new URL(path, data)
-  if (!existsSync(file)) {
-    throw new Error(`missing test data ${fileURLToPath(file)} (see shared/data/README.md)`)
-  }
-  return file
-}
+/** Four CLEF TAR 2017 strategies committed with the tests (see their SOURCE.md). */
+const committed = fileURLToPath(new URL('../../test/fixtures/clef-tar-2017/', import.meta.url))
 
 const term = (
   text: string,
@@ -59,22 +55,35 @@ interface Strategy {
   readonly lines: readonly string[]
 }
 
+/** The `Query:` section of a topic file. */
+const queryLines = (path: string): string[] => {
+  const lines = readFileSync(path, 'utf8').split('\n')
+  const start = lines.findIndex((line) => line.startsWith('Query:'))
+  const end = lines.findIndex((line) => line.startsWith('Pids:'))
+  return lines.slice(start + 1, end)
+}
+
+/** The 50 strategies of the real data set, testing then training, each by topic number. */
 const loadStrategies = (): Strategy[] => {
   const strategies: Strategy[] = []
   for (const [split, dir] of [
-    ['testing', '2017-TAR/testing/topics/'],
-    ['training', '2017-TAR/training/topics_train/'],
+    ['testing', ['2017-TAR', 'testing', 'topics']],
+    ['training', ['2017-TAR', 'training', 'topics_train']],
   ] as const) {
-    const folder = dataFile(`clef-tar/${dir}`)
+    const folder = sharedDataPath('clef-tar', ...dir)
     for (const name of readdirSync(folder).sort((a, b) => Number(a) - Number(b))) {
-      const lines = readFileSync(new URL(name, folder), 'utf8').split('\n')
-      const start = lines.findIndex((line) => line.startsWith('Query:'))
-      const end = lines.findIndex((line) => line.startsWith('Pids:'))
-      strategies.push({ id: `${split}/${name}`, lines: lines.slice(start + 1, end) })
+      strategies.push({ id: `${split}/${name}`, lines: queryLines(join(folder, name)) })
     }
   }
   return strategies
 }
+
+/** The committed strategies: testing/10, testing/18 (Ovid), testing/32 and training/55. */
+const loadCommittedStrategies = (): Strategy[] =>
+  ['testing-10', 'testing-18', 'testing-32', 'training-55'].map((file) => ({
+    id: file.replace('-', '/'),
+    lines: queryLines(join(committed, file)),
+  }))
 
 /**
  * The search statements of a PubMed-syntax strategy document: lines with a tag, a quote, an
@@ -95,31 +104,26 @@ const searchStatements = (lines: readonly string[]): string[] => {
   return joined.filter((line) => /[[\]"\u201C\u201D#]|\b(?:AND|OR|NOT)\b/.test(line))
 }
 
-describe('CLEF eHealth TAR 2017 search strategies', () => {
-  const strategies = loadStrategies()
-  const pubmed = strategies.filter(
-    (strategy) => detectOvidSyntax(strategy.lines.join('\n')) === null,
-  )
-  const ovid = strategies.filter((strategy) => detectOvidSyntax(strategy.lines.join('\n')) !== null)
+describe('CLEF eHealth TAR 2017 search strategies (the four committed)', () => {
+  let pubmed: Strategy[] = []
+  let ovid: Strategy[] = []
 
-  it('has 50 strategies: 10 in PubMed syntax, 40 in Ovid MEDLINE syntax', () => {
-    expect(strategies).toHaveLength(50)
+  beforeAll(() => {
+    const strategies = loadCommittedStrategies()
+    pubmed = strategies.filter((strategy) => detectOvidSyntax(strategy.lines.join('\n')) === null)
+    ovid = strategies.filter((strategy) => detectOvidSyntax(strategy.lines.join('\n')) !== null)
+  })
+
+  it('tells the three PubMed strategies from the Ovid one', () => {
     expect(pubmed.map((strategy) => strategy.id)).toEqual([
       'testing/10',
       'testing/32',
-      'training/6',
-      'training/19',
-      'training/28',
-      'training/35',
-      'training/37',
-      'training/38',
-      'training/44',
       'training/55',
     ])
-    expect(ovid).toHaveLength(40)
+    expect(ovid.map((strategy) => strategy.id)).toEqual(['testing/18'])
   })
 
-  it('parses 47 of the 48 PubMed search statements; the one failure is an unmatched quote in topic 55', () => {
+  it('parses every PubMed search statement but the unmatched quote of topic 55, and round-trips them', () => {
     const statements = pubmed.flatMap((strategy) =>
       searchStatements(strategy.lines).map((text) => ({
         id: strategy.id,
@@ -127,7 +131,6 @@ describe('CLEF eHealth TAR 2017 search strategies', () => {
         problem: problemOf(text),
       })),
     )
-    expect(statements).toHaveLength(48)
     expect(statements.filter((statement) => statement.problem !== null)).toEqual([
       { id: 'training/55', text: 'Serology"[MeSH]', problem: 'UNTERMINATED_QUOTE' },
     ])
@@ -172,12 +175,10 @@ describe('CLEF eHealth TAR 2017 search strategies', () => {
     }
   })
 
-  it('recognises 1,338 of the 1,339 Ovid lines on their own; "7 AND 26" is also valid PubMed text', () => {
+  it('recognises every line of the Ovid strategy on its own', () => {
     const lines = ovid.flatMap((strategy) => strategy.lines.filter((line) => line.trim() !== ''))
-    expect(lines).toHaveLength(1339)
-    const missed = lines.filter((line) => detectOvidSyntax(line) === null)
-    expect(missed).toEqual(['7 AND 26'])
-    expect(parseQuery('7 AND 26')).toEqual({ kind: 'and', children: [term('7'), term('26')] })
+    expect(lines).toHaveLength(5)
+    expect(lines.filter((line) => detectOvidSyntax(line) === null)).toEqual([])
   })
 
   it('reads hand-checked statements of topic 10', () => {
@@ -249,16 +250,103 @@ describe('CLEF eHealth TAR 2017 search strategies', () => {
   })
 })
 
-describe('PubMed Best Match log queries', () => {
-  const queries = readFileSync(dataFile('pubmed-best-match/data/queries/queries.txt'), 'utf8')
-    .split('\n')
-    .filter((line) => line !== '')
-    .map((line) => ({
-      id: line.slice(0, line.indexOf('|')),
-      text: line.slice(line.indexOf('|') + 1),
-    }))
-  const byId = new Map(queries.map((query) => [query.id, query.text]))
+describe('CLEF eHealth TAR 2017 search strategies', { tags: ['real-data'] }, () => {
+  let strategies: Strategy[] = []
+  let pubmed: Strategy[] = []
+  let ovid: Strategy[] = []
+
+  beforeAll(() => {
+    strategies = loadStrategies()
+    pubmed = strategies.filter((strategy) => detectOvidSyntax(strategy.lines.join('\n')) === null)
+    ovid = strategies.filter((strategy) => detectOvidSyntax(strategy.lines.join('\n')) !== null)
+  })
+
+  it('has 50 strategies: 10 in PubMed syntax, 40 in Ovid MEDLINE syntax', () => {
+    expect(strategies).toHaveLength(50)
+    expect(pubmed.map((strategy) => strategy.id)).toEqual([
+      'testing/10',
+      'testing/32',
+      'training/6',
+      'training/19',
+      'training/28',
+      'training/35',
+      'training/37',
+      'training/38',
+      'training/44',
+      'training/55',
+    ])
+    expect(ovid).toHaveLength(40)
+  })
+
+  it('parses 47 of the 48 PubMed search statements; the one failure is an unmatched quote in topic 55', () => {
+    const statements = pubmed.flatMap((strategy) =>
+      searchStatements(strategy.lines).map((text) => ({
+        id: strategy.id,
+        text,
+        problem: problemOf(text),
+      })),
+    )
+    expect(statements).toHaveLength(48)
+    expect(statements.filter((statement) => statement.problem !== null)).toEqual([
+      { id: 'training/55', text: 'Serology"[MeSH]', problem: 'UNTERMINATED_QUOTE' },
+    ])
+    for (const { text, problem } of statements) {
+      if (problem === null) {
+        const node = parseQuery(text)
+        expect(parseQuery(formatQuery(node))).toEqual(node)
+      }
+    }
+  })
+
+  it('rejects each of the 40 Ovid strategies with QUERY_SYNTAX naming the first Ovid line', () => {
+    for (const strategy of ovid) {
+      let error: unknown
+      try {
+        parseQuery(strategy.lines.join('\n'), { source: `clef-tar ${strategy.id}` })
+      } catch (caught) {
+        error = caught
+      }
+      expect(error, strategy.id).toBeInstanceOf(PubmatchError)
+      const { code, details, message } = error as PubmatchError
+      expect(code).toBe('QUERY_SYNTAX')
+      expect(details).toMatchObject({
+        problem: 'OVID_SYNTAX',
+        line: 1,
+        record: `clef-tar ${strategy.id}`,
+      })
+      expect(message).toMatch(
+        /looks like Ovid MEDLINE syntax, not PubMed \(.* on line 1\) at position \d+ in clef-tar /,
+      )
+    }
+  })
+
+  it('recognises 1,338 of the 1,339 Ovid lines on their own; "7 AND 26" is also valid PubMed text', () => {
+    const lines = ovid.flatMap((strategy) => strategy.lines.filter((line) => line.trim() !== ''))
+    expect(lines).toHaveLength(1339)
+    const missed = lines.filter((line) => detectOvidSyntax(line) === null)
+    expect(missed).toEqual(['7 AND 26'])
+    expect(parseQuery('7 AND 26')).toEqual({ kind: 'and', children: [term('7'), term('26')] })
+  })
+})
+
+describe('PubMed Best Match log queries', { tags: ['real-data'] }, () => {
+  let queries: { id: string; text: string }[] = []
+  let byId = new Map<string, string>()
   const query = (id: string): string => byId.get(id) ?? ''
+
+  beforeAll(() => {
+    queries = readFileSync(
+      sharedDataPath('pubmed-best-match', 'data', 'queries', 'queries.txt'),
+      'utf8',
+    )
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => ({
+        id: line.slice(0, line.indexOf('|')),
+        text: line.slice(line.indexOf('|') + 1),
+      }))
+    byId = new Map(queries.map((q) => [q.id, q.text]))
+  })
 
   it('parses 996 of the 1,000 queries strictly; the 4 others are user typos', () => {
     expect(queries).toHaveLength(1000)

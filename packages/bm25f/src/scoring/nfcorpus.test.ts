@@ -7,8 +7,8 @@
  * title = tokens before the first token `abstract` (dropped), else before the first `summary`,
  * else the whole text; N = 3,394; n(t) = documents containing t in either field.
  */
-import { existsSync, readFileSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
+import { readFileSync } from 'node:fs'
+import { sharedDataPath } from '@pubmatch/core/testing'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { bestMatchS1 } from './bestmatch-s1.ts'
 import { bm25 } from './bm25.ts'
@@ -17,14 +17,8 @@ import { createScorer, type Scorer } from './scorer.ts'
 import type { CollectionStats, TermStats } from './stats.ts'
 import { xapianBm25 } from './xapian.ts'
 
-const data = new URL('../../../../../shared/data/', import.meta.url)
-const dataFile = (path: string): string => {
-  const file = new URL(path, data)
-  if (!existsSync(file)) {
-    throw new Error(`missing test data ${fileURLToPath(file)} (see shared/data/README.md)`)
-  }
-  return fileURLToPath(file)
-}
+/** A file of the real data set (every suite here is tagged `real-data`). */
+const dataFile = (path: string): string => sharedDataPath(...path.split('/'))
 
 interface Doc {
   readonly id: string
@@ -172,7 +166,7 @@ const termStats = (token: string): TermStats => ({
 const relativeError = (actual: number, expected: number): number =>
   Math.abs(actual - expected) / Math.abs(expected)
 
-describe('NFCorpus statistics', () => {
+describe('NFCorpus statistics', { tags: ['real-data'] }, () => {
   it('match the figures of the reference README', () => {
     const { collection } = corpus
     expect(collection.docCount).toBe(3394)
@@ -186,7 +180,7 @@ describe('NFCorpus statistics', () => {
   })
 })
 
-describe('reference scores', () => {
+describe('reference scores', { tags: ['real-data'] }, () => {
   it.each(Object.keys(VARIANTS))('reproduces every %s score to 1e-9 relative', (variant) => {
     const scorer = VARIANTS[variant]!
     const rows = reference.filter((row) => row.variant === variant)
@@ -261,7 +255,7 @@ describe('reference scores', () => {
   )
 })
 
-describe('upper bounds on NFCorpus', () => {
+describe('upper bounds on NFCorpus', { tags: ['real-data'] }, () => {
   const SCORERS: readonly [string, Scorer][] = [
     ['bestmatch-s1', createScorer('bestmatch-s1')],
     ['bm25f lucene', createScorer('bm25f')],

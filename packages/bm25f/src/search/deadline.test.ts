@@ -30,7 +30,8 @@ describe('search deadlines', () => {
     expect(() => searcher.search('cell', { deadline: performance.now() - 1, limit: 10 })).toThrowError(
       expect.objectContaining({ code: 'TIMEOUT' }),
     )
-    const result = searcher.search('cell', { deadline: performance.now() + 60_000, limit: 10 })
+    // a deadline that is checked but never passes, however slow the machine
+    const result = searcher.search('cell', { deadline: Number.POSITIVE_INFINITY, limit: 10 })
     expect(result.total).toBe(5000)
   })
 })

@@ -8,20 +8,16 @@ import type { Article } from '@pubmatch/core'
 import { testCollectionFields, type IndexReader } from '@pubmatch/index'
 // eslint-disable-next-line no-restricted-imports -- test only: reads the real corpus and queries
 import { readNfcorpusDocs, readQueries } from '@pubmatch/ingest'
+import { sharedDataPath } from '@pubmatch/core/testing'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { hasSharedFile, sharedFile, suiteIndex } from '../../test/helpers.ts'
+import { suiteIndex } from '../../test/helpers.ts'
 import { SCORER_NAMES, type ScorerConfig } from '../scoring/scorer.ts'
 import { createSearcher } from './searcher.ts'
 import type { SearchOptions } from './types.ts'
 
-const HAS_DATA =
-  hasSharedFile('nfcorpus/corpus.docs') &&
-  hasSharedFile('nfcorpus/dev/q-titles.queries') &&
-  hasSharedFile('reference/nfcorpus-bm25/dev_pairs.tsv')
-
 async function corpus(): Promise<Article[]> {
   const articles: Article[] = []
-  for await (const record of readNfcorpusDocs(sharedFile('nfcorpus/corpus.docs'))) {
+  for await (const record of readNfcorpusDocs(sharedDataPath('nfcorpus', 'corpus.docs'))) {
     if (record.kind === 'article') {
       articles.push(record.article)
     }
@@ -38,7 +34,7 @@ const VARIANTS: Readonly<Record<string, ScorerConfig>> = {
   xapian: { name: 'xapian' },
 }
 
-describe.skipIf(!HAS_DATA)('createSearcher on NFCorpus (real data)', () => {
+describe('createSearcher on NFCorpus (real data)', { tags: ['real-data'] }, () => {
   let whitespace: IndexReader
   let biomedical: IndexReader
 
@@ -56,12 +52,15 @@ describe.skipIf(!HAS_DATA)('createSearcher on NFCorpus (real data)', () => {
   })
 
   it('reproduces all 225 reference scores with the reference tokenisation', () => {
-    const lines = readFileSync(sharedFile('reference/nfcorpus-bm25/dev_pairs.tsv'), 'utf8')
+    const lines = readFileSync(
+      sharedDataPath('reference', 'nfcorpus-bm25', 'dev_pairs.tsv'),
+      'utf8',
+    )
       .trim()
       .split('\n')
       .slice(1)
     const tokens = new Map(
-      readFileSync(sharedFile('reference/nfcorpus-bm25/dev_query_tokens.tsv'), 'utf8')
+      readFileSync(sharedDataPath('reference', 'nfcorpus-bm25', 'dev_query_tokens.tsv'), 'utf8')
         .trim()
         .split('\n')
         .map((line) => line.split('\t') as [string, string]),
@@ -115,7 +114,7 @@ describe.skipIf(!HAS_DATA)('createSearcher on NFCorpus (real data)', () => {
   })
 
   it('returns exactly the exhaustive top k for every dev query and every ranker', async () => {
-    const queries = await readQueries(sharedFile('nfcorpus/dev/q-titles.queries'))
+    const queries = await readQueries(sharedDataPath('nfcorpus', 'dev', 'q-titles.queries'))
     expect(queries).toHaveLength(325)
     const base: SearchOptions = { match: 'any', syntax: 'plain' }
     let pruned = 0

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { fixturePath, hasSharedData, dataPath } from '../../test/helpers.ts'
+import { fixturePath, dataPath } from '../../test/helpers.ts'
 import { fakeResult } from '../../test/fake-result.ts'
 import { compareRuns, type ComparisonCell } from '../compare.ts'
 import { evaluate } from '../evaluate.ts'
@@ -115,7 +115,7 @@ describe('renderHtmlReport', () => {
     )
   })
 
-  it.runIf(hasSharedData)('renders a report of two real runs on NFCorpus dev', async () => {
+  it('renders a report of two real runs on NFCorpus dev', { tags: ['real-data'] }, async () => {
     const qrels = await readQrels(dataPath('nfcorpus/dev/s-3.qrel'))
     const options = { measures: ['ndcg_cut.10,20', 'P.10', 'recall.100', 'map', 'recip_rank'] }
     const real = {

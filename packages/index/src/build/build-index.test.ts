@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { isPubmatchError } from '@pubmatch/core'
 import { describe, expect, it } from 'vitest'
 import { article, tempDir, testConfig } from '../../test/helpers.ts'
-import { HAS_NFCORPUS, nfArticle, readNfcorpus } from '../../test/nfcorpus.ts'
+import { nfArticle, readSampleDocs } from '../../test/nfcorpus.ts'
 import { openIndex } from '../index-reader.ts'
 import type { IndexProgress } from '../index-writer.ts'
 import { NO_MERGES } from '../merge/merge-policy.ts'
@@ -75,13 +75,13 @@ describe('buildIndex', () => {
     expect(isPubmatchError(error, 'INVALID_ARGUMENT')).toBe(true)
   })
 
-  it.skipIf(!workerBuilt || !HAS_NFCORPUS)('writes the same segments with 2 worker threads as in this thread', async () => {
-    const docs = readNfcorpus().slice(0, 1500).map(nfArticle)
+  it.skipIf(!workerBuilt)('writes the same segments with 2 worker threads as in this thread', async () => {
+    const docs = (await readSampleDocs()).map(nfArticle)
     const config = { fields: testCollectionFields({ analyzer: 'whitespace' }), mergePolicy: NO_MERGES }
     const inThread = await tempDir()
     const pooled = await tempDir()
-    const a = await buildIndex(docs, inThread, config, { maxBufferedDocs: 400 })
-    const b = await buildIndex(docs, pooled, config, { maxBufferedDocs: 400, workers: 2 })
+    const a = await buildIndex(docs, inThread, config, { maxBufferedDocs: 160 })
+    const b = await buildIndex(docs, pooled, config, { maxBufferedDocs: 160, workers: 2 })
     expect(b).toEqual(a)
     expect(a.segments).toBe(4)
     expect(await filesByExtension(pooled)).toEqual(await filesByExtension(inThread))

@@ -4,15 +4,20 @@ import { tmpdir } from 'node:os'
 import { gzipSync } from 'node:zlib'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { sharedDataPath } from '@pubmatch/core/testing'
+import { samplePath } from '@pubmatch/sample-data'
 import { describe, expect, it } from 'vitest'
 import type { IngestRecord } from '../records.ts'
 import { decodeBiocJson } from './bioc-json.ts'
 import { decodeBiocXml } from './bioc-xml.ts'
 import { parseBiocJson, parseBiocXml, readBiocFile } from './read-bioc.ts'
 
-const data = fileURLToPath(new URL('../../../../../shared/data/pmc/', import.meta.url))
-const format = join(data, 'bioc-format')
+/** The BioC reference samples committed with the tests (a subset of the real data set's `pmc/bioc-format`, same layout). */
+const format = fileURLToPath(new URL('../../test/fixtures/bioc-format/', import.meta.url))
 const read = (path: string): string => readFileSync(join(format, path), 'utf8')
+/** A BioC reference sample of the real data set (only in tests tagged `real-data`). */
+const readShared = (path: string): string =>
+  readFileSync(sharedDataPath('pmc', 'bioc-format', path), 'utf8')
 
 /** Records as plain values (errors by their JSON form) so that deep equality is meaningful. */
 async function collect(records: AsyncIterable<IngestRecord>): Promise<IngestRecord[]> {
@@ -28,9 +33,14 @@ const plain = (records: readonly IngestRecord[]): unknown[] =>
     record.kind === 'error' ? { kind: 'error', error: record.error.toJSON() } : record,
   )
 
-const TWINS = [
+/** Reference pairs of the real data set only. */
+const REAL_TWINS = [
   ['ncbi-nlp-BioC-JSON/xml/collection.xml', 'ncbi-nlp-BioC-JSON/json/collection.json'],
   ['ncbi-nlp-BioC-JSON/xml/abbr.xml', 'ncbi-nlp-BioC-JSON/json/abbr.json'],
+] as const
+
+/** Reference pairs committed with the tests. */
+const TWINS = [
   ['ncbi-nlp-BioC-JSON/xml/everything.xml', 'ncbi-nlp-BioC-JSON/json/everything.json'],
   [
     'ncbi-nlp-BioC-JSON/xml/everything-sentence.xml',
@@ -91,6 +101,16 @@ describe('decodeBiocXml', () => {
     expect(existsSync(join(format, xml))).toBe(true)
     expect(decodeBiocXml(read(xml), 'twin')).toEqual(decodeBiocJson(read(json), 'twin'))
   })
+
+  it.each(REAL_TWINS)(
+    'decodes %s of the real data set exactly as its JSON twin',
+    { tags: ['real-data'] },
+    (xml, json) => {
+      expect(decodeBiocXml(readShared(xml), 'twin')).toEqual(
+        decodeBiocJson(readShared(json), 'twin'),
+      )
+    },
+  )
 
   it('reads the reference collection with offsets, infons and decoded character references', () => {
     const [collection] = decodeBiocXml(read('ncbi-nlp-BioC-JSON/xml/collection.xml'))
@@ -187,6 +207,16 @@ describe('parseBiocXml', () => {
     )
   })
 
+  it.each(REAL_TWINS)(
+    'gives the same records for %s of the real data set as parseBiocJson for its twin',
+    { tags: ['real-data'] },
+    (xml, json) => {
+      expect(plain(parseBiocXml(readShared(xml), { file: 'twin' }))).toEqual(
+        plain(parseBiocJson(readShared(json), { file: 'twin' })),
+      )
+    },
+  )
+
   it('reports a malformed document and goes on with the next one, in order', () => {
     const xml =
       '<collection><source>PMC</source>' +
@@ -214,10 +244,24 @@ describe('parseBiocXml', () => {
     ).toBe(true)
   })
 
+  it.each([
+    'PMC10142442.json',
+    'PMC10370681.json',
+    'PMC10719374.json',
+    'PMC11233762.json',
+    'PMC11500582.json',
+  ])('reads an XML rendering of the sample corpus %s exactly as the JSON', (file) => {
+    const json = readFileSync(samplePath('bioc', file), 'utf8')
+    const fromJson = parseBiocJson(json, { file })
+    expect(fromJson.every((record) => record.kind === 'fulltext')).toBe(true)
+    expect(plain(parseBiocXml(toBiocXml(json), { file }))).toEqual(plain(fromJson))
+  })
+
   it.each(['PMC10793275.json', 'PMC11167097.json', 'PMC10020673.json', 'PMC3509447.json'])(
     'reads an XML rendering of the real %s exactly as the JSON',
+    { tags: ['real-data'] },
     (file) => {
-      const json = readFileSync(join(data, 'bioc-json', file), 'utf8')
+      const json = readFileSync(sharedDataPath('pmc', 'bioc-json', file), 'utf8')
       const fromJson = parseBiocJson(json, { file })
       expect(fromJson.every((record) => record.kind === 'fulltext')).toBe(true)
       expect(plain(parseBiocXml(toBiocXml(json), { file }))).toEqual(plain(fromJson))
@@ -227,16 +271,16 @@ describe('parseBiocXml', () => {
   it('is what readBiocFile streams for XML files, plain or gzipped', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'pubmatch-bioc-xml-'))
     try {
-      const json = readFileSync(join(data, 'bioc-json', 'PMC11167097.json'), 'utf8')
+      const json = readFileSync(samplePath('bioc', 'PMC11233762.json'), 'utf8')
       const xml = toBiocXml(json)
-      await writeFile(join(dir, 'PMC11167097.xml'), xml)
-      await writeFile(join(dir, 'PMC11167097.xml.gz'), gzipSync(xml))
+      await writeFile(join(dir, 'PMC11233762.xml'), xml)
+      await writeFile(join(dir, 'PMC11233762.xml.gz'), gzipSync(xml))
       await writeFile(join(dir, 'cut.xml'), xml.slice(0, 3000))
       await writeFile(join(dir, 'jats.xml'), '<article><front/></article>')
-      const expected = plain(parseBiocJson(json, { file: 'PMC11167097.xml' }))
-      expect(plain(await collect(readBiocFile(join(dir, 'PMC11167097.xml'))))).toEqual(expected)
-      const fromGzip = plain(await collect(readBiocFile(join(dir, 'PMC11167097.xml.gz'))))
-      expect(fromGzip).toEqual(plain(parseBiocJson(json, { file: 'PMC11167097.xml.gz' })))
+      const expected = plain(parseBiocJson(json, { file: 'PMC11233762.xml' }))
+      expect(plain(await collect(readBiocFile(join(dir, 'PMC11233762.xml'))))).toEqual(expected)
+      const fromGzip = plain(await collect(readBiocFile(join(dir, 'PMC11233762.xml.gz'))))
+      expect(fromGzip).toEqual(plain(parseBiocJson(json, { file: 'PMC11233762.xml.gz' })))
       const cut = await collect(readBiocFile(join(dir, 'cut.xml')))
       expect(
         cut.map((record) => (record.kind === 'error' ? record.error.code : record.kind)),

@@ -1,16 +1,19 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import type { FullTextDocument } from '@pubmatch/core'
+import { sharedDataPath } from '@pubmatch/core/testing'
+import { samplePath } from '@pubmatch/sample-data'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { IngestRecord } from '../records.ts'
 import { parseBiocJson, readBiocFile } from './read-bioc.ts'
 
-const data = fileURLToPath(new URL('../../../../../shared/data/pmc/', import.meta.url))
-const biocJsonDir = join(data, 'bioc-json')
-const pubtatorDir = join(data, 'pubtator-bioc-json')
+/** The real data set's 267 PMC BioC JSON files and PubTator files (only in suites tagged `real-data`). */
+const biocJsonDir = sharedDataPath('pmc', 'bioc-json')
+const pubtatorDir = sharedDataPath('pmc', 'pubtator-bioc-json')
+/** One of the five PMC BioC JSON files of the sample corpus (older API generation). */
+const sampleFile = samplePath('bioc', 'PMC10142442.json')
 
 async function collect(records: AsyncIterable<IngestRecord>): Promise<IngestRecord[]> {
   const out: IngestRecord[] = []
@@ -42,15 +45,74 @@ function onlyDocument(records: readonly IngestRecord[]): FullTextDocument {
   return record.document
 }
 
-describe('readBiocFile on the real PMC BioC JSON files', () => {
-  const files = existsSync(biocJsonDir)
-    ? readdirSync(biocJsonDir)
-        .filter((name) => name.endsWith('.json'))
-        .sort()
-    : []
+describe('readBiocFile on the sample corpus (five PMC BioC JSON files)', () => {
+  const files = [
+    'PMC10142442.json',
+    'PMC10370681.json',
+    'PMC10719374.json',
+    'PMC11233762.json',
+    'PMC11500582.json',
+  ]
+  let documents: FullTextDocument[] = []
+
+  beforeAll(async () => {
+    expect(readdirSync(samplePath('bioc')).filter((name) => name.endsWith('.json'))).toEqual(files)
+    const records = (
+      await Promise.all(files.map((file) => collect(readBiocFile(samplePath('bioc', file)))))
+    ).flat()
+    expect(records.filter((record) => record.kind === 'error')).toEqual([])
+    documents = fullTexts(records)
+  })
+
+  // Every value below was read off the raw JSON independently (Python's json module): the
+  // document ids, the front passage's article-id infons and text, the passage counts, and the
+  // passages whose section_type infon is REF.
+  it('reads both API generations, one document per file, with the ids of the front passage', () => {
+    expect(
+      documents.map((document) => [
+        document.pmcid,
+        document.sourceId,
+        document.pmid ?? null,
+        document.doi,
+      ]),
+    ).toEqual([
+      ['PMC10142442', '10142442', '37112839', '10.3390/v15040859'],
+      ['PMC10370681', '10370681', '37494371', '10.1371/journal.pone.0288290'],
+      ['PMC10719374', '10719374', '38092777', '10.1038/s41526-023-00337-5'],
+      ['PMC11233762', 'PMC11233762', '38989048', '10.3389/fphys.2024.1417719'],
+      ['PMC11500582', 'PMC11500582', null, '10.5511/plantbiotechnology.23.1214a'],
+    ])
+    expect(documents.map((document) => document.title)).toEqual([
+      'Inhibition of Cytomegalovirus by Pentacta pygmaea Fucosylated Chondroitin Sulfate Depends on Its Molecular Weight',
+      'Wild mouse gut microbiota limits initial tuberculosis infection in BALB/c mice',
+      'Explainable machine learning identifies multi-omics signatures of muscle response to spaceflight in mice',
+      'Upregulation of Amy1 in the salivary glands of mice exposed to a lunar gravity environment using the multiple artificial gravity research system',
+      'Identification of a novel Golgi-localized putative glycosyltransferase protein in Arabidopsis thaliana',
+    ])
+  })
+
+  it('keeps every passage, the front passage first, and marks the REF passages as references', () => {
+    expect(documents.map((document) => document.passages.length)).toEqual([105, 104, 120, 94, 136])
+    for (const document of documents) {
+      expect(document.passages[0]?.role).toBe('front')
+      expect(document.passages[0]?.text.trim()).toBe(document.title)
+    }
+    expect(
+      documents.map(
+        (document) => document.passages.filter((passage) => passage.role === 'reference').length,
+      ),
+    ).toEqual([46, 50, 39, 26, 58])
+  })
+})
+
+describe('readBiocFile on the real PMC BioC JSON files', { tags: ['real-data'] }, () => {
+  let files: string[] = []
   let records: { file: string; records: IngestRecord[] }[] = []
 
   beforeAll(async () => {
+    files = readdirSync(biocJsonDir)
+      .filter((name) => name.endsWith('.json'))
+      .sort()
     expect(files).toHaveLength(267)
     records = await Promise.all(
       files.map(async (file) => ({
@@ -231,7 +293,7 @@ describe('readBiocFile on the real PMC BioC JSON files', () => {
   })
 })
 
-describe('readBiocFile on PubTator BioC JSON', () => {
+describe('readBiocFile on PubTator BioC JSON', { tags: ['real-data'] }, () => {
   it('reads the passages, ignores annotations and reports documents without a PMC id', async () => {
     const files = readdirSync(pubtatorDir)
       .filter((name) => name.endsWith('.json'))
@@ -285,20 +347,18 @@ describe('readBiocFile on PubTator BioC JSON', () => {
 })
 
 describe('parseBiocJson', () => {
-  const real = existsSync(join(biocJsonDir, 'PMC10793275.json'))
-    ? readFileSync(join(biocJsonDir, 'PMC10793275.json'), 'utf8')
-    : ''
+  const real = readFileSync(sampleFile, 'utf8')
 
   it('turns a truncated file into one MALFORMED_JSON record naming the file', () => {
-    const records = parseBiocJson(real.slice(0, real.length / 2), { file: 'PMC10793275.json' })
+    const records = parseBiocJson(real.slice(0, real.length / 2), { file: 'PMC10142442.json' })
     expect(records).toHaveLength(1)
     const [record] = records
     expect(record?.kind).toBe('error')
     if (record?.kind === 'error') {
       expect(record.error.code).toBe('MALFORMED_JSON')
-      expect(record.error.details).toEqual({ file: 'PMC10793275.json' })
+      expect(record.error.details).toEqual({ file: 'PMC10142442.json' })
       expect(record.error.message).toMatch(
-        /^PMC10793275\.json: not valid BioC JSON \(.+\): ".{1,200}"$/,
+        /^PMC10142442\.json: not valid BioC JSON \(.+\): ".{1,200}"$/,
       )
     }
   })
@@ -404,7 +464,7 @@ describe('readBiocFile', () => {
   })
 
   it('yields one error record for a truncated real file', async () => {
-    const real = readFileSync(join(biocJsonDir, 'PMC11167097.json'), 'utf8')
+    const real = readFileSync(sampleFile, 'utf8')
     const path = join(dir, 'truncated.json')
     await writeFile(path, real.slice(0, 5000))
     const records = await collect(readBiocFile(path))

@@ -1,16 +1,15 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { emptyArticle, type Article } from '@pubmatch/core'
+import { sharedDataPath } from '@pubmatch/core/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { IngestRecord } from '../records.ts'
 import { readJsonlArticles } from './jsonl.ts'
 import { readNfcorpusDocs } from './nfcorpus.ts'
 
-const corpus = fileURLToPath(
-  new URL('../../../../../shared/data/nfcorpus/corpus.docs', import.meta.url),
-)
+/** The real data set's NFCorpus documents (only in tests tagged `real-data`). */
+const corpus = sharedDataPath('nfcorpus', 'corpus.docs')
 
 async function collect(records: AsyncIterable<IngestRecord>): Promise<IngestRecord[]> {
   const out: IngestRecord[] = []
@@ -35,29 +34,33 @@ async function readLines(lines: readonly string[]): Promise<IngestRecord[]> {
 }
 
 describe('readJsonlArticles', () => {
-  it('round-trips the real NFCorpus documents written as JSONL', async () => {
-    const articles = (await collect(readNfcorpusDocs(corpus))).flatMap((record) =>
-      record.kind === 'article' ? [record.article] : [],
-    )
-    const path = join(dir, 'nfcorpus.jsonl')
-    await writeFile(
-      path,
-      articles
-        .map((article) =>
-          JSON.stringify({
-            id: article.id,
-            title: article.title,
-            abstract: article.abstract[0]?.text ?? '',
-          }),
-        )
-        .join('\n') + '\n',
-    )
-    const back = (await collect(readJsonlArticles(path))).flatMap((record) =>
-      record.kind === 'article' ? [record.article] : [],
-    )
-    expect(back).toHaveLength(3_394)
-    expect(back).toEqual(articles)
-  })
+  it(
+    'round-trips the real NFCorpus documents written as JSONL',
+    { tags: ['real-data'] },
+    async () => {
+      const articles = (await collect(readNfcorpusDocs(corpus))).flatMap((record) =>
+        record.kind === 'article' ? [record.article] : [],
+      )
+      const path = join(dir, 'nfcorpus.jsonl')
+      await writeFile(
+        path,
+        articles
+          .map((article) =>
+            JSON.stringify({
+              id: article.id,
+              title: article.title,
+              abstract: article.abstract[0]?.text ?? '',
+            }),
+          )
+          .join('\n') + '\n',
+      )
+      const back = (await collect(readJsonlArticles(path))).flatMap((record) =>
+        record.kind === 'article' ? [record.article] : [],
+      )
+      expect(back).toHaveLength(3_394)
+      expect(back).toEqual(articles)
+    },
+  )
 
   it('maps the optional fields onto the article', async () => {
     const [record] = await readLines([

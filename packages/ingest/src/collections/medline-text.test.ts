@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest'
 import type { IngestRecord } from '../records.ts'
 import { parseMeshHeading, parsePublicationDate, readMedlineText } from './medline-text.ts'
 
-const dir = fileURLToPath(new URL('../../../../../shared/data/medline-text/', import.meta.url))
+/** The real data set's MEDLINE text files, committed with the tests (see their SOURCE.md). */
+const dir = fileURLToPath(new URL('../../test/fixtures/medline-text/', import.meta.url))
 
 async function articles(path: string): Promise<Article[]> {
   const out: Article[] = []

@@ -1,16 +1,14 @@
-import { existsSync } from 'node:fs'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import type { Article } from '@pubmatch/core'
+import { sharedDataPath } from '@pubmatch/core/testing'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { IngestRecord } from '../records.ts'
 import { readNfcorpusDocs, splitNfcorpusText } from './nfcorpus.ts'
 
-const corpus = fileURLToPath(
-  new URL('../../../../../shared/data/nfcorpus/corpus.docs', import.meta.url),
-)
+/** The real data set's NFCorpus documents (only in suites tagged `real-data`). */
+const corpus = sharedDataPath('nfcorpus', 'corpus.docs')
 
 async function collect(records: AsyncIterable<IngestRecord>): Promise<IngestRecord[]> {
   const out: IngestRecord[] = []
@@ -45,11 +43,10 @@ describe('splitNfcorpusText', () => {
   })
 })
 
-describe('readNfcorpusDocs', () => {
+describe('readNfcorpusDocs on the real NFCorpus', { tags: ['real-data'] }, () => {
   let articles: Article[] = []
 
   beforeAll(async () => {
-    expect(existsSync(corpus)).toBe(true)
     const records = await collect(readNfcorpusDocs(corpus))
     expect(records.filter((record) => record.kind !== 'article')).toEqual([])
     articles = records.flatMap((record) => (record.kind === 'article' ? [record.article] : []))
@@ -124,7 +121,9 @@ describe('readNfcorpusDocs', () => {
       'breast',
     ])
   })
+})
 
+describe('readNfcorpusDocs', () => {
   it('reports lines without a tab as errors with their line number and carries on', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'pubmatch-nfcorpus-'))
     try {

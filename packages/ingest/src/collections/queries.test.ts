@@ -2,10 +2,16 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { sharedDataDir } from '@pubmatch/core/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readQueries, readTrecTopics } from './queries.ts'
 
-const data = fileURLToPath(new URL('../../../../../shared/data/', import.meta.url))
+/** The real data set (only in tests tagged `real-data`). */
+const data = sharedDataDir()
+/** TREC PM 2017's topics, committed with the tests (see its SOURCE.md). */
+const topics2017 = fileURLToPath(
+  new URL('../../test/fixtures/trec-pm/topics2017.xml', import.meta.url),
+)
 
 let dir = ''
 beforeAll(async () => {
@@ -16,31 +22,35 @@ afterAll(async () => {
 })
 
 describe('readQueries', () => {
-  it('reads the NFCorpus dev and train query files with their counts', async () => {
-    const counts: Record<string, number> = {}
-    for (const split of ['dev', 'train']) {
-      for (const kind of ['titles', 'vidtitles', 'viddesc', 'nontopictitles']) {
-        counts[`${split}/${kind}`] = (
-          await readQueries(join(data, 'nfcorpus', split, `q-${kind}.queries`))
-        ).length
+  it(
+    'reads the NFCorpus dev and train query files with their counts',
+    { tags: ['real-data'] },
+    async () => {
+      const counts: Record<string, number> = {}
+      for (const split of ['dev', 'train']) {
+        for (const kind of ['titles', 'vidtitles', 'viddesc', 'nontopictitles']) {
+          counts[`${split}/${kind}`] = (
+            await readQueries(join(data, 'nfcorpus', split, `q-${kind}.queries`))
+          ).length
+        }
       }
-    }
-    counts['dev/all'] = (await readQueries(join(data, 'nfcorpus/dev/q-all.queries'))).length
-    // nfcorpus/SOURCE.md: titles / vid-titles / vid-desc / nontopic / all.
-    expect(counts).toEqual({
-      'dev/titles': 325,
-      'dev/vidtitles': 102,
-      'dev/viddesc': 102,
-      'dev/nontopictitles': 144,
-      'train/titles': 2_594,
-      'train/vidtitles': 812,
-      'train/viddesc': 812,
-      'train/nontopictitles': 1_141,
-      'dev/all': 325,
-    })
-  })
+      counts['dev/all'] = (await readQueries(join(data, 'nfcorpus/dev/q-all.queries'))).length
+      // nfcorpus/SOURCE.md: titles / vid-titles / vid-desc / nontopic / all.
+      expect(counts).toEqual({
+        'dev/titles': 325,
+        'dev/vidtitles': 102,
+        'dev/viddesc': 102,
+        'dev/nontopictitles': 144,
+        'train/titles': 2_594,
+        'train/vidtitles': 812,
+        'train/viddesc': 812,
+        'train/nontopictitles': 1_141,
+        'dev/all': 325,
+      })
+    },
+  )
 
-  it('keeps ids and text as written, in file order', async () => {
+  it('keeps ids and text as written, in file order', { tags: ['real-data'] }, async () => {
     const queries = await readQueries(join(data, 'nfcorpus/dev/q-titles.queries'))
     expect(queries.slice(0, 3)).toEqual([
       { id: 'PLAIN-1', text: 'why deep fried foods may cause cancer' },
@@ -72,27 +82,45 @@ describe('readQueries', () => {
 })
 
 describe('readTrecTopics', () => {
-  it('reads the TREC Precision Medicine topics of 2017, 2018 and 2019', async () => {
-    const topics = await Promise.all(
-      [2017, 2018, 2019].map((year) =>
-        readTrecTopics(join(data, `trec-pm/topics/topics${year}.xml`)),
-      ),
-    )
-    expect(topics.map((list) => list.length)).toEqual([30, 50, 40])
-    expect(topics[0]?.[0]).toEqual({
+  it('reads the 30 TREC Precision Medicine topics of 2017', async () => {
+    const topics = await readTrecTopics(topics2017)
+    expect(topics).toHaveLength(30)
+    expect(topics[0]).toEqual({
       id: '1',
       text: 'Liposarcoma CDK4 Amplification 38-year-old male GERD',
     })
-    expect(topics[0]?.[2]).toEqual({
+    expect(topics[2]).toEqual({
       id: '3',
       text: 'Meningioma NF2 (K322), AKT1(E17K) 45-year-old female None',
     })
-    expect(topics[1]?.[0]).toEqual({ id: '1', text: 'melanoma BRAF (V600E) 64-year-old male' })
-    expect(topics[2]?.[0]).toEqual({ id: '1', text: 'melanoma BRAF (E586K) 64-year-old female' })
+    expect(topics.at(-1)?.id).toBe('30')
   })
 
+  it(
+    'reads the TREC Precision Medicine topics of 2017, 2018 and 2019',
+    { tags: ['real-data'] },
+    async () => {
+      const topics = await Promise.all(
+        [2017, 2018, 2019].map((year) =>
+          readTrecTopics(join(data, `trec-pm/topics/topics${year}.xml`)),
+        ),
+      )
+      expect(topics.map((list) => list.length)).toEqual([30, 50, 40])
+      expect(topics[0]?.[0]).toEqual({
+        id: '1',
+        text: 'Liposarcoma CDK4 Amplification 38-year-old male GERD',
+      })
+      expect(topics[0]?.[2]).toEqual({
+        id: '3',
+        text: 'Meningioma NF2 (K322), AKT1(E17K) 45-year-old female None',
+      })
+      expect(topics[1]?.[0]).toEqual({ id: '1', text: 'melanoma BRAF (V600E) 64-year-old male' })
+      expect(topics[2]?.[0]).toEqual({ id: '1', text: 'melanoma BRAF (E586K) 64-year-old female' })
+    },
+  )
+
   it('uses only the chosen fields, in the chosen order', async () => {
-    const topics = await readTrecTopics(join(data, 'trec-pm/topics/topics2017.xml'), {
+    const topics = await readTrecTopics(topics2017, {
       fields: ['gene', 'disease'],
     })
     expect(topics[1]).toEqual({ id: '2', text: 'KRAS (G13D), BRAF (V600E) Colon cancer' })

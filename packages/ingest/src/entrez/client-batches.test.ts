@@ -1,29 +1,39 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { samplePath } from '@pubmatch/sample-data'
 import { loadCitationStore, type CitationStore } from '../testing/citation-store.ts'
 import { citationSearchResponder } from '../testing/citation-search.ts'
 import { createInstantClock } from '../testing/clocks.ts'
 import { articleSetPmids } from '../testing/eutils-routes.ts'
 import type { PlannedFault } from '../testing/fault-plan.ts'
 import { startReplayServer, type ReplayServer } from '../testing/replay-server.ts'
-import { sharedDataPath } from '../testing/shared-data.ts'
+import { installManualTimeouts, type ManualTimeouts } from '../testing/timeouts.ts'
 import { createEntrezClient, type EntrezClient } from './client.ts'
 import type { EFetchBatch } from './fetch-batches.ts'
 import type { EntrezRetryEvent } from './hooks.ts'
 
 let store: CitationStore
 let server: ReplayServer
+/** Attempts time out only when the server holds a `slow` answer, never because the machine is slow. */
+let timeouts: ManualTimeouts
 
 beforeAll(async () => {
-  store = await loadCitationStore([sharedDataPath('pubmed-xml/medline16n0902.xml.gz')])
+  store = await loadCitationStore([samplePath('pubmed', 'medline16n0902.xml.gz')])
 })
 beforeEach(async () => {
+  timeouts = installManualTimeouts()
   server = await startReplayServer({
     citations: store,
     routes: [{ utility: 'esearch', respond: citationSearchResponder() }],
+    onRequest: (request) => {
+      if (request.fault === 'slow') {
+        timeouts.expire(request)
+      }
+    },
   })
 })
 afterEach(async () => {
   await server.close()
+  timeouts.restore()
 })
 
 function client(retries: EntrezRetryEvent[] = []): EntrezClient {
@@ -31,6 +41,7 @@ function client(retries: EntrezRetryEvent[] = []): EntrezClient {
     baseUrl: server.url,
     clock: createInstantClock(),
     timeoutMs: 3000,
+    fetch: timeouts.fetch,
     retry: { retries: 3, random: () => 0.5 },
     onRetry: (e) => retries.push(e),
   })

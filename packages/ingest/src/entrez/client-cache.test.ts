@@ -3,10 +3,12 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { PubmatchError } from '@pubmatch/core'
+import { sharedDataPath } from '@pubmatch/core/testing'
+import { EUTILS_FIXTURES } from '../../test/eutils-fixtures.ts'
 import { createInstantClock, createManualClock, type ManualClock } from '../testing/clocks.ts'
 import { EUTILS_ROUTES } from '../testing/eutils-routes.ts'
 import { startReplayServer, type ReplayServer } from '../testing/replay-server.ts'
-import { sharedDataPath } from '../testing/shared-data.ts'
+import { installManualTimeouts, type ManualTimeouts } from '../testing/timeouts.ts'
 import { createEntrezClient, type EntrezClient, type EntrezClientOptions } from './client.ts'
 import type { EntrezResponseEvent } from './hooks.ts'
 import { createResponseCache, type ResponseCache } from './response-cache.ts'
@@ -16,14 +18,17 @@ let dir: string
 let cacheClock: ManualClock
 let cache: ResponseCache
 let responses: EntrezResponseEvent[]
+/** No attempt times out (the tests count requests), however slow the machine. */
+let timeouts: ManualTimeouts
 
 beforeAll(async () => {
-  server = await startReplayServer({ routes: EUTILS_ROUTES, dataDir: sharedDataPath('eutils') })
+  server = await startReplayServer({ routes: EUTILS_ROUTES, dataDir: EUTILS_FIXTURES })
 })
 afterAll(async () => {
   await server.close()
 })
 beforeEach(async () => {
+  timeouts = installManualTimeouts()
   dir = await mkdtemp(join(tmpdir(), 'pubmatch-entrez-cache-'))
   cacheClock = createManualClock(1_700_000_000_000)
   cache = createResponseCache(dir, { ttlMs: 3_600_000, clock: cacheClock })
@@ -31,11 +36,12 @@ beforeEach(async () => {
 })
 afterEach(async () => {
   await rm(dir, { recursive: true, force: true })
+  timeouts.restore()
 })
 
-function client(options: EntrezClientOptions = {}): EntrezClient {
+function client(options: EntrezClientOptions = {}, on: ReplayServer = server): EntrezClient {
   return createEntrezClient({
-    baseUrl: server.url,
+    baseUrl: on.url,
     clock: createInstantClock(),
     cache,
     onResponse: (e) => responses.push(e),
@@ -99,25 +105,22 @@ describe('Entrez client response cache', () => {
 
   it('never caches history-server requests or error answers', async () => {
     const before = server.requests.length
-    const history = {
-      db: 'pubmed',
-      term: 'cancer',
-      reldate: 60,
-      datetype: 'edat',
-      retmax: 100,
-      usehistory: true,
-    } as const
-    await client().esearch(history)
-    await client().esearch(history)
+    await client().esearch({ ...search, usehistory: true })
+    await client().esearch({ ...search, usehistory: true })
     await client().epost({ db: 'pubmed', ids: ['11237011', '12466850'] })
     await client().epost({ db: 'pubmed', ids: ['11237011', '12466850'] })
+    server.faults.add(
+      { utility: 'esearch', fault: { kind: 'esearch-error' } },
+      { utility: 'esearch', fault: { kind: 'esearch-error' } },
+    )
     await client()
-      .esearch({ db: 'fleegle', term: 'cat' })
+      .esearch(search)
       .catch(() => undefined)
     await client()
-      .esearch({ db: 'fleegle', term: 'cat' })
+      .esearch(search)
       .catch(() => undefined)
     expect(server.requests.length - before).toBe(6)
+    expect(responses.map((r) => r.fromCache)).toEqual([false, false, false, false])
   })
 
   it('reports a cache it cannot write and carries on', async () => {
@@ -132,3 +135,41 @@ describe('Entrez client response cache', () => {
     expect(errors.map((e) => e.code)).toEqual(['IO'])
   })
 })
+
+describe(
+  'Entrez client response cache on the Klortho responses of the real data set',
+  { tags: ['real-data'] },
+  () => {
+    let shared: ReplayServer
+
+    beforeAll(async () => {
+      shared = await startReplayServer({ routes: EUTILS_ROUTES, dataDir: sharedDataPath('eutils') })
+    })
+    afterAll(async () => {
+      await shared.close()
+    })
+
+    it('never caches the recorded history-server and error answers', async () => {
+      const before = shared.requests.length
+      const history = {
+        db: 'pubmed',
+        term: 'cancer',
+        reldate: 60,
+        datetype: 'edat',
+        retmax: 100,
+        usehistory: true,
+      } as const
+      await client({}, shared).esearch(history)
+      await client({}, shared).esearch(history)
+      await client({}, shared).epost({ db: 'pubmed', ids: ['11237011', '12466850'] })
+      await client({}, shared).epost({ db: 'pubmed', ids: ['11237011', '12466850'] })
+      await client({}, shared)
+        .esearch({ db: 'fleegle', term: 'cat' })
+        .catch(() => undefined)
+      await client({}, shared)
+        .esearch({ db: 'fleegle', term: 'cat' })
+        .catch(() => undefined)
+      expect(shared.requests.length - before).toBe(6)
+    })
+  },
+)

@@ -1,24 +1,34 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { isPubmatchError, type PubmatchError } from '@pubmatch/core'
+import { samplePath } from '@pubmatch/sample-data'
 import { loadCitationStore, type CitationStore } from '../testing/citation-store.ts'
 import { citationSearchResponder } from '../testing/citation-search.ts'
 import { createInstantClock } from '../testing/clocks.ts'
 import { articleSetPmids } from '../testing/eutils-routes.ts'
-import { startReplayServer, type ReplayServer } from '../testing/replay-server.ts'
-import { sharedDataPath } from '../testing/shared-data.ts'
+import {
+  startReplayServer,
+  type RecordedRequest,
+  type ReplayServer,
+} from '../testing/replay-server.ts'
+import { installManualTimeouts, type ManualTimeouts } from '../testing/timeouts.ts'
 import { createEntrezClient, type EntrezClient, type EntrezClientOptions } from './client.ts'
 import type { EntrezRequestEvent, EntrezRetryEvent } from './hooks.ts'
 
 let server: ReplayServer
 let store: CitationStore
 let pmids: string[]
+/** Attempts time out only when a test expires them, never because the machine is slow. */
+let timeouts: ManualTimeouts
+/** What happens when the server receives a request; by default a `slow` answer outlasts the client's timeout. */
+let onServerRequest: (request: RecordedRequest) => void
 
 beforeAll(async () => {
-  store = await loadCitationStore([sharedDataPath('pubmed-xml/medline16n0902.xml.gz')])
+  store = await loadCitationStore([samplePath('pubmed', 'medline16n0902.xml.gz')])
   pmids = store.pmids.slice(0, 5)
   server = await startReplayServer({
     citations: store,
     routes: [{ utility: 'esearch', respond: citationSearchResponder() }],
+    onRequest: (request) => onServerRequest(request),
   })
 })
 afterAll(async () => {
@@ -26,6 +36,15 @@ afterAll(async () => {
 })
 beforeEach(() => {
   expect(server.faults.pending).toBe(0) // every test consumes the faults it plans
+  timeouts = installManualTimeouts()
+  onServerRequest = (request) => {
+    if (request.fault === 'slow') {
+      timeouts.expire(request)
+    }
+  }
+})
+afterEach(() => {
+  timeouts.restore()
 })
 
 interface Recorder {
@@ -43,6 +62,7 @@ function recorder(options: EntrezClientOptions = {}): Recorder {
     apiKey: 'SECRET-KEY',
     retry: { random: () => 0.5 },
     timeoutMs: 5000,
+    fetch: timeouts.fetch,
     onRetry: (e) => retries.push(e),
     onRequest: (e) => requests.push(e),
     ...options,
@@ -84,12 +104,20 @@ describe('Entrez client retries', () => {
   })
 
   it('reads a Retry-After given as an HTTP date', async () => {
-    const at = new Date(Math.ceil(Date.now() / 1000) * 1000 + 10_000).toUTCString()
-    server.faults.add({ utility: 'efetch', fault: { kind: 'status', status: 503, retryAfter: at } })
-    const { client, retries } = recorder()
-    await client.efetch({ ids: pmids })
-    expect(retries[0]!.retryAfterMs).toBeGreaterThan(8000)
-    expect(retries[0]!.retryAfterMs).toBeLessThanOrEqual(11_000)
+    // An HTTP date is wall time: the clock stands still, so it is exactly 10 s from now.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.UTC(2025, 0, 1) })
+    try {
+      const at = new Date(Date.now() + 10_000).toUTCString()
+      server.faults.add({
+        utility: 'efetch',
+        fault: { kind: 'status', status: 503, retryAfter: at },
+      })
+      const { client, retries } = recorder()
+      await client.efetch({ ids: pmids })
+      expect(retries[0]!.retryAfterMs).toBe(10_000)
+    } finally {
+      vi.useRealTimers()
+    }
   })
 
   it('gives up with UPSTREAM_HTTP after the retries, naming the status and the URL without api_key', async () => {
@@ -218,10 +246,9 @@ describe('Entrez client retries', () => {
   it('rejects with ABORTED when the caller aborts, without retrying', async () => {
     server.faults.add({ utility: 'efetch', fault: { kind: 'slow', delayMs: 60_000 } })
     const controller = new AbortController()
-    const { client, retries } = recorder({
-      timeoutMs: 10_000,
-      onRequest: () => setTimeout(() => controller.abort(), 20),
-    })
+    // the caller gives up while the server holds the answer back
+    onServerRequest = () => controller.abort()
+    const { client, retries } = recorder({ timeoutMs: 10_000 })
     const error = await failure(client.efetch({ ids: pmids }, { signal: controller.signal }))
     expect(error.code).toBe('ABORTED')
     expect(retries).toEqual([])

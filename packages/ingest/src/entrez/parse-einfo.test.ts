@@ -1,12 +1,7 @@
-import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { isPubmatchError } from '@pubmatch/core'
-import { sharedDataPath } from '../testing/shared-data.ts'
+import { readEutilsFixture as read, readSharedEutils } from '../../test/eutils-fixtures.ts'
 import { parseEInfo } from './parse-einfo.ts'
-
-const eutils = sharedDataPath('eutils')
-const read = (file: string): string => readFileSync(join(eutils, file), 'utf8')
 
 describe('parseEInfo', () => {
   it('reads the pubmed fields and links of biopython einfo2', () => {
@@ -43,6 +38,26 @@ describe('parseEInfo', () => {
     })
   })
 
+  it('reads the database list (biopython einfo1: 39 databases)', () => {
+    const xml = parseEInfo(read('biopython/einfo1.xml'), 'xml')
+    expect(xml.kind === 'dbList' && xml.dbNames.length).toBe(39)
+    expect(xml.kind === 'dbList' && xml.dbNames.slice(0, 3)).toEqual([
+      'pubmed',
+      'protein',
+      'nuccore',
+    ])
+  })
+
+  it('rejects the truncated biopython einfo4 with MALFORMED_XML', () => {
+    expect(() => parseEInfo(read('biopython/einfo4.xml'), 'xml')).toThrow(
+      expect.objectContaining({ code: 'MALFORMED_XML' }) as Error,
+    )
+  })
+})
+
+describe('parseEInfo on the XML and JSON renderings of Klortho', { tags: ['real-data'] }, () => {
+  const read = readSharedEutils
+
   it('gives the same result for klortho einfo.pubmed .xml and .json', () => {
     const xml = parseEInfo(read('klortho/einfo.pubmed.xml'), 'xml')
     expect(parseEInfo(read('klortho/einfo.pubmed.json'), 'json')).toEqual(xml)
@@ -55,22 +70,9 @@ describe('parseEInfo', () => {
     expect(xml.info.fields[0]!.termCount).toBe(137022101)
   })
 
-  it('reads the database list (biopython einfo1: 39 databases; klortho einfo.json in JSON)', () => {
-    const xml = parseEInfo(read('biopython/einfo1.xml'), 'xml')
-    expect(xml.kind === 'dbList' && xml.dbNames.length).toBe(39)
-    expect(xml.kind === 'dbList' && xml.dbNames.slice(0, 3)).toEqual([
-      'pubmed',
-      'protein',
-      'nuccore',
-    ])
+  it('reads the database list in JSON (klortho einfo.json)', () => {
     const json = parseEInfo(read('klortho/einfo.json'), 'json')
     expect(json.kind === 'dbList' && json.dbNames.at(-1)).toBe('gencoll')
-  })
-
-  it('rejects the truncated biopython einfo4 with MALFORMED_XML', () => {
-    expect(() => parseEInfo(read('biopython/einfo4.xml'), 'xml')).toThrow(
-      expect.objectContaining({ code: 'MALFORMED_XML' }) as Error,
-    )
   })
 
   it('turns klortho einfo.error (XML and JSON) into UPSTREAM_ERROR', () => {

@@ -1,11 +1,6 @@
-import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { sharedDataPath } from '../testing/shared-data.ts'
+import { readEutilsFixture as read } from '../../test/eutils-fixtures.ts'
 import { parseELink } from './parse-elink.ts'
-
-const eutils = sharedDataPath('eutils')
-const read = (file: string): string => readFileSync(join(eutils, file), 'utf8')
 
 describe('parseELink', () => {
   it('reads the neighbour link sets of biopython elink1 with their link names and ids', () => {

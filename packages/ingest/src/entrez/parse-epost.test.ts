@@ -1,11 +1,6 @@
-import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { sharedDataPath } from '../testing/shared-data.ts'
+import { readEutilsFixture as read } from '../../test/eutils-fixtures.ts'
 import { parseEPost } from './parse-epost.ts'
-
-const eutils = sharedDataPath('eutils')
-const read = (file: string): string => readFileSync(join(eutils, file), 'utf8')
 
 describe('parseEPost', () => {
   it('reads the WebEnv and query key of biopython epost1', () => {

@@ -1,14 +1,11 @@
-import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { sharedDataPath } from '../testing/shared-data.ts'
+import { readEutilsFixture as read, readSharedEutils } from '../../test/eutils-fixtures.ts'
 import { thrownPubmatchError as thrown } from '../testing/thrown.ts'
 import { parseESearch } from './parse-esearch.ts'
 
-const eutils = sharedDataPath('eutils')
-const read = (file: string): string => readFileSync(join(eutils, file), 'utf8')
+describe('parseESearch on the XML and JSON renderings of Klortho', { tags: ['real-data'] }, () => {
+  const read = readSharedEutils
 
-describe('parseESearch', () => {
   it('gives the same typed result for klortho esearch.pubmed.json and .xml', () => {
     const xml = parseESearch(read('klortho/esearch.pubmed.xml'), 'xml')
     const json = parseESearch(read('klortho/esearch.pubmed.json'), 'json')
@@ -66,6 +63,31 @@ describe('parseESearch', () => {
     ])
   })
 
+  it('turns an ESearch <ERROR> answer into UPSTREAM_ERROR, in XML and JSON', () => {
+    const xml = thrown(() =>
+      parseESearch(
+        read('klortho/esearch.baderror.xml'),
+        'xml',
+        'https://x/esearch.fcgi?db=fleegle',
+      ),
+    )
+    expect(xml.code).toBe('UPSTREAM_ERROR')
+    expect(xml.message).toMatchInlineSnapshot(
+      `"ESearch returned an error for https://x/esearch.fcgi?db=fleegle: "Invalid db name specified: fleegle""`,
+    )
+    expect(xml.details['upstreamMessages']).toEqual(['Invalid db name specified: fleegle'])
+    const json = thrown(() => parseESearch(read('klortho/esearch.baderror.json'), 'json'))
+    expect(json.code).toBe('UPSTREAM_ERROR')
+    expect(json.details['upstreamMessages']).toEqual(['Invalid db name specified: fleegle'])
+  })
+
+  it('rejects a truncated JSON body with MALFORMED_JSON', () => {
+    const json = read('klortho/esearch.pubmed.json')
+    expect(thrown(() => parseESearch(json.slice(0, 500), 'json')).code).toBe('MALFORMED_JSON')
+  })
+})
+
+describe('parseESearch', () => {
   it('reads PhraseNotFound and OutputMessage from biopython esearch8 (no results)', () => {
     const result = parseESearch(read('biopython/esearch8.xml'), 'xml')
     expect(result.count).toBe(0)
@@ -127,24 +149,6 @@ describe('parseESearch', () => {
     ])
   })
 
-  it('turns an ESearch <ERROR> answer into UPSTREAM_ERROR, in XML and JSON', () => {
-    const xml = thrown(() =>
-      parseESearch(
-        read('klortho/esearch.baderror.xml'),
-        'xml',
-        'https://x/esearch.fcgi?db=fleegle',
-      ),
-    )
-    expect(xml.code).toBe('UPSTREAM_ERROR')
-    expect(xml.message).toMatchInlineSnapshot(
-      `"ESearch returned an error for https://x/esearch.fcgi?db=fleegle: "Invalid db name specified: fleegle""`,
-    )
-    expect(xml.details['upstreamMessages']).toEqual(['Invalid db name specified: fleegle'])
-    const json = thrown(() => parseESearch(read('klortho/esearch.baderror.json'), 'json'))
-    expect(json.code).toBe('UPSTREAM_ERROR')
-    expect(json.details['upstreamMessages']).toEqual(['Invalid db name specified: fleegle'])
-  })
-
   it('marks backend failures as transient', () => {
     const body =
       "<eSearchResult><ERROR>Search Backend failed: Couldn't resolve #tcpsearch</ERROR></eSearchResult>"
@@ -152,13 +156,15 @@ describe('parseESearch', () => {
   })
 
   it('rejects truncated and foreign bodies with MALFORMED_XML / MALFORMED_JSON', () => {
-    const xml = read('klortho/esearch.pubmed.xml')
+    const xml = read('biopython/esearch2.xml')
     expect(thrown(() => parseESearch(xml.slice(0, 1500), 'xml')).code).toBe('MALFORMED_XML')
     expect(thrown(() => parseESearch(read('biopython/einfo1.xml'), 'xml')).message).toMatch(
       /has root <eInfoResult>, expected <eSearchResult>/,
     )
-    const json = read('klortho/esearch.pubmed.json')
-    expect(thrown(() => parseESearch(json.slice(0, 500), 'json')).code).toBe('MALFORMED_JSON')
     expect(thrown(() => parseESearch('{"header":{}}', 'json')).code).toBe('MALFORMED_JSON')
+    expect(
+      thrown(() => parseESearch('{"header":{"type":"esearch"},"esearchresult":{"count"', 'json'))
+        .code,
+    ).toBe('MALFORMED_JSON')
   })
 })

@@ -1,11 +1,6 @@
-import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { sharedDataPath } from '../testing/shared-data.ts'
+import { readEutilsFixture as read, readSharedEutils } from '../../test/eutils-fixtures.ts'
 import { parseESummary, summaryText } from './parse-esummary.ts'
-
-const eutils = sharedDataPath('eutils')
-const read = (file: string): string => readFileSync(join(eutils, file), 'utf8')
 
 describe('parseESummary', () => {
   it('reads version 1 DocSum items with their types (biopython esummary1)', () => {
@@ -36,6 +31,16 @@ describe('parseESummary', () => {
     expect(documents[0]!.fields['TaxId']).toBe(9606)
     expect(documents[0]!.fields['Gi']).toBe(28800982)
   })
+
+  it('turns an error-only answer into UPSTREAM_ERROR (biopython esummary8)', () => {
+    expect(() => parseESummary(read('biopython/esummary8.xml'), 'xml')).toThrow(
+      /Neither query_key nor id specified/,
+    )
+  })
+})
+
+describe('parseESummary on the XML and JSON renderings of Klortho', { tags: ['real-data'] }, () => {
+  const read = readSharedEutils
 
   it('reads version 2 XML and JSON of the same pubmed summaries (klortho)', () => {
     const xml = parseESummary(read('klortho/esummary.pubmed.xml'), 'xml')
@@ -77,15 +82,12 @@ describe('parseESummary', () => {
     }
   })
 
-  it('turns error-only answers into UPSTREAM_ERROR', () => {
+  it('turns error-only answers into UPSTREAM_ERROR (klortho esummary.error, XML and JSON)', () => {
     expect(() => parseESummary(read('klortho/esummary.error.xml'), 'xml')).toThrow(
       /ESummary returned an error for esummary: "Invalid db name specified: fleegle"/,
     )
     expect(() => parseESummary(read('klortho/esummary.error.json'), 'json')).toThrow(
       /"Invalid db name specified: fleegle"/,
-    )
-    expect(() => parseESummary(read('biopython/esummary8.xml'), 'xml')).toThrow(
-      /Neither query_key nor id specified/,
     )
   })
 })

@@ -1,21 +1,28 @@
-import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { samplePath } from '@pubmatch/sample-data'
 import { loadCitationStore, type CitationStore } from '../testing/citation-store.ts'
 import { citationSearchResponder, type CitationSearchOptions } from '../testing/citation-search.ts'
 import { createInstantClock } from '../testing/clocks.ts'
 import { startReplayServer, type ReplayServer } from '../testing/replay-server.ts'
-import { sharedDataPath } from '../testing/shared-data.ts'
+import { installManualTimeouts, type ManualTimeouts } from '../testing/timeouts.ts'
 import { createEntrezClient, type EntrezClient } from './client.ts'
 import { parseEntrezDate, type DateRange } from './date-split.ts'
 
 let store: CitationStore
 let server: ReplayServer | undefined
+/** No attempt times out (the tests count requests), however slow the machine. */
+let timeouts: ManualTimeouts
 
 beforeAll(async () => {
-  store = await loadCitationStore([sharedDataPath('pubmed-xml/medline16n0902.xml.gz')])
+  store = await loadCitationStore([samplePath('pubmed', 'medline16n0902.xml.gz')])
+})
+beforeEach(() => {
+  timeouts = installManualTimeouts()
 })
 afterEach(async () => {
   await server?.close()
   server = undefined
+  timeouts.restore()
 })
 
 async function clientFor(

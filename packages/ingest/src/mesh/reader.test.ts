@@ -1,18 +1,17 @@
-import { existsSync, readFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { readFileSync } from 'node:fs'
 import { Readable } from 'node:stream'
 import { gzipSync } from 'node:zlib'
 import { isPubmatchError, type MeshDescriptor } from '@pubmatch/core'
-import { beforeAll, describe, expect, it } from 'vitest'
+import { sharedDataPath } from '@pubmatch/core/testing'
+import { samplePath } from '@pubmatch/sample-data'
+import { describe, expect, it } from 'vitest'
 import type { IngestRecord, MeshEntry } from '../records.ts'
 import type { XmlScanStats } from '../xml/scanner.ts'
 import { parseMeshXmlString, readMeshXml } from './reader.ts'
 
-const MESH = new URL('../../../../../shared/data/mesh/', import.meta.url).pathname
-
-beforeAll(() => {
-  expect(existsSync(MESH), `shared data missing at ${MESH}`).toBe(true)
-})
+/** A MeSH file of the sample corpus, or of the real data set (the `*-head.xml` files). */
+const mesh = (file: string): string =>
+  file.endsWith('-head.xml') ? sharedDataPath('mesh', file) : samplePath('mesh', file)
 
 async function readAll(
   input: Parameters<typeof readMeshXml>[0],
@@ -30,17 +29,15 @@ const entries = (records: readonly IngestRecord[]): MeshEntry[] =>
 
 /** Counts a record element in the raw text, independently of the reader. */
 const rawCount = (file: string, element: string): number =>
-  readFileSync(join(MESH, file), 'utf8').match(new RegExp(`<${element}[ >]`, 'g'))?.length ?? 0
+  readFileSync(mesh(file), 'utf8').match(new RegExp(`<${element}[ >]`, 'g'))?.length ?? 0
 
 describe('readMeshXml', () => {
   it.each([
     ['desc-samples.xml', 'descriptor', 'DescriptorRecord', 43],
-    ['desc2014-head.xml', 'descriptor', 'DescriptorRecord', 63],
     ['qual2014.xml', 'qualifier', 'QualifierRecord', 83],
     ['supp-samples.xml', 'supplementary', 'SupplementalRecord', 19],
-    ['supp2014-head.xml', 'supplementary', 'SupplementalRecord', 109],
   ])('reads every record of %s', async (file, type, element, expected) => {
-    const records = await readAll(join(MESH, file))
+    const records = await readAll(mesh(file))
     expect(records.filter((r) => r.kind === 'error')).toEqual([])
     expect(rawCount(file, element)).toBe(expected)
     expect(entries(records)).toHaveLength(expected)
@@ -48,8 +45,24 @@ describe('readMeshXml', () => {
     expect(new Set(entries(records).map((e) => e.record.ui)).size).toBe(expected)
   })
 
+  it.each([
+    ['desc2014-head.xml', 'descriptor', 'DescriptorRecord', 63],
+    ['supp2014-head.xml', 'supplementary', 'SupplementalRecord', 109],
+  ])(
+    'reads every record of %s of the real data set',
+    { tags: ['real-data'] },
+    async (file, type, element, expected) => {
+      const records = await readAll(mesh(file))
+      expect(records.filter((r) => r.kind === 'error')).toEqual([])
+      expect(rawCount(file, element)).toBe(expected)
+      expect(entries(records)).toHaveLength(expected)
+      expect(entries(records).every((e) => e.type === type)).toBe(true)
+      expect(new Set(entries(records).map((e) => e.record.ui)).size).toBe(expected)
+    },
+  )
+
   it('reads a descriptor: name, tree numbers, entry terms of every concept, qualifiers, scope note (D000082)', async () => {
-    const records = entries(await readAll(join(MESH, 'desc-samples.xml')))
+    const records = entries(await readAll(mesh('desc-samples.xml')))
     const acetaminophen = records.find((e) => e.record.ui === 'D000082')?.record as MeshDescriptor
     expect(acetaminophen.name).toBe('Acetaminophen')
     expect(acetaminophen.treeNumbers).toEqual(['D02.065.199.092.040'])
@@ -80,7 +93,7 @@ describe('readMeshXml', () => {
   })
 
   it('reads a qualifier with its abbreviation, and an SCR with its mappings (Q000002, C025735)', async () => {
-    const qualifiers = entries(await readAll(join(MESH, 'qual2014.xml')))
+    const qualifiers = entries(await readAll(mesh('qual2014.xml')))
     expect(qualifiers[0]).toEqual({
       type: 'qualifier',
       record: {
@@ -95,7 +108,7 @@ describe('readMeshXml', () => {
         (q) => q.type === 'qualifier' && /^[A-Z]{2}$/.test(q.record.abbreviation ?? ''),
       ),
     ).toBe(true)
-    const scrs = entries(await readAll(join(MESH, 'supp-samples.xml')))
+    const scrs = entries(await readAll(mesh('supp-samples.xml')))
     expect(scrs[0]).toEqual({
       type: 'supplementary',
       record: {
@@ -108,7 +121,7 @@ describe('readMeshXml', () => {
   })
 
   it('streams a gzip-compressed file in small chunks with the same result and a bounded buffer', async () => {
-    const raw = readFileSync(join(MESH, 'desc2014-head.xml'))
+    const raw = readFileSync(mesh('desc-samples.xml'))
     const stats: XmlScanStats = { chars: 0, records: 0, maxBufferedChars: 0, maxRecordChars: 0 }
     const chunks = Readable.from(
       (function* () {
@@ -119,8 +132,8 @@ describe('readMeshXml', () => {
       })(),
     )
     const streamed = await readAll(chunks, stats)
-    expect(streamed).toEqual(await readAll(join(MESH, 'desc2014-head.xml')))
-    expect(stats.records).toBe(63)
+    expect(streamed).toEqual(await readAll(mesh('desc-samples.xml')))
+    expect(stats.records).toBe(43)
     expect(stats.maxBufferedChars).toBeLessThan(stats.maxRecordChars + 1024)
     expect(stats.maxBufferedChars * 10).toBeLessThan(stats.chars)
   })

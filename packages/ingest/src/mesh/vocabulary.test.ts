@@ -1,15 +1,15 @@
-import { join } from 'node:path'
 import type { MeshDescriptor, MeshSupplementaryRecord } from '@pubmatch/core'
+import { sharedDataPath } from '@pubmatch/core/testing'
+import { samplePath } from '@pubmatch/sample-data'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { readMeshXml } from './reader.ts'
 import type { MeshEntry } from '../records.ts'
 import { createMeshVocabulary, meshEntryTermLookup, type MeshVocabulary } from './vocabulary.ts'
 
-const MESH = new URL('../../../../../shared/data/mesh/', import.meta.url).pathname
-
-async function load(file: string): Promise<(MeshDescriptor | MeshSupplementaryRecord)[]> {
+/** The descriptors and SCRs of a MeSH XML file. */
+async function load(path: string): Promise<(MeshDescriptor | MeshSupplementaryRecord)[]> {
   const out: (MeshDescriptor | MeshSupplementaryRecord)[] = []
-  for await (const record of readMeshXml(join(MESH, file))) {
+  for await (const record of readMeshXml(path)) {
     if (
       record.kind === 'mesh' &&
       (record.entry.type === 'descriptor' || record.entry.type === 'supplementary')
@@ -20,15 +20,50 @@ async function load(file: string): Promise<(MeshDescriptor | MeshSupplementaryRe
   return out
 }
 
-describe('createMeshVocabulary', () => {
+describe('createMeshVocabulary on the sample corpus (desc-samples.xml, supp-samples.xml)', () => {
+  let vocabulary: MeshVocabulary
+
+  beforeAll(async () => {
+    const descriptors = (await load(samplePath('mesh', 'desc-samples.xml'))) as MeshDescriptor[]
+    const supplementary = (await load(samplePath('mesh', 'supp-samples.xml'))) as MeshSupplementaryRecord[]
+    vocabulary = createMeshVocabulary(descriptors, supplementary)
+  })
+
+  // Every value below was read off the raw XML.
+  it('holds the 43 descriptors, by UI and by name, case-insensitively', () => {
+    expect(vocabulary.size).toBe(43)
+    expect(vocabulary.descriptor('D000082')?.name).toBe('Acetaminophen')
+    expect(vocabulary.descriptorByName('ACETAMINOPHEN')?.ui).toBe('D000082')
+    expect(vocabulary.descriptor('D999999')).toBeUndefined()
+  })
+
+  it('maps entry terms to descriptor UIs, and SCR terms through their mappings', () => {
+    expect(vocabulary.lookupTerm('PARACETAMOL')).toEqual(['D000082'])
+    expect(vocabulary.lookupTerm('a23187')).toEqual(['D000001'])
+    expect(vocabulary.lookupTerm('Aeron')).toEqual(['D001286', 'D002164', 'D004338', 'D012602'])
+    expect(vocabulary.supplementary('C025735')?.name).toBe('Aeron')
+    expect(vocabulary.lookupTerm('no such term')).toEqual([])
+  })
+
+  it('maps tree numbers to UIs and explodes along them, in tree order', () => {
+    expect(vocabulary.uiForTreeNumber('D02.065.199.092.040')).toBe('D000082')
+    // Face A01.456.505: Eye A01.456.505.420, Eyebrows A01.456.505.420.338.
+    expect(vocabulary.explode('D005145')).toEqual(['D005145', 'D005123', 'D005138'])
+    // Eye also sits at A09.371, above Oculomotor Muscles A09.371.613.
+    expect([...vocabulary.explode('D005123')].sort()).toEqual(['D005123', 'D005138', 'D009801'])
+    expect(vocabulary.explode('D005138')).toEqual(['D005138'])
+  })
+})
+
+describe('createMeshVocabulary', { tags: ['real-data'] }, () => {
   let vocabulary: MeshVocabulary
 
   beforeAll(async () => {
     const descriptors = [
-      ...(await load('desc2014-head.xml')),
-      ...(await load('desc-samples.xml')),
+      ...(await load(sharedDataPath('mesh', 'desc2014-head.xml'))),
+      ...(await load(samplePath('mesh', 'desc-samples.xml'))),
     ] as MeshDescriptor[]
-    const supplementary = (await load('supp-samples.xml')) as MeshSupplementaryRecord[]
+    const supplementary = (await load(samplePath('mesh', 'supp-samples.xml'))) as MeshSupplementaryRecord[]
     vocabulary = createMeshVocabulary(descriptors, supplementary)
   })
 
@@ -86,7 +121,7 @@ describe('createMeshVocabulary', () => {
 describe('meshEntryTermLookup', () => {
   it("gives a descriptor's entry terms by UI or by name, and nothing without descriptors", async () => {
     async function* entries(): AsyncGenerator<MeshEntry> {
-      for await (const record of readMeshXml(join(MESH, 'desc-samples.xml'))) {
+      for await (const record of readMeshXml(samplePath('mesh', 'desc-samples.xml'))) {
         if (record.kind === 'mesh') {
           yield record.entry
         }
@@ -94,7 +129,7 @@ describe('meshEntryTermLookup', () => {
     }
     const lookup = await meshEntryTermLookup(entries())
     const byUi = lookup!('D000082')
-    expect(byUi).toEqual(createMeshVocabulary((await load('desc-samples.xml')) as MeshDescriptor[]).descriptor('D000082')!.entryTerms)
+    expect(byUi).toEqual(createMeshVocabulary((await load(samplePath('mesh', 'desc-samples.xml'))) as MeshDescriptor[]).descriptor('D000082')!.entryTerms)
     expect(byUi.length).toBeGreaterThan(0)
     expect(lookup!('acetaminophen')).toEqual(byUi)
     expect(lookup!('no such heading')).toEqual([])

@@ -3,13 +3,14 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { Article } from '@pubmatch/core'
+import { samplePath } from '@pubmatch/sample-data'
 import { createEntrezClient, type EntrezClient } from '../entrez/client.ts'
 import { openCorpus, type CorpusStore } from '../store/corpus-store.ts'
 import { loadCitationStore, type CitationStore } from '../testing/citation-store.ts'
 import { citationSearchResponder } from '../testing/citation-search.ts'
 import { createInstantClock } from '../testing/clocks.ts'
 import { startReplayServer, type ReplayServer } from '../testing/replay-server.ts'
-import { sharedDataPath } from '../testing/shared-data.ts'
+import { installManualTimeouts, type ManualTimeouts } from '../testing/timeouts.ts'
 import { ingestEntrez } from './ingest-entrez.ts'
 import type { IngestEvent } from './ingest-files.ts'
 
@@ -17,11 +18,14 @@ let citations: CitationStore
 let server: ReplayServer
 let dir: string
 let store: CorpusStore
+/** No attempt times out (the tests count requests), however slow the machine. */
+let timeouts: ManualTimeouts
 
 beforeAll(async () => {
-  citations = await loadCitationStore([sharedDataPath('pubmed-xml/medline16n0902.xml.gz')])
+  citations = await loadCitationStore([samplePath('pubmed', 'medline16n0902.xml.gz')])
 })
 beforeEach(async () => {
+  timeouts = installManualTimeouts()
   server = await startReplayServer({ citations, routes: [{ utility: 'esearch', respond: citationSearchResponder() }] })
   dir = await mkdtemp(join(tmpdir(), 'pubmatch-entrez-'))
   store = await openCorpus(dir, { create: true })
@@ -30,13 +34,13 @@ afterEach(async () => {
   await store.close()
   await server.close()
   await rm(dir, { recursive: true, force: true })
+  timeouts.restore()
 })
 
 const client = (): EntrezClient =>
   createEntrezClient({
     baseUrl: server.url,
     clock: createInstantClock(),
-    timeoutMs: 3000,
     retry: { retries: 3, random: () => 0.5 },
   })
 

@@ -1,9 +1,11 @@
 import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { sharedDataPath } from '@pubmatch/core/testing'
+import { samplePath } from '@pubmatch/sample-data'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openCorpus, type CorpusStore } from '../store/corpus-store.ts'
-import { sharedDataPath } from '../testing/shared-data.ts'
 import { detectFormat } from './detect-format.ts'
 import { emptySummary, ingestFiles, ingestOutcome, type IngestEvent } from './ingest-files.ts'
 import { defaultReaders } from './readers.ts'
@@ -21,9 +23,31 @@ afterEach(async () => {
 })
 
 const readers = defaultReaders()
+/** A file committed with the tests (`test/fixtures`). */
+const fixture = (path: string): string => fileURLToPath(new URL(`../../test/fixtures/${path}`, import.meta.url))
 
 describe('detectFormat', () => {
-  it('recognises every article format from content, not names', async () => {
+  it('recognises the article formats of the sample corpus and the committed files from content, not names', async () => {
+    const cases: Array<[string, string, string | null]> = [
+      ['medline16n0902.xml.gz', samplePath('pubmed', 'medline16n0902.xml.gz'), 'pubmed-xml'],
+      ['medsamp2006.xml', samplePath('pubmed', 'medsamp2006.xml'), 'pubmed-xml'],
+      ['pmid_9500320.xml', samplePath('pubmed', 'pmid_9500320.xml'), 'pubmed-xml'],
+      ['PMC10142442.json', samplePath('bioc', 'PMC10142442.json'), 'bioc-json'],
+      ['collection.xml', fixture('bioc-format/ncbi-nlp-BioC-JSON/xml/collection.xml'), 'bioc-xml'],
+      ['pone.0000217.nxml', fixture('jats/pone.0000217.nxml'), 'jats'],
+      ['desc-samples.xml', samplePath('mesh', 'desc-samples.xml'), 'mesh-descriptors'],
+      ['qual2014.xml', samplePath('mesh', 'qual2014.xml'), 'mesh-qualifiers'],
+      ['supp-samples.xml', samplePath('mesh', 'supp-samples.xml'), 'mesh-supplementary'],
+      ['pubmed_result1.txt', fixture('medline-text/pubmed_result1.txt'), 'medline-text'],
+      ['esearch1.xml', fixture('eutils/biopython/esearch1.xml'), null],
+      ['SOURCE.factoid.md', samplePath('pubmed', 'SOURCE.factoid.md'), null],
+    ]
+    for (const [name, path, format] of cases) {
+      expect([name, (await detectFormat(path)).format]).toEqual([name, format])
+    }
+  })
+
+  it('recognises every article format of the real data set from content, not names', { tags: ['real-data'] }, async () => {
     const cases: Array<[string, string | null]> = [
       ['pubmed-xml/medline16n0902.xml.gz', 'pubmed-xml'],
       ['pubmed-xml/medsamp2006.xml', 'pubmed-xml'],
@@ -42,7 +66,7 @@ describe('detectFormat', () => {
       ['nfcorpus/dev/q-titles.queries', null],
     ]
     for (const [path, format] of cases) {
-      expect([path, (await detectFormat(sharedDataPath(path))).format]).toEqual([path, format])
+      expect([path, (await detectFormat(sharedDataPath(...path.split('/')))).format]).toEqual([path, format])
     }
   })
 })
@@ -99,8 +123,8 @@ describe('ingestFiles', () => {
   it('ingests a directory of real files of several formats and skips non-article files', async () => {
     const src = join(dir, 'in')
     await mkdir(src)
-    for (const file of ['pubmed-xml/medsamp2006.xml', 'pmc/bioc-json/PMC10020673.json', 'mesh/desc-samples.xml', 'pubmed-xml/SOURCE.factoid.md']) {
-      await copyFile(sharedDataPath(file), join(src, file.split('/').pop()!))
+    for (const file of ['pubmed/medsamp2006.xml', 'bioc/PMC10142442.json', 'mesh/desc-samples.xml', 'pubmed/SOURCE.factoid.md']) {
+      await copyFile(samplePath(file), join(src, file.split('/').pop()!))
     }
     const events: IngestEvent[] = []
     const summary = await ingestFiles(store, [src], { readers, onEvent: (e) => events.push(e) })
@@ -112,7 +136,7 @@ describe('ingestFiles', () => {
 
   it('skips files already ingested with the same content and re-reads changed ones', async () => {
     const file = join(dir, 'medsamp.xml')
-    await copyFile(sharedDataPath('pubmed-xml/medsamp2006.xml'), file)
+    await copyFile(samplePath('pubmed', 'medsamp2006.xml'), file)
     await ingestFiles(store, [file], { readers })
     const again = await ingestFiles(store, [file], { readers })
     expect(again).toMatchObject({ resumed: 1, sources: 0, added: 0 })
@@ -126,7 +150,7 @@ describe('ingestFiles', () => {
 
   it('applies a DeleteCitation from a later file to an article stored from an earlier one', async () => {
     const base = join(dir, 'base.xml')
-    await copyFile(sharedDataPath('pubmed-xml/pmid_9500320.xml'), base)
+    await copyFile(samplePath('pubmed', 'pmid_9500320.xml'), base)
     await ingestFiles(store, [base], { readers })
     expect(store.has('9500320')).toBe(true)
     const update = join(dir, 'update.xml')
@@ -142,7 +166,7 @@ describe('ingestFiles', () => {
   it('keeps the good files and records of a batch with hostile and broken files', async () => {
     const src = join(dir, 'in')
     await mkdir(src)
-    const gz = await readFile(sharedDataPath('pubmed-xml/medline16n0902.xml.gz'))
+    const gz = await readFile(samplePath('pubmed', 'medline16n0902.xml.gz'))
     await writeFile(join(src, 'a-truncated.xml.gz'), gz.subarray(0, Math.floor(gz.length / 2)))
     await writeFile(join(src, 'b-empty.xml'), '')
     await writeFile(join(src, 'c-not-xml.xml'), 'this is not XML at all\n')
@@ -152,7 +176,7 @@ describe('ingestFiles', () => {
         i === 0 ? '<!ENTITY l0 "lol">' : `<!ENTITY l${i} "${`&l${i - 1};`.repeat(10)}">`,
       ).join('\n')}\n]>\n<PubmedArticleSet><PubmedArticle><MedlineCitation><PMID>1</PMID><Article><ArticleTitle>&l9;</ArticleTitle></Article></MedlineCitation></PubmedArticle></PubmedArticleSet>\n`,
     )
-    await copyFile(sharedDataPath('pubmed-xml/medsamp2006.xml'), join(src, 'e-good.xml'))
+    await copyFile(samplePath('pubmed', 'medsamp2006.xml'), join(src, 'e-good.xml'))
     const failed: string[] = []
     const summary = await ingestFiles(store, [src], {
       readers,
@@ -183,8 +207,8 @@ describe('ingestFiles', () => {
   it('resumes at the file it was writing when interrupted', async () => {
     const src = join(dir, 'in')
     await mkdir(src)
-    for (const file of ['pmid_151222.xml', 'pmid_9500320.xml', 'pmid_9417067.xml']) {
-      await copyFile(sharedDataPath(`pubmed-xml/${file}`), join(src, file))
+    for (const file of ['pmid_151222.xml', 'pmid_30078747.xml', 'pmid_9500320.xml']) {
+      await copyFile(samplePath('pubmed', file), join(src, file))
     }
     const controller = new AbortController()
     await expect(

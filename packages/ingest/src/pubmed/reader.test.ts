@@ -1,22 +1,22 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, relative } from 'node:path'
 import { gunzipSync } from 'node:zlib'
 import { isPubmatchError, type Article, type PubmatchError } from '@pubmatch/core'
+import { sharedDataDir, sharedDataPath } from '@pubmatch/core/testing'
+import { samplePath } from '@pubmatch/sample-data'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { EUTILS_FIXTURES } from '../../test/eutils-fixtures.ts'
 import type { IngestRecord } from '../records.ts'
 import type { XmlScanStats } from '../xml/scanner.ts'
 import { parsePubmedXmlString, readPubmedXml, type PubmedXmlOptions } from './reader.ts'
 
-const DATA = new URL('../../../../../shared/data/', import.meta.url).pathname
-const PUBMED = join(DATA, 'pubmed-xml')
-const BIOPYTHON = join(DATA, 'eutils/biopython')
-const KLORTHO = join(DATA, 'eutils/klortho')
+/** The real data set's PubMed XML and E-utilities folders (only in tests tagged `real-data`). */
+const PUBMED = sharedDataPath('pubmed-xml')
+const BIOPYTHON = sharedDataPath('eutils', 'biopython')
+const KLORTHO = sharedDataPath('eutils', 'klortho')
 const dir = mkdtempSync(join(tmpdir(), 'pubmatch-pubmed-'))
 
-beforeAll(() => {
-  expect(existsSync(PUBMED), `shared data missing at ${PUBMED}`).toBe(true)
-})
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 async function readAll(input: string, options?: PubmedXmlOptions): Promise<IngestRecord[]> {
@@ -64,7 +64,8 @@ function count<T>(values: readonly T[]): Map<T, number> {
   return out
 }
 
-const MEDLINE16 = join(PUBMED, 'medline16n0902.xml.gz')
+const MEDLINE16 = samplePath('pubmed', 'medline16n0902.xml.gz')
+const MEDSAMP = samplePath('pubmed', 'medsamp2006.xml')
 const medline16Stats: XmlScanStats = {
   chars: 0,
   records: 0,
@@ -184,7 +185,7 @@ describe('readPubmedXml on the 2016 MEDLINE baseline chunk (medline16n0902.xml.g
 })
 
 describe("readPubmedXml on NLM's medsamp2006.xml", () => {
-  const file = join(PUBMED, 'medsamp2006.xml')
+  const file = MEDSAMP
   let records: IngestRecord[] = []
   beforeAll(async () => {
     records = await readAll(file)
@@ -320,71 +321,75 @@ describe("readPubmedXml on NLM's medsamp2006.xml", () => {
 })
 
 describe('PubMed XML of the current format', () => {
-  it('reads test_current_medline.xml.gz: copyright, NBSP, keywords, history, ids and chemicals (PMID 36400559)', async () => {
-    const records = await readAll(join(PUBMED, 'test_current_medline.xml.gz'))
-    expect(errors(records)).toEqual([])
-    expect(articles(records).map((a) => a.id)).toEqual([
-      '36400559',
-      '2930949',
-      '11446611',
-      '28786991',
-    ])
-    const article = byId(records, '36400559')
-    expect(article.copyright).toBe('Copyright © 2022 Elsevier Inc. All rights reserved.')
-    expect(article.abstract[0]?.text).toContain('persists for greater than 6 weeks, imaging')
-    expect(article.pubDate).toEqual({ year: 2023, month: 2 })
-    expect(article.electronicDate).toEqual({ year: 2022, month: 10, day: 29 })
-    expect(article.pagination).toBe('61-76')
-    expect(article.journal).toEqual({
-      title: 'Neurologic clinics',
-      isoAbbreviation: 'Neurol Clin',
-      medlineTa: 'Neurol Clin',
-      issn: '1557-9875',
-      issnType: 'Electronic',
-      issnLinking: '0733-8619',
-      nlmUniqueId: '8219232',
-      country: 'United States',
-      volume: '41',
-      issue: '1',
-    })
-    expect(article.keywords).toEqual(
-      ['Back pain', 'Diagnosis', 'Management', 'Outpatient'].map((text) => ({
-        text,
-        owner: 'NOTNLM',
-        majorTopic: false,
-      })),
-    )
-    expect(article.history).toEqual([
-      { status: 'entrez', date: { year: 2022, month: 11, day: 18 } },
-      { status: 'pubmed', date: { year: 2022, month: 11, day: 19 } },
-      { status: 'medline', date: { year: 2022, month: 11, day: 23 } },
-    ])
-    expect(article.articleIds).toEqual([
-      { type: 'pubmed', value: '36400559' },
-      { type: 'doi', value: '10.1016/j.ncl.2022.07.002' },
-      { type: 'pii', value: 'S0733-8619(22)00058-5' },
-    ])
-    expect(article.chemicals).toEqual([
-      { name: 'Anti-Inflammatory Agents, Non-Steroidal', registryNumber: '0', ui: 'D000894' },
-    ])
-    expect(article.mesh[1]).toEqual({
-      descriptorUi: 'D017116',
-      descriptorName: 'Low Back Pain',
-      majorTopic: true,
-      qualifiers: [
-        { ui: 'Q000175', name: 'diagnosis', majorTopic: false },
-        { ui: 'Q000209', name: 'etiology', majorTopic: false },
-        { ui: 'Q000628', name: 'therapy', majorTopic: false },
-      ],
-    })
-    expect(article.publicationStatus).toBe('ppublish')
-    expect(byId(records, '28786991').authors[0]?.identifiers).toEqual([
-      { source: 'ORCID', value: '0000-0002-5721-6764' },
-    ])
-  })
+  it(
+    'reads test_current_medline.xml.gz: copyright, NBSP, keywords, history, ids and chemicals (PMID 36400559)',
+    { tags: ['real-data'] },
+    async () => {
+      const records = await readAll(join(PUBMED, 'test_current_medline.xml.gz'))
+      expect(errors(records)).toEqual([])
+      expect(articles(records).map((a) => a.id)).toEqual([
+        '36400559',
+        '2930949',
+        '11446611',
+        '28786991',
+      ])
+      const article = byId(records, '36400559')
+      expect(article.copyright).toBe('Copyright © 2022 Elsevier Inc. All rights reserved.')
+      expect(article.abstract[0]?.text).toContain('persists for greater than 6 weeks, imaging')
+      expect(article.pubDate).toEqual({ year: 2023, month: 2 })
+      expect(article.electronicDate).toEqual({ year: 2022, month: 10, day: 29 })
+      expect(article.pagination).toBe('61-76')
+      expect(article.journal).toEqual({
+        title: 'Neurologic clinics',
+        isoAbbreviation: 'Neurol Clin',
+        medlineTa: 'Neurol Clin',
+        issn: '1557-9875',
+        issnType: 'Electronic',
+        issnLinking: '0733-8619',
+        nlmUniqueId: '8219232',
+        country: 'United States',
+        volume: '41',
+        issue: '1',
+      })
+      expect(article.keywords).toEqual(
+        ['Back pain', 'Diagnosis', 'Management', 'Outpatient'].map((text) => ({
+          text,
+          owner: 'NOTNLM',
+          majorTopic: false,
+        })),
+      )
+      expect(article.history).toEqual([
+        { status: 'entrez', date: { year: 2022, month: 11, day: 18 } },
+        { status: 'pubmed', date: { year: 2022, month: 11, day: 19 } },
+        { status: 'medline', date: { year: 2022, month: 11, day: 23 } },
+      ])
+      expect(article.articleIds).toEqual([
+        { type: 'pubmed', value: '36400559' },
+        { type: 'doi', value: '10.1016/j.ncl.2022.07.002' },
+        { type: 'pii', value: 'S0733-8619(22)00058-5' },
+      ])
+      expect(article.chemicals).toEqual([
+        { name: 'Anti-Inflammatory Agents, Non-Steroidal', registryNumber: '0', ui: 'D000894' },
+      ])
+      expect(article.mesh[1]).toEqual({
+        descriptorUi: 'D017116',
+        descriptorName: 'Low Back Pain',
+        majorTopic: true,
+        qualifiers: [
+          { ui: 'Q000175', name: 'diagnosis', majorTopic: false },
+          { ui: 'Q000209', name: 'etiology', majorTopic: false },
+          { ui: 'Q000628', name: 'therapy', majorTopic: false },
+        ],
+      })
+      expect(article.publicationStatus).toBe('ppublish')
+      expect(byId(records, '28786991').authors[0]?.identifiers).toEqual([
+        { source: 'ORCID', value: '0000-0002-5721-6764' },
+      ])
+    },
+  )
 
   it('reads a retracted article with its RetractionIn link (pmid_9500320.xml)', () => {
-    const article = byId(parseFile(join(PUBMED, 'pmid_9500320.xml')), '9500320')
+    const article = byId(parseFile(samplePath('pubmed', 'pmid_9500320.xml')), '9500320')
     expect(article.abstract.map((s) => s.label)).toEqual([
       'BACKGROUND',
       'METHODS',
@@ -403,7 +408,7 @@ describe('PubMed XML of the current format', () => {
   })
 
   it('reads a collective author (pmid_30078747.xml) and a 1970s MedlineDate (pmid_151222.xml)', () => {
-    const collective = byId(parseFile(join(PUBMED, 'pmid_30078747.xml')), '30078747')
+    const collective = byId(parseFile(samplePath('pubmed', 'pmid_30078747.xml')), '30078747')
     expect(collective.authors.filter((a) => a.collectiveName !== undefined)).toEqual([
       {
         collectiveName: 'Cancer Genome Atlas Research Network',
@@ -412,55 +417,63 @@ describe('PubMed XML of the current format', () => {
         valid: true,
       },
     ])
-    expect(byId(parseFile(join(PUBMED, 'pmid_151222.xml')), '151222').pubDate).toEqual({
+    expect(byId(parseFile(samplePath('pubmed', 'pmid_151222.xml')), '151222').pubDate).toEqual({
       medlineDate: '1978 Jul-Sep',
       year: 1978,
       month: 7,
     })
   })
 
-  it('flattens inline markup in titles and abstracts (title_with_html_tags.xml, PMID 27797938)', () => {
-    const article = byId(parseFile(join(BIOPYTHON, 'title_with_html_tags.xml')), '27797938')
-    expect(article.title).toBe(
-      'Leucocyte telomere length, genetic variants at the TERT gene region and risk of pancreatic cancer.',
-    )
-    expect(article.abstract.map((s) => s.label)).toEqual([
-      'OBJECTIVE',
-      'DESIGN',
-      'RESULTS',
-      'CONCLUSIONS',
-    ])
-    expect(article.abstract[2]?.text).toContain('95% CI 1.07 to 2.78; ptrend=0.048). ')
-    // No space is restored before "(": only word-to-word joins get one.
-    expect(article.abstract[2]?.text).toContain(
-      'Three SNPs at TERT(linkage disequilibrium r2<0.25) were associated',
-    )
-  })
+  it(
+    'flattens inline markup in titles and abstracts (title_with_html_tags.xml, PMID 27797938)',
+    { tags: ['real-data'] },
+    () => {
+      const article = byId(parseFile(join(BIOPYTHON, 'title_with_html_tags.xml')), '27797938')
+      expect(article.title).toBe(
+        'Leucocyte telomere length, genetic variants at the TERT gene region and risk of pancreatic cancer.',
+      )
+      expect(article.abstract.map((s) => s.label)).toEqual([
+        'OBJECTIVE',
+        'DESIGN',
+        'RESULTS',
+        'CONCLUSIONS',
+      ])
+      expect(article.abstract[2]?.text).toContain('95% CI 1.07 to 2.78; ptrend=0.048). ')
+      // No space is restored before "(": only word-to-word joins get one.
+      expect(article.abstract[2]?.text).toContain(
+        'Three SNPs at TERT(linkage disequilibrium r2<0.25) were associated',
+      )
+    },
+  )
 
-  it('flattens MathML to text (pubmed6.xml PMID 30108519, pubmed7.xml PMID 29963580)', () => {
-    const six = byId(parseFile(join(BIOPYTHON, 'pubmed6.xml')), '30108519')
-    expect(six.title).toBe(
-      'A "Blood Relationship" Between the Overlooked Minimum Lactate Equivalent and Maximal Lactate Steady State in Trained Runners. Back to the Old Days?',
-    )
-    expect(six.abstract[0]?.text).toContain(
-      'Thirteen male endurance-trained [VMLSS 15.0 ± 1.1 km·h-1; maximal oxygen uptake ( VO2max ) 67.6 ± 4.1 ml·kg-1·min-1] homogeneous',
-    )
-    expect(six.abstract[0]?.text).toContain(
-      'maximal ramp incremental running test for VO2max determination',
-    )
-    const seven = byId(parseFile(join(BIOPYTHON, 'pubmed7.xml')), '29963580')
-    expect(seven.abstract[0]?.text).toContain(
-      'included: (1) inhaled 3He/129Xe MRI ventilation and apparent diffusion coefficients',
-    )
-    expect(seven.abstract[0]?.text).toContain('(3) ultrashort echo-time 1H MRI proton density')
-    expect(seven.authors[1]?.identifiers).toEqual([
-      { source: 'ORCID', value: '0000-0002-4590-7461' },
-    ])
-    expect(seven.authors.at(-1)?.collectiveName).toBe('Canadian Respiratory Research Network')
-  })
+  it(
+    'flattens MathML to text (pubmed6.xml PMID 30108519, pubmed7.xml PMID 29963580)',
+    { tags: ['real-data'] },
+    () => {
+      const six = byId(parseFile(join(BIOPYTHON, 'pubmed6.xml')), '30108519')
+      expect(six.title).toBe(
+        'A "Blood Relationship" Between the Overlooked Minimum Lactate Equivalent and Maximal Lactate Steady State in Trained Runners. Back to the Old Days?',
+      )
+      expect(six.abstract[0]?.text).toContain(
+        'Thirteen male endurance-trained [VMLSS 15.0 ± 1.1 km·h-1; maximal oxygen uptake ( VO2max ) 67.6 ± 4.1 ml·kg-1·min-1] homogeneous',
+      )
+      expect(six.abstract[0]?.text).toContain(
+        'maximal ramp incremental running test for VO2max determination',
+      )
+      const seven = byId(parseFile(join(BIOPYTHON, 'pubmed7.xml')), '29963580')
+      expect(seven.abstract[0]?.text).toContain(
+        'included: (1) inhaled 3He/129Xe MRI ventilation and apparent diffusion coefficients',
+      )
+      expect(seven.abstract[0]?.text).toContain('(3) ultrashort echo-time 1H MRI proton density')
+      expect(seven.authors[1]?.identifiers).toEqual([
+        { source: 'ORCID', value: '0000-0002-4590-7461' },
+      ])
+      expect(seven.authors.at(-1)?.collectiveName).toBe('Canadian Respiratory Research Network')
+    },
+  )
 
   it('reads a Season date and non-NLM owners (pubmed1.xml PMID 12091962)', () => {
-    const article = byId(parseFile(join(BIOPYTHON, 'pubmed1.xml')), '12091962')
+    const article = byId(parseFile(join(EUTILS_FIXTURES, 'biopython/pubmed1.xml')), '12091962')
     expect(article.pubDate).toEqual({ year: 1990, season: 'Spring' })
     expect(article.owner).toBe('KIE')
     expect(article.keywords[0]).toEqual({
@@ -470,7 +483,7 @@ describe('PubMed XML of the current format', () => {
     })
   })
 
-  it('reads a PubmedBookArticle (efetch.pubmedbook.xml)', () => {
+  it('reads a PubmedBookArticle (efetch.pubmedbook.xml)', { tags: ['real-data'] }, () => {
     const records = parseFile(join(KLORTHO, 'efetch.pubmedbook.xml'))
     expect(errors(records)).toEqual([])
     const book = byId(records, '20301295')
@@ -503,45 +516,53 @@ describe('PubMed XML of the current format', () => {
     expect(book.history.map((h) => h.status)).toEqual(['pubmed', 'medline', 'entrez'])
   })
 
-  it('reads a mixed set of a PubmedArticle and a PubmedBookArticle (efetch.pubmedexample.xml)', () => {
-    const records = parseFile(join(KLORTHO, 'efetch.pubmedexample.xml'))
-    expect(errors(records)).toEqual([])
-    expect(articles(records).map((a) => [a.id, a.source])).toEqual([
-      ['17284678', 'pubmed'],
-      ['20301295', 'pubmed-book'],
-    ])
-  })
+  it(
+    'reads a mixed set of a PubmedArticle and a PubmedBookArticle (efetch.pubmedexample.xml)',
+    { tags: ['real-data'] },
+    () => {
+      const records = parseFile(join(KLORTHO, 'efetch.pubmedexample.xml'))
+      expect(errors(records)).toEqual([])
+      expect(articles(records).map((a) => [a.id, a.source])).toEqual([
+        ['17284678', 'pubmed'],
+        ['20301295', 'pubmed-book'],
+      ])
+    },
+  )
 
-  it('parses every PubMed XML file in the shared data without error', async () => {
-    const files = [
-      ...readdirSync(PUBMED)
-        .filter((f) => /\.xml(\.gz)?$/.test(f))
-        .map((f) => join(PUBMED, f)),
-      ...readdirSync(BIOPYTHON)
-        .filter((f) => /^(pubmed\d+|title_with_html_tags)\.xml$/.test(f))
-        .map((f) => join(BIOPYTHON, f)),
-      ...readdirSync(KLORTHO)
-        .filter((f) => /^efetch\.pubmed.*\.xml$/.test(f))
-        .map((f) => join(KLORTHO, f)),
-    ]
-    expect(files).toHaveLength(14 + 7 + 3)
-    const totals: Record<string, number> = {}
-    for (const file of files) {
-      const records = await readAll(file)
-      expect(errors(records), file).toEqual([])
-      expect(articles(records).length, file).toBeGreaterThan(0)
-      totals[file.slice(DATA.length)] = articles(records).length
-    }
-    expect(totals).toMatchObject({
-      'pubmed-xml/pmids.xml': 4,
-      'eutils/klortho/efetch.pubmed.xml': 2,
-      'eutils/biopython/pubmed2.xml': 2,
-    })
-  })
+  it(
+    'parses every PubMed XML file in the shared data without error',
+    { tags: ['real-data'] },
+    async () => {
+      const files = [
+        ...readdirSync(PUBMED)
+          .filter((f) => /\.xml(\.gz)?$/.test(f))
+          .map((f) => join(PUBMED, f)),
+        ...readdirSync(BIOPYTHON)
+          .filter((f) => /^(pubmed\d+|title_with_html_tags)\.xml$/.test(f))
+          .map((f) => join(BIOPYTHON, f)),
+        ...readdirSync(KLORTHO)
+          .filter((f) => /^efetch\.pubmed.*\.xml$/.test(f))
+          .map((f) => join(KLORTHO, f)),
+      ]
+      expect(files).toHaveLength(14 + 7 + 3)
+      const totals: Record<string, number> = {}
+      for (const file of files) {
+        const records = await readAll(file)
+        expect(errors(records), file).toEqual([])
+        expect(articles(records).length, file).toBeGreaterThan(0)
+        totals[relative(sharedDataDir(), file)] = articles(records).length
+      }
+      expect(totals).toMatchObject({
+        'pubmed-xml/pmids.xml': 4,
+        'eutils/klortho/efetch.pubmed.xml': 2,
+        'eutils/biopython/pubmed2.xml': 2,
+      })
+    },
+  )
 })
 
 describe('readPubmedXml resources', () => {
-  it.skipIf(!existsSync('/proc/self/fd')).each([MEDLINE16, join(PUBMED, 'medsamp2006.xml')])(
+  it.skipIf(!existsSync('/proc/self/fd')).each([MEDLINE16, MEDSAMP])(
     'closes %s when the consumer stops after the first record',
     async (file) => {
       const openFiles = () => readdirSync('/proc/self/fd').length
@@ -551,8 +572,12 @@ describe('readPubmedXml resources', () => {
         expect(openFiles()).toBeGreaterThan(before)
         break
       }
-      for (let k = 0; k < 20 && openFiles() > before; k++) {
-        await new Promise((resolve) => setTimeout(resolve, 10))
+      // The stream closes its file asynchronously: wait while a file-system request (the
+      // last read, then the close) is in flight; once none is, the descriptor must be gone.
+      const inFlight = (): boolean =>
+        process.getActiveResourcesInfo().some((resource) => resource.startsWith('FSReq'))
+      while (openFiles() > before && inFlight()) {
+        await new Promise((resolve) => setImmediate(resolve))
       }
       expect(openFiles()).toBe(before)
     },
@@ -560,18 +585,28 @@ describe('readPubmedXml resources', () => {
 })
 
 describe('readPubmedXml on damaged and foreign inputs', () => {
-  it('rejects eutils files that are not PubMed XML with UNSUPPORTED_FORMAT', async () => {
-    const html = await readFailure(join(BIOPYTHON, 'pubmed3.html'))
-    expect(html.code).toBe('UNSUPPORTED_FORMAT')
-    expect(html.message).toContain('an HTML page, not PubMed XML')
-    for (const name of ['efetch3.xml', 'efetch4.xml', 'efetch_pmc.xml', 'efetch_schemas.xml']) {
-      const error = await readFailure(join(BIOPYTHON, name))
-      expect(error.code, name).toBe('UNSUPPORTED_FORMAT')
-      expect(error.details.file).toBe(join(BIOPYTHON, name))
-    }
-    expect(() =>
-      parsePubmedXmlString(readFileSync(join(BIOPYTHON, 'pubmed3.html'), 'utf8')),
-    ).toThrow('an HTML page, not PubMed XML')
+  it(
+    'rejects eutils files that are not PubMed XML with UNSUPPORTED_FORMAT',
+    { tags: ['real-data'] },
+    async () => {
+      const html = await readFailure(join(BIOPYTHON, 'pubmed3.html'))
+      expect(html.code).toBe('UNSUPPORTED_FORMAT')
+      expect(html.message).toContain('an HTML page, not PubMed XML')
+      for (const name of ['efetch3.xml', 'efetch4.xml', 'efetch_pmc.xml', 'efetch_schemas.xml']) {
+        const error = await readFailure(join(BIOPYTHON, name))
+        expect(error.code, name).toBe('UNSUPPORTED_FORMAT')
+        expect(error.details.file).toBe(join(BIOPYTHON, name))
+      }
+      expect(() =>
+        parsePubmedXmlString(readFileSync(join(BIOPYTHON, 'pubmed3.html'), 'utf8')),
+      ).toThrow('an HTML page, not PubMed XML')
+    },
+  )
+
+  it('rejects a PMC EFetch answer (biopython efetch_pmc.xml) with UNSUPPORTED_FORMAT', async () => {
+    const file = join(EUTILS_FIXTURES, 'biopython/efetch_pmc.xml')
+    const error = await readFailure(file)
+    expect([error.code, error.details.file]).toEqual(['UNSUPPORTED_FORMAT', file])
   })
 
   it('keeps the records before the cut of a truncated .gz, then yields one TRUNCATED_INPUT error', async () => {
@@ -589,15 +624,19 @@ describe('readPubmedXml on damaged and foreign inputs', () => {
     expect(errors(records)[0]).toMatchObject({ code: 'TRUNCATED_INPUT', details: { file: path } })
   })
 
-  it('yields TRUNCATED_INPUT after the complete records when the last record is unclosed', async () => {
-    const text = readFileSync(join(PUBMED, 'pmids.xml'), 'utf8')
-    const path = join(dir, 'cut.xml')
-    writeFileSync(path, text.slice(0, text.lastIndexOf('<PubmedArticle>') + 400))
-    const records = await readAll(path)
-    expect(articles(records)).toHaveLength(3)
-    expect(errors(records).map((e) => e.code)).toEqual(['TRUNCATED_INPUT'])
-    expect(errors(records)[0]?.message).toContain('inside record #4 <PubmedArticle>')
-  })
+  it(
+    'yields TRUNCATED_INPUT after the complete records when the last record is unclosed',
+    { tags: ['real-data'] },
+    async () => {
+      const text = readFileSync(join(PUBMED, 'pmids.xml'), 'utf8')
+      const path = join(dir, 'cut.xml')
+      writeFileSync(path, text.slice(0, text.lastIndexOf('<PubmedArticle>') + 400))
+      const records = await readAll(path)
+      expect(articles(records)).toHaveLength(3)
+      expect(errors(records).map((e) => e.code)).toEqual(['TRUNCATED_INPUT'])
+      expect(errors(records)[0]?.message).toContain('inside record #4 <PubmedArticle>')
+    },
+  )
 
   it('rejects an empty file with EMPTY_INPUT and a binary file as not XML', async () => {
     const empty = join(dir, 'empty.xml')
@@ -614,7 +653,7 @@ describe('readPubmedXml on damaged and foreign inputs', () => {
   })
 
   it('reports a citation without its PMID as MISSING_FIELD naming its ordinal, and keeps the others', async () => {
-    const text = readFileSync(join(PUBMED, 'medsamp2006.xml'), 'utf8')
+    const text = readFileSync(MEDSAMP, 'utf8')
     let seen = 0
     const damaged = text.replace(/<MedlineCitation [^>]*>\s*<PMID>\d+<\/PMID>/g, (m) =>
       ++seen === 3 ? m.replace(/<PMID>\d+<\/PMID>/, '') : m,
@@ -632,7 +671,7 @@ describe('readPubmedXml on damaged and foreign inputs', () => {
   })
 
   it('reports a malformed record as MALFORMED_XML naming its PMID, and keeps the others', () => {
-    const text = readFileSync(join(PUBMED, 'medsamp2006.xml'), 'utf8')
+    const text = readFileSync(MEDSAMP, 'utf8')
     const damaged = text.replace(
       '<ArticleTitle>[Effect of fetal',
       '<ArticleTitle><Oops>[Effect of fetal',

@@ -1,13 +1,15 @@
 import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { gunzipSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
+import { samplePath } from '@pubmatch/sample-data'
+import { EUTILS_FIXTURES } from '../../test/eutils-fixtures.ts'
 import { citationPubDate, cutCitations, loadCitationStore } from './citation-store.ts'
 import { articleSetPmids } from './eutils-routes.ts'
-import { sharedDataPath } from './shared-data.ts'
 
 describe('cutCitations', () => {
   it('cuts the 604 MedlineCitations of medline16n0902 and wraps them as PubmedArticles', () => {
-    const file = sharedDataPath('pubmed-xml/medline16n0902.xml.gz')
+    const file = samplePath('pubmed', 'medline16n0902.xml.gz')
     const xml = gunzipSync(readFileSync(file)).toString('utf8')
     const citations = cutCitations(xml, file)
     expect(citations).toHaveLength(604)
@@ -22,8 +24,8 @@ describe('cutCitations', () => {
     expect(citations.some((c) => c.pmid === '26432306')).toBe(false)
   })
 
-  it('takes PubmedArticle elements as they are (biopython pubmed2)', () => {
-    const file = sharedDataPath('eutils/biopython/pubmed2.xml')
+  it('takes PubmedArticle elements as they are (biopython pubmed1)', () => {
+    const file = join(EUTILS_FIXTURES, 'biopython/pubmed1.xml')
     const citations = cutCitations(readFileSync(file, 'utf8'), file)
     expect(citations.length).toBeGreaterThan(0)
     expect(
@@ -56,8 +58,8 @@ describe('citationPubDate', () => {
 describe('loadCitationStore', () => {
   it('serves EFetch article sets in the order asked, leaving out unknown PMIDs', async () => {
     const store = await loadCitationStore([
-      sharedDataPath('pubmed-xml/medline16n0902.xml.gz'),
-      sharedDataPath('pubmed-xml/medsamp2006.xml'),
+      samplePath('pubmed', 'medline16n0902.xml.gz'),
+      samplePath('pubmed', 'medsamp2006.xml'),
     ])
     // 604 + 88 citations, no PMID in both files
     expect(store.pmids).toHaveLength(692)

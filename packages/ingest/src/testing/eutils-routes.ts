@@ -2,8 +2,9 @@ import type { ReplayRoute } from './replay-server.ts'
 
 /**
  * The route table of the real E-utilities responses in `shared/data/eutils` (paths relative
- * to that folder), so that a client call with these parameters is answered with the real
- * bytes. Klortho's routes are the request URLs its `samples/README.md` lists; Biopython's
+ * to that folder; the package's tests commit a subset of it in the same layout,
+ * `test/fixtures/eutils`), so that a client call with these parameters is answered with the
+ * real bytes. Klortho's routes are the request URLs its `samples/README.md` lists; Biopython's
  * are keyed by the terms and ids found in the answers themselves (its test suite does not
  * record the URLs). Routes are tried in order, so specific ones come first; the last EInfo
  * route answers any other EInfo request with the database list.

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
+import { EUTILS_FIXTURES } from '../../test/eutils-fixtures.ts'
 import { createFaultPlan } from './fault-plan.ts'
 import { EUTILS_ROUTES } from './eutils-routes.ts'
 import { startReplayServer, type ReplayServer } from './replay-server.ts'
 import { createCitationStore } from './citation-store.ts'
-import { sharedDataPath } from './shared-data.ts'
 
 let server: ReplayServer | undefined
 afterEach(async () => {
@@ -15,7 +15,7 @@ afterEach(async () => {
 
 describe('startReplayServer', () => {
   it('answers a routed request with the real file, byte for byte', async () => {
-    const dataDir = sharedDataPath('eutils')
+    const dataDir = EUTILS_FIXTURES
     server = await startReplayServer({ routes: EUTILS_ROUTES, dataDir })
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/entrez\/eutils\/$/)
     const response = await fetch(`${server.url}esearch.fcgi?db=pubmed&term=biopython&tool=t`)
@@ -34,7 +34,7 @@ describe('startReplayServer', () => {
   })
 
   it('merges form-body parameters of a POST and answers 400 when no route matches', async () => {
-    server = await startReplayServer({ routes: EUTILS_ROUTES, dataDir: sharedDataPath('eutils') })
+    server = await startReplayServer({ routes: EUTILS_ROUTES, dataDir: EUTILS_FIXTURES })
     const response = await fetch(`${server.url}esummary.fcgi?db=nosuchdb`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },

@@ -1,5 +1,10 @@
 import { readFile } from 'node:fs/promises'
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type ServerResponse,
+} from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { isAbsolute, join } from 'node:path'
 import type { CitationStore } from './citation-store.ts'
@@ -27,6 +32,8 @@ export interface RecordedRequest {
   readonly paramList: ReadonlyArray<readonly [string, string]>
   /** The request's `Content-Type`, if any. */
   readonly contentType?: string
+  /** Every request header, names in lower case. */
+  readonly headers: Readonly<IncomingHttpHeaders>
   /** Arrival time on the server's clock (see {@link ReplayServerOptions.clock}). */
   readonly at: number
   /** The fault injected into the answer, if any. */
@@ -86,6 +93,12 @@ export interface ReplayServerOptions {
   readonly faults?: readonly PlannedFault[]
   /** Clock for {@link RecordedRequest.at} (share the client's virtual clock). Defaults to `Date.now`. */
   readonly clock?: { now(): number }
+  /**
+   * Called with each request as it arrives, after its fault is chosen and before it is
+   * answered: e.g. to expire the client's timeout (see `installManualTimeouts`) while a `slow`
+   * answer is held back. Defaults to none.
+   */
+  readonly onRequest?: (request: RecordedRequest) => void
 }
 
 /** A running replay server. */
@@ -225,6 +238,7 @@ export async function startReplayServer(options: ReplayServerOptions = {}): Prom
       params: Object.fromEntries(paramList),
       paramList,
       ...(contentType === undefined ? {} : { contentType }),
+      headers: req.headers,
       at: now(),
     }
     requests.push(recorded)
@@ -232,6 +246,7 @@ export async function startReplayServer(options: ReplayServerOptions = {}): Prom
     if (fault !== undefined) {
       recorded.fault = fault.kind
     }
+    options.onRequest?.(recorded)
     switch (fault?.kind) {
       case 'reset':
         req.socket.destroy()

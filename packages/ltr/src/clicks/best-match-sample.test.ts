@@ -1,17 +1,15 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { isPubmatchError } from '@pubmatch/core'
+import { sharedDataPath } from '@pubmatch/core/testing'
 import { describe, expect, it } from 'vitest'
 import { readBestMatchSample } from './best-match-sample.ts'
 
-/** `../shared/data/pubmed-best-match` from the repository root. */
-const SAMPLE = fileURLToPath(
-  new URL('../../../../../shared/data/pubmed-best-match', import.meta.url),
-)
+/** NCBI's Best Match sample of the real data set. */
+const SAMPLE = sharedDataPath('pubmed-best-match')
 
-describe('readBestMatchSample on NCBI’s real sample', () => {
+describe('readBestMatchSample on NCBI’s real sample', { tags: ['real-data'] }, () => {
   it('reads the 1,000 log queries, their gold lists and candidates, and counts them', async () => {
     const sample = await readBestMatchSample(SAMPLE)
     // withGold and the non-empty candidate lists (672 − 60 empty) are stated in SOURCE.md;

@@ -1,29 +1,48 @@
-import { existsSync, readFileSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
-import { abstractText, type Article } from '@pubmatch/core'
+import {
+  abstractText,
+  type Article,
+  type MeshDescriptor,
+  type MeshQualifierRecord,
+} from '@pubmatch/core'
+import { readMeshXml } from '@pubmatch/ingest'
+import { samplePath } from '@pubmatch/sample-data'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { formatJson } from '../format-json.ts'
 import type { CorpusModel } from '../model.ts'
-import { readArticles, readMeshVocabulary } from '../real-data.ts'
+import { readArticles } from '../real-data.ts'
 import { FUNCTION_WORDS, tokenTerms } from '../text.ts'
 import { GENERAL_TOPIC } from '../vocabulary.ts'
 import { fitCorpusModel, type FitOptions } from './fit.ts'
 
-const SHARED = fileURLToPath(new URL('../../../../../shared/data/', import.meta.url))
-const MEDSAMP = `${SHARED}pubmed-xml/medsamp2006.xml`
+/** The sample corpus's NLM 2006 MEDLINE sample, and its MeSH descriptors and qualifiers. */
+const MEDSAMP = samplePath('pubmed', 'medsamp2006.xml')
+const MESH = [samplePath('mesh', 'desc-samples.xml'), samplePath('mesh', 'qual2014.xml')]
+/** Three lines of NCBI's Best Match query log (`pubmed-best-match/data/queries/queries.txt`). */
+const QUERY_LOG =
+  'qid0000|ultrasound and chronic pancreatitis\nqid0002|"Rabbani F"[Author]\nqid0012|classification of hypovolemic shock\n'
 
 describe('fitCorpusModel', () => {
   const articles: Article[] = []
   let model: CorpusModel
   let options: FitOptions
   beforeAll(async () => {
-    expect(existsSync(MEDSAMP)).toBe(true)
     for await (const article of readArticles([MEDSAMP])) {
       articles.push(article)
     }
+    const descriptors: MeshDescriptor[] = []
+    const qualifiers: MeshQualifierRecord[] = []
+    for (const file of MESH) {
+      for await (const record of readMeshXml(file)) {
+        if (record.kind === 'mesh' && record.entry.type === 'descriptor') {
+          descriptors.push(record.entry.record)
+        } else if (record.kind === 'mesh' && record.entry.type === 'qualifier') {
+          qualifiers.push(record.entry.record)
+        }
+      }
+    }
     options = {
-      mesh: await readMeshVocabulary(SHARED),
-      queryLog: readFileSync(`${SHARED}pubmed-best-match/data/queries/queries.txt`, 'utf8'),
+      mesh: { descriptors, qualifiers },
+      queryLog: QUERY_LOG,
       topics: 4,
       calibrationArticles: 300,
     }
@@ -76,7 +95,7 @@ describe('fitCorpusModel', () => {
     // Check tags spread over every kind of article are never topical.
     const humans = model.mesh.descriptors.find(([, name]) => name === 'Humans')
     expect(humans?.[4]).toBe(GENERAL_TOPIC)
-    expect(model.queries.length).toBe(994)
+    expect(model.queries.map((query) => query.qid)).toEqual(['qid0000', 'qid0002', 'qid0012'])
   })
 
   it('is deterministic', async () => {

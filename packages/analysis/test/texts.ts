@@ -1,20 +1,12 @@
-import { existsSync, readFileSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
+import { readFileSync } from 'node:fs'
 import { gunzipSync } from 'node:zlib'
 
-/** `/work/shared/data` (from packages/analysis/test/), or `$PUBMATCH_SHARED` when set. */
-export const SHARED_DATA: string =
-  process.env.PUBMATCH_SHARED ?? fileURLToPath(new URL('../../../../shared/data/', import.meta.url))
-
-/** Whether the shared data folder is present (tests that need it are skipped otherwise). */
-export const HAS_SHARED_DATA: boolean = existsSync(`${SHARED_DATA}/pubmed-xml/medsamp2006.xml`)
-
 /**
- * Reads a file under the shared data folder as UTF-8, gunzipping `.gz` files.
- * @param path - path relative to the data folder
+ * Reads a file as UTF-8, gunzipping `.gz` files.
+ * @param path - the file (`samplePath(…)`, or `sharedDataPath(…)` in a suite tagged `real-data`)
  */
-export function readSharedText(path: string): string {
-  const bytes = readFileSync(`${SHARED_DATA}/${path}`)
+export function readText(path: string): string {
+  const bytes = readFileSync(path)
   return (path.endsWith('.gz') ? gunzipSync(bytes) : bytes).toString('utf8')
 }
 
@@ -24,6 +16,16 @@ const ENTITIES: Readonly<Record<string, string>> = {
   amp: '&',
   quot: '"',
   apos: "'",
+}
+
+/**
+ * Every `<ArticleTitle>` of a PubMed XML text, in order, with the five XML entities decoded.
+ * @param xml - PubMed XML
+ */
+export function articleTitles(xml: string): string[] {
+  return [...xml.matchAll(/<ArticleTitle>([\s\S]*?)<\/ArticleTitle>/g)].map((match) =>
+    match[1]!.replace(/&(lt|gt|amp|quot|apos);/g, (_, name: string) => ENTITIES[name]!),
+  )
 }
 
 /**

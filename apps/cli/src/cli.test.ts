@@ -68,7 +68,11 @@ describe.runIf(existsSync(bin))('pubmatch CLI (built)', () => {
     const update = join(dir, 'update.xml')
     await writeFile(update, '<PubmedArticleSet><DeleteCitation><PMID Version="1">9500320</PMID></DeleteCitation></PubmedArticleSet>')
     expect((await pubmatch('ingest', update, '-c', corpus, '-q')).code).toBe(0)
-    const incremental = await pubmatch('index', '-c', corpus, '-i', index, '-q')
+    // another corpus's changes do not apply to this index; without -c, the index follows its own corpus
+    expect((await pubmatch('ingest', samplePath('pubmed/pmid_151222.xml'), '-c', join(dir, 'another-corpus'), '-q')).code).toBe(0)
+    const other = await pubmatch('index', '-c', join(dir, 'another-corpus'), '-i', index, '-q')
+    expect([other.code, other.stderr]).toEqual([64, expect.stringContaining(`follows the corpus ${corpus}`)])
+    const incremental = await pubmatch('index', '-i', index, '-q')
     expect(incremental.stdout).toContain('0 documents (0 added or replaced, 1 deleted')
     const after = JSON.parse((await pubmatch('search', '9500320[pmid]', '-i', index, '--json')).stdout) as { hits: unknown[] }
     expect(after.hits).toEqual([])

@@ -215,6 +215,24 @@ describe('what an engine derives from the corpus, kept beside the index (bundled
     expect(again.hits.map((h) => h.id)).toEqual(reopened.search('neoplasms[mh]', { limit: 100 }).hits.map((h) => h.id))
     expect(again.warnings).toEqual(exploded.warnings)
   })
+
+  it('updates an index only from the corpus it follows; another corpus needs a rebuild', async () => {
+    const corpus = join(dir, 'follow-corpus')
+    const other = join(dir, 'other-corpus')
+    const index = join(dir, 'follow-index')
+    await ingest(corpus, [samplePath('pubmed', 'pmid_151222.xml')])
+    await ingest(other, [samplePath('pubmed', 'pmid_30078747.xml')])
+    await updateIndex({ corpus, index })
+    const refused = await updateIndex({ corpus: other, index }).then(
+      () => undefined,
+      (error: unknown) => error,
+    )
+    expect(refused).toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringContaining(`follows the corpus ${corpus}, not ${other}`) })
+    expect((await openSearch({ index })).document('151222')).toBeDefined()
+    await updateIndex({ corpus: other, index, rebuild: true })
+    const rebuilt = await openSearch({ index })
+    expect([rebuilt.document('151222'), rebuilt.document('30078747')?.id]).toEqual([undefined, '30078747'])
+  })
 })
 
 /** A stand-in for a SolrCloud collection on a loopback port. */

@@ -53,7 +53,8 @@ export interface UpdateIndexResult {
  * Builds or incrementally updates an index from a corpus.
  * @param options - see {@link UpdateIndexOptions}
  * @throws PubmatchError `SCHEMA_MISMATCH` when asked to change an existing index's field set or
- *   analyzer without `rebuild`, `INVALID_ARGUMENT` for an empty corpus
+ *   analyzer without `rebuild`, `INVALID_ARGUMENT` for an empty corpus or, without `rebuild`, a
+ *   corpus other than the one the index follows (its changes would not apply to the index)
  */
 export async function updateIndex(options: UpdateIndexOptions): Promise<UpdateIndexResult> {
   const started = performance.now()
@@ -68,6 +69,13 @@ export async function updateIndex(options: UpdateIndexOptions): Promise<UpdateIn
     corpus: resolve(options.corpus),
     ...(store.lastSegment() === undefined ? {} : { corpusSegment: store.lastSegment() }),
     builtAt: new Date().toISOString(),
+  }
+  if (previous !== undefined && previous.corpus !== settings.corpus) {
+    throw new PubmatchError(
+      'INVALID_ARGUMENT',
+      `${options.index} follows the corpus ${previous.corpus}, not ${settings.corpus}; update it from its own corpus, or rebuild it from this one`,
+      { details: { file: options.index } },
+    )
   }
   if (previous && (previous.fieldSet !== settings.fieldSet || previous.analyzer !== settings.analyzer)) {
     throw new PubmatchError(

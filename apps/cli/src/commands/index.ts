@@ -2,7 +2,7 @@ import { Option, type Command } from 'commander'
 import { BUILTIN_ANALYZER_NAMES } from '@pubmatch/analysis'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { SETTINGS_FILE, fulltextDir, updateFulltext, updateIndex, type FieldSet, type UpdateIndexResult } from '@pubmatch/engine'
+import { SETTINGS_FILE, fulltextDir, readIndexSettings, updateFulltext, updateIndex, type FieldSet, type UpdateIndexResult } from '@pubmatch/engine'
 import { createProgress } from '../progress.ts'
 import { DEFAULT_CORPUS, DEFAULT_INDEX } from '../paths.ts'
 import { parsePositiveInt } from './ingest.ts'
@@ -10,7 +10,8 @@ import { runSolrIndex } from './solr.ts'
 import { assertArticles, assertCorpus } from '../next-step.ts'
 
 interface IndexOptions {
-  corpus: string
+  /** `-c`; without it, the corpus an existing index follows, else the default corpus. */
+  corpus?: string
   index: string
   fields?: FieldSet
   analyzer?: string
@@ -33,7 +34,7 @@ export function registerIndexCommand(program: Command): void {
   program
     .command('index')
     .description('build or update the inverted index of a corpus written by `pubmatch ingest`')
-    .option('-c, --corpus <dir>', 'corpus directory', DEFAULT_CORPUS)
+    .option('-c, --corpus <dir>', `corpus directory (default: the corpus the index follows, else ${DEFAULT_CORPUS})`)
     .option('-i, --index <dir>', 'index directory', DEFAULT_INDEX)
     .addOption(
       new Option('--fields <set>', 'field set: PubMed fields, or title+abstract for test collections (default: from the corpus)').choices([
@@ -70,7 +71,8 @@ interrupted run resumes after the last segment it committed:
   pubmatch solr up
   pubmatch index --solr local --collection pubmed --shards 2 --replicas 2`,
     )
-    .action(async (options: IndexOptions) => {
+    .action(async (flags: IndexOptions) => {
+      const options = { ...flags, corpus: flags.corpus ?? (await followedCorpus(flags.index)) ?? DEFAULT_CORPUS }
       if (options.solr !== undefined) {
         const result = await runSolrIndex({ ...options, solr: options.solr })
         if (options.json) {
@@ -106,11 +108,20 @@ interrupted run resumes after the last segment it committed:
 }
 
 /**
+ * The corpus an existing index follows (recorded when it was built), or `undefined` when there is
+ * no index yet.
+ * @param index - the index directory
+ */
+async function followedCorpus(index: string): Promise<string | undefined> {
+  return existsSync(join(index, SETTINGS_FILE)) ? (await readIndexSettings(index)).corpus : undefined
+}
+
+/**
  * Builds (or incrementally updates) an index from a corpus, with a progress bar.
  * @param options - corpus and index directories, field set, analyzer, progress
  */
 export async function runIndex(
-  options: Pick<IndexOptions, 'corpus' | 'index' | 'fields' | 'analyzer' | 'mesh' | 'rebuild' | 'workers' | 'plain' | 'quiet'>,
+  options: Pick<IndexOptions, 'index' | 'fields' | 'analyzer' | 'mesh' | 'rebuild' | 'workers' | 'plain' | 'quiet'> & { readonly corpus: string },
 ): Promise<UpdateIndexResult> {
   assertCorpus(options.corpus, options.index)
   if (options.rebuild || !existsSync(join(options.index, SETTINGS_FILE))) {

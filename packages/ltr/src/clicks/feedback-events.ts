@@ -1,7 +1,8 @@
 /**
- * Graded relevance feedback as search-log events, so that explicit grades become training labels
- * the same way clicks do: the graded round is a search that was shown, and each graded document
- * the actions a user who found it relevant would have taken.
+ * Graded relevance feedback as search-log events: the graded round is a search that was shown,
+ * and each graded document the actions a user who found it relevant would have taken. The round
+ * carries the filter `feedback`, so `labelQueries` keeps it apart from searches people typed (it
+ * drops it as it drops any filtered search); the grades are in the log for whoever wants them.
  */
 import type { ActionEvent, LogEvent, SearchEvent } from './log-format.ts'
 

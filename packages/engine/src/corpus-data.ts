@@ -12,7 +12,8 @@ import { readJsonFile, writeFileAtomic } from '@pubmatch/core/node'
 import type { SearchMeshLookup } from '@pubmatch/bm25f'
 import { createMeshVocabulary, MANIFEST_FILE, openCorpus } from '@pubmatch/ingest'
 import type { IndexReader } from '@pubmatch/index'
-import { createForwardIndexBuilder, loadForwardIndex, type ForwardDocument, type ForwardIndex } from '@pubmatch/ltr'
+import { loadForwardIndex, type ForwardDocument, type ForwardIndex } from '@pubmatch/ltr'
+import { createForwardIndexBuilder } from '@pubmatch/ltr/internal'
 import type { IndexSettings } from './settings.ts'
 
 /** The forward store's files in an index directory. */

@@ -4,7 +4,7 @@
  * document features, so a LambdaMART model can learn to do better than the first stage.
  */
 import { parseQuery, type FirstStageRanker, type SearchResult } from '@pubmatch/bm25f'
-import { createRandom } from '@pubmatch/eval'
+import { createRandom } from '@pubmatch/eval/internal'
 import type { FeatureExtractor, FeatureSchema, LabelledQuery } from '../src/types.ts'
 
 export const TOY_SCHEMA: FeatureSchema = {

@@ -15,13 +15,8 @@ import type { Qrels, Run } from '@pubmatch/core'
 import { openSearch, readLabelledQueries } from '@pubmatch/engine'
 import { readQrels, type RunComparison } from '@pubmatch/eval'
 import { loadLightGbm } from '@pubmatch/lightgbm-wasm'
-import {
-  acceptedRange,
-  DEFAULT_RANGE_MARGIN,
-  BEST_MATCH_SCHEMA,
-  type LabelledQuery,
-  type QueryRange,
-} from '@pubmatch/ltr'
+import { DEFAULT_RANGE_MARGIN, BEST_MATCH_SCHEMA, type LabelledQuery, type QueryRange } from '@pubmatch/ltr'
+import { acceptedRange } from '@pubmatch/ltr/internal'
 import { markdownTable } from './render.ts'
 import { sharedDataDir } from './setup.ts'
 import {

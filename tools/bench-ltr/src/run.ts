@@ -14,20 +14,22 @@ import { loadLightGbm, scoreRows } from '@pubmatch/lightgbm-wasm'
 import {
   buildTrainingSet,
   bestMatchExtractor,
-  createQueryMemory,
-  memoryQueries,
   createReranker,
   loadModel,
+  type FeatureExtractor,
+  type FeatureSchema,
+  type ModelManifest,
+  type TrainingSet,
+} from '@pubmatch/ltr'
+import {
+  createQueryMemory,
+  memoryQueries,
   MODEL_FORMAT,
   saveModel,
   trainRanker,
   withQueryMemory,
-  type FeatureExtractor,
-  type FeatureSchema,
-  type ModelManifest,
   type TrainedRanker,
-  type TrainingSet,
-} from '@pubmatch/ltr'
+} from '@pubmatch/ltr/internal'
 import { Piscina } from 'piscina'
 import { measurePhase, measurePhaseAsync, type PhaseFigures } from './phase.ts'
 import { encodeTask, joinReplies, type ExtractReply, type ExtractWorkerData } from './protocol.ts'

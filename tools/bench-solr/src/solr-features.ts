@@ -25,7 +25,8 @@ import type { Run } from '@pubmatch/core'
 import { featureSet, openSearch, readLabelledQueries } from '@pubmatch/engine'
 import { compareRuns, evaluate, formatTable, readQrels, type EvaluationResult } from '@pubmatch/eval'
 import { loadLightGbm, parseLightGbmModel, scoreRows } from '@pubmatch/lightgbm-wasm'
-import { selectFeatures, trainRanker, type TrainingSet } from '@pubmatch/ltr'
+import type { TrainingSet } from '@pubmatch/ltr'
+import { selectFeatures, trainRanker } from '@pubmatch/ltr/internal'
 
 /** 0-based columns of the features Solr's LTR module can compute (F1–F143, F176–F179). */
 export const SOLR_COLUMNS: readonly number[] = [...Array.from({ length: 143 }, (_, i) => i), 175, 176, 177, 178]

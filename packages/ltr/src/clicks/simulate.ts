@@ -5,7 +5,7 @@
  */
 import type { Qrels, Query } from '@pubmatch/core'
 import { PubmatchError } from '@pubmatch/core'
-import { createRandom } from '@pubmatch/eval'
+import { createRandom } from '@pubmatch/eval/internal'
 import type { ActionEvent, LogEvent, SearchEvent, ShownResult } from './log-format.ts'
 import type { LogSink } from './log-store.ts'
 

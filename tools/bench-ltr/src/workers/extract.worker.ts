@@ -3,7 +3,8 @@
  * then computes the features of the candidates each task carries. Default export for piscina.
  */
 import { openIndex } from '@pubmatch/index'
-import { createFeatureExtractor, createQueryMemory, loadForwardIndex, withQueryMemory, type FeatureExtractor } from '@pubmatch/ltr'
+import { loadForwardIndex, type FeatureExtractor } from '@pubmatch/ltr'
+import { createFeatureExtractor, createQueryMemory, withQueryMemory } from '@pubmatch/ltr/internal'
 import { move, transferableSymbol, valueSymbol, workerData } from 'piscina'
 import { decodeTask, type ExtractReply, type ExtractTask, type ExtractWorkerData } from '../protocol.ts'
 

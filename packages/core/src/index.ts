@@ -1,16 +1,20 @@
-export {
-  PubmatchError,
-  isPubmatchError,
-  toPubmatchError,
-  truncateForMessage,
-} from './errors.ts'
-export type { PubmatchErrorCode, ErrorDetails, PubmatchErrorOptions } from './errors.ts'
-export { articleYear, abstractText, articleId, emptyArticle } from './article.ts'
+/**
+ * `@pubmatch/core`: the vocabulary every pubmatch package shares: the article model, MeSH records,
+ * queries, runs and judgements, the one error class, the checks of JSON read from disk or another
+ * process, and the code point order of strings. Node-only helpers are in `@pubmatch/core/node`.
+ */
+
+// Errors: one class, told apart by `code`
+export { PubmatchError, isPubmatchError, toPubmatchError, truncateForMessage } from './errors.ts'
+export type { ErrorDetails, PubmatchErrorCode, PubmatchErrorOptions } from './errors.ts'
+
+// The article model (citations, books, test-collection documents, records derived from full texts)
+export { abstractText, articleId, articleYear, emptyArticle } from './article.ts'
 export type {
+  AbstractSection,
   Article,
   ArticleId,
   ArticleSource,
-  AbstractSection,
   Author,
   AuthorIdentifier,
   Book,
@@ -28,13 +32,19 @@ export type {
   PublicationType,
   SupplementaryConcept,
 } from './article.ts'
-export { compareCodePoints } from './code-point-order.ts'
-export * as json from './json/shapes.ts'
-export { checkJson, parseJson } from './json/parse.ts'
-export type { JsonSource } from './json/parse.ts'
-export type { JsonFields, JsonObjectOf, JsonPath, JsonShape, JsonShapeType } from './json/shapes.ts'
+
+// PMC full texts, MeSH records, queries and judgements, analysed tokens
 export { SECTION_TYPES } from './fulltext.ts'
 export type { FullTextDocument, Passage, PassageRole, SectionType } from './fulltext.ts'
 export type { MeshDescriptor, MeshQualifierRecord, MeshSupplementaryRecord } from './mesh.ts'
 export type { Qrels, Query, Run, RunEntry } from './evaluation.ts'
 export type { Token } from './token.ts'
+
+// Checked JSON: the `json` shapes and the checks (`readJsonFile` is in `@pubmatch/core/node`)
+export * as json from './json/namespace.ts'
+export { checkJson, parseJson } from './json/parse.ts'
+export type { JsonSource } from './json/parse.ts'
+export type { JsonShape, JsonShapeType } from './json/shapes.ts'
+
+// The one string order of ids and terms: Unicode code points (the byte order of UTF-8)
+export { compareCodePoints } from './code-point-order.ts'

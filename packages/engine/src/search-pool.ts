@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { Piscina } from 'piscina'
 import { PubmatchError } from '@pubmatch/core'
-import { workerExecArgv } from '@pubmatch/core/node'
+import { workerExecArgv } from '@pubmatch/core/internal'
 import type { PooledResult, PooledSearchOptions, SearchTask, SearchTaskOutcome } from './search-pool-task.ts'
 import type { SearchEngine } from './search-engine.ts'
 

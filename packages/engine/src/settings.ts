@@ -6,7 +6,8 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { json, parseJson, PubmatchError, type JsonShape } from '@pubmatch/core'
 import { writeFileAtomic } from '@pubmatch/core/node'
-import { meshEntryTermLookup, type CorpusStore } from '@pubmatch/ingest'
+import type { CorpusStore } from '@pubmatch/ingest'
+import { meshEntryTermLookup } from '@pubmatch/ingest/internal'
 import { defaultPubmedFields, testCollectionFields, type IndexConfig } from '@pubmatch/index'
 
 /** Which field set an index was built with. */

@@ -7,7 +7,8 @@
  * segment it committed, exactly like the embedded index's `corpusSegment`.
  */
 import { checkJson, json, parseJson, PubmatchError, type JsonShape } from '@pubmatch/core'
-import { meshEntryTermLookup, noArticlesError, openCorpus, type CorpusStore } from '@pubmatch/ingest'
+import { noArticlesError, openCorpus, type CorpusStore } from '@pubmatch/ingest'
+import { meshEntryTermLookup } from '@pubmatch/ingest/internal'
 import type { SolrClient, SolrResponse } from './client.ts'
 import { STATE_FIELD, createConfigset, zipConfigset, type SolrFieldSet } from './configset.ts'
 import { createDocumentMapper, type SolrDocument } from './documents.ts'

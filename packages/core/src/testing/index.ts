@@ -1,4 +1,4 @@
 /**
  * `@pubmatch/core/testing`: what the packages' tests share (Node only). Not for applications.
  */
-export { hasSharedData, REAL_DATA_TAG, sharedDataDir, sharedDataPath } from './shared-data.ts'
+export { REAL_DATA_TAG, sharedDataDir, sharedDataPath } from './shared-data.ts'

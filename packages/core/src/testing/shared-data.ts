@@ -3,7 +3,6 @@
  * tests on bundled data: they carry the `real-data` tag (CONTRIBUTING.md, "Tests"), which the
  * shared vitest configuration skips, and lists, when the folder is missing.
  */
-import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -17,11 +16,6 @@ export const REAL_DATA_TAG = 'real-data'
 export function sharedDataDir(): string {
   const fromEnv = process.env['PUBMATCH_SHARED']
   return fromEnv !== undefined && fromEnv !== '' ? fromEnv : fileURLToPath(new URL('../../../../../shared/data/', import.meta.url))
-}
-
-/** Whether the real data folder is there. */
-export function hasSharedData(): boolean {
-  return existsSync(sharedDataDir())
 }
 
 /**

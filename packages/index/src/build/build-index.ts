@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { PubmatchError, isPubmatchError, type Article, type DeletedCitation } from '@pubmatch/core'
-import { workerExecArgv } from '@pubmatch/core/node'
+import { workerExecArgv } from '@pubmatch/core/internal'
 import { Piscina } from 'piscina'
 import { createIndexWriter, type CommitInfo, type IndexProgress } from '../index-writer.ts'
 import type { IndexConfig } from '../schema/config.ts'

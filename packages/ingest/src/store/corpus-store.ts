@@ -20,7 +20,8 @@ import {
   type PubmatchErrorCode,
 } from '@pubmatch/core'
 import type { IngestRecord, MeshEntry } from '../records.ts'
-import { temporaryPathFor, writeFileAtomic } from '@pubmatch/core/node'
+import { temporaryPathFor } from '@pubmatch/core/internal'
+import { writeFileAtomic } from '@pubmatch/core/node'
 import { normalisePmcid } from '../bioc/to-fulltext.ts'
 
 /** The manifest's file name inside a corpus directory. */

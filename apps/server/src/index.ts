@@ -1,5 +1,6 @@
+// embedding the server: the Fastify app over an engine (tests call it through `inject`)
 export { createServer } from './server.ts'
 export type { ServerOptions } from './server.ts'
+// starting it: open the engine, build the app, listen (`pubmatch serve`)
 export { startServer } from './start.ts'
 export type { RunningServer, StartServerOptions } from './start.ts'
-export { MAX_PAGE_SIZE, MAX_QUERY_CHARS } from './schemas.ts'

@@ -1,4 +1,5 @@
-export { analyzerOf, openSearch, RESULT_WINDOW } from './search-engine.ts'
+// opening an index (and a model) and searching it
+export { openSearch, RESULT_WINDOW } from './search-engine.ts'
 export type {
   DocumentExplanation,
   EngineHit,
@@ -12,24 +13,28 @@ export type {
   SearchEngine,
   SearchEngineSource,
 } from './search-engine.ts'
+export type { Highlighted } from './highlight.ts'
+export type { PrfOptions } from './prf.ts'
+// searches on worker threads
 export { openSearchPool } from './search-pool.ts'
 export type { SearchPool, SearchPoolOptions } from './search-pool.ts'
 export type { PooledHit, PooledResult, PooledSearchOptions } from './search-pool-task.ts'
+// an index built and kept up to date from a corpus store, and its settings
 export { updateIndex } from './update-index.ts'
 export type { UpdateIndexOptions, UpdateIndexResult } from './update-index.ts'
-export { FIELD_SETS, SETTINGS_FILE, indexConfigFor, readIndexSettings, writeIndexSettings } from './settings.ts'
+export { readIndexSettings, SETTINGS_FILE } from './settings.ts'
 export type { FieldSet, IndexSettings } from './settings.ts'
-export { FORWARD_FILE, FORWARD_META_FILE, MESH_CACHE_FILE } from './corpus-data.ts'
-export { createHighlighter } from './highlight.ts'
-export type { Highlighted, Highlighter, HighlighterOptions, QueryTerms } from './highlight.ts'
-export { readLabelledQueries } from './labelled-queries.ts'
-export { openFeedbackSessions } from './feedback.ts'
-export type { FeedbackSessions, FeedbackSessionsOptions } from './feedback.ts'
-export type { PrfOptions } from './prf.ts'
-export { openFulltext, updateFulltext } from './fulltext.ts'
-export { fulltextDir, SECTION_FEATURES_SUFFIX, sectionFeatureBlock, sectionModelFile } from './section-features.ts'
-export type { FulltextResultHit, FulltextSearch } from './fulltext.ts'
+// a Best Match model trained on this first stage, and its features as a training set
 export { featureSet, trainModel } from './training.ts'
 export type { FeatureSetOptions, TrainModelOptions } from './training.ts'
+export { readLabelledQueries } from './labelled-queries.ts'
+// relevance feedback sessions over the index or Entrez
+export { openFeedbackSessions } from './feedback.ts'
+export type { FeedbackSessions, FeedbackSessionsOptions } from './feedback.ts'
+// the corpus's full texts ranked by section, and where an index keeps them
+export { openFulltext, updateFulltext } from './fulltext.ts'
+export type { FulltextResultHit, FulltextSearch } from './fulltext.ts'
+export { fulltextDir, sectionModelFile } from './section-features.ts'
+// the first stage in a Solr collection
 export { attachSolrBackend, openSolrSearch } from './solr-backend.ts'
 export type { AttachSolrOptions, OpenSolrSearchOptions, SolrSearch } from './solr-backend.ts'

@@ -4,9 +4,9 @@
  * searches with both stages' scores and explanations, pages through a ranking whose top
  * candidates the model reorders, sorts by date, explains one document, and writes TREC runs.
  * An engine is immutable: a new index generation or model is a new engine (see `swap` in apps).
- * Its parts (index reader, searcher, forward store, highlighter) stay inside: this package's
- * modules reach them through {@link engineInternals}, other pubmatch packages and benchmarks
- * through `@pubmatch/engine/internal`.
+ * Its parts (index reader, searcher, forward store, highlighter, the model's reranker) stay
+ * inside: this package's modules reach them through {@link engineInternals}, other pubmatch
+ * packages and benchmarks through `@pubmatch/engine/internal`.
  */
 import type { Analyzer } from '@pubmatch/analysis'
 import {
@@ -189,8 +189,8 @@ export interface EngineModel {
   readonly id: string
   /** Candidates it reorders. */
   readonly depth: number
-  /** The opened model: its manifest, and `rerank` over this engine's index. */
-  readonly reranker: BestMatchReranker
+  /** What the model records: its features, training, first stage and query ranges. */
+  readonly manifest: BestMatchReranker['manifest']
 }
 
 /** The opened engine. */
@@ -288,6 +288,8 @@ export interface EngineInternals {
   readonly highlighter: Highlighter
   /** The forward store (loaded with a model, else on first use). */
   readonly forwardStore: () => Promise<ForwardIndex>
+  /** The opened model's reranker over this engine's index (`undefined` without a model). */
+  readonly reranker: BestMatchReranker | undefined
 }
 
 /** What the engine's operations work on. */
@@ -341,9 +343,11 @@ export async function openSearch(options: OpenSearchOptions): Promise<SearchEngi
     forward ??= openForwardStore(options.index, reader, settings, options.onProgress)
     return forward
   }
-  const model = await openModel(options, reader, firstStage, forwardStore)
+  const opened = await openModel(options, reader, firstStage, forwardStore)
+  const model = opened?.model
   const analyzer = reader.analyzer(textFieldOf(reader))
-  const state: EngineState = { reader, searcher, analyzer, highlighter: createHighlighter({ analyzer }), forwardStore, model, depth: model?.depth ?? 0 }
+  const highlighter = createHighlighter({ analyzer })
+  const state: EngineState = { reader, searcher, analyzer, highlighter, forwardStore, reranker: opened?.reranker, model, depth: model?.depth ?? 0 }
   const { onProgress: _onProgress, ...openedWith } = options
   const engine: SearchEngine = {
     openedWith,
@@ -403,13 +407,13 @@ async function firstStageOf(
   return { searcher: createSearcher(reader, defaults), firstStage }
 }
 
-/** The model of the options, opened over the index and checked against its first stage. */
+/** The model of the options, opened over the index and checked against its first stage, and its reranker. */
 async function openModel(
   options: OpenSearchOptions,
   reader: IndexReader,
   firstStage: CurrentFirstStage,
   forwardStore: () => Promise<ForwardIndex>,
-): Promise<EngineModel | undefined> {
+): Promise<{ readonly model: EngineModel; readonly reranker: BestMatchReranker } | undefined> {
   if (options.model === undefined) {
     if (options.usageLog !== undefined) {
       throw new PubmatchError('INVALID_ARGUMENT', 'a usage log only matters with a model')
@@ -429,7 +433,8 @@ async function openModel(
     ...(usage === undefined ? {} : { usage }),
     ...(options.rangeMargin === undefined ? {} : { rangeMargin: options.rangeMargin }),
   })
-  return { dir: options.model, id: reranker.id, depth: options.depth ?? reranker.manifest.firstStage.depth, reranker }
+  const model = { dir: options.model, id: reranker.id, depth: options.depth ?? reranker.manifest.firstStage.depth, manifest: reranker.manifest }
+  return { model, reranker }
 }
 
 function search(state: EngineState, query: string, options: EngineSearchOptions): EngineResult {
@@ -470,7 +475,7 @@ function firstStageRequest(state: EngineState, options: EngineSearchOptions): { 
 }
 
 function pageFrom(state: EngineState, query: string, firstStageResult: SearchResult, options: EngineSearchOptions, started: number): EngineResult {
-  const { reader, model, depth } = state
+  const { reader, reranker, depth } = state
   const offset = options.offset ?? 0
   const limit = options.limit ?? 20
   let result = firstStageResult
@@ -489,13 +494,13 @@ function pageFrom(state: EngineState, query: string, firstStageResult: SearchRes
     prfTerms = expanded.terms
   }
   const withPrf = (page: EngineResult): EngineResult => (prfTerms === undefined ? page : { ...page, prf: { terms: prfTerms } })
-  if (model === undefined || options.rerank === false || result.hits.length === 0) {
+  if (reranker === undefined || options.rerank === false || result.hits.length === 0) {
     const hits = result.hits.slice(offset, offset + limit).map((hit) => toHit(reader, hit, hit.rank, hit.score))
     return withPrf(finish(query, result, offset, hits, false, undefined, started))
   }
   checkTime(options.deadline)
   const head = result.hits.slice(0, depth)
-  const reranked = model.reranker.rerank(query, { ...result, hits: head }, { explain: options.explain === true })
+  const reranked = reranker.rerank(query, { ...result, hits: head }, { explain: options.explain === true })
   checkTime(options.deadline)
   const byDoc = new Map(head.map((hit) => [hit.docNumber, hit]))
   const ranking: EngineHit[] = []
@@ -533,27 +538,27 @@ function runFrom(
   limit: number,
   options: { readonly prf?: boolean | PrfOptions },
 ): EngineRun {
-  const { model } = state
+  const { reranker } = state
   const prf = prfOptions(options.prf)
   let result = firstStageResult
   if (prf !== undefined) {
     result = applyPrf(state.reader, state.analyzer, query, result, prf).result
-    if (model === undefined) {
+    if (reranker === undefined) {
       // the re-ranked candidates, then the first stage's tail, with scores that keep that order
       const n = result.hits.length
       return { hits: result.hits.slice(0, limit).map((hit, i) => ({ id: hit.id, score: n - i, rank: i + 1 })), warnings: result.warnings }
     }
   }
-  if (model === undefined) {
+  if (reranker === undefined) {
     return { hits: result.hits.slice(0, limit).map((hit) => ({ id: hit.id, score: hit.score, rank: hit.rank })), warnings: result.warnings }
   }
-  const ranked = model.reranker.rerank(query, result, { depth: state.depth })
+  const ranked = reranker.rerank(query, result, { depth: state.depth })
   const hits = ranked.hits.slice(0, limit).map((hit) => ({ id: hit.id, score: hit.score, rank: hit.rank }))
   return { hits, ...(ranked.fallback === undefined ? {} : { fallback: ranked.fallback }), warnings: result.warnings }
 }
 
 function explain(state: EngineState, id: string, query: string, options: { readonly filters?: SearchFilters }): DocumentExplanation {
-  const { reader, searcher, model, depth } = state
+  const { reader, searcher, reranker, depth } = state
   const docNumber = reader.docNumber(id)
   if (docNumber === undefined) {
     throw new PubmatchError('NOT_FOUND', `no document ${id} in the index`, { details: { record: id } })
@@ -565,7 +570,7 @@ function explain(state: EngineState, id: string, query: string, options: { reado
   const result = searcher.search(query, {
     limit: window,
     explain: true,
-    ...(model === undefined ? {} : { exactTotal: true }),
+    ...(reranker === undefined ? {} : { exactTotal: true }),
     ...(filters === undefined ? {} : { filters }),
   })
   const position = result.hits.findIndex((hit) => hit.docNumber === docNumber)
@@ -583,13 +588,13 @@ function explain(state: EngineState, id: string, query: string, options: { reado
   }
   const candidate = result.hits[position]!
   const firstStageInfo = { rank: candidate.rank, score: candidate.score, ...(candidate.explain === undefined ? {} : { explain: candidate.explain }) }
-  if (model === undefined || position >= depth) {
+  if (reranker === undefined || position >= depth) {
     // no model, or a candidate the model does not reorder
     return { id, query, matches: true, firstStage: firstStageInfo, document }
   }
   const head = { ...result, hits: result.hits.slice(0, depth) }
-  const reranked = model.reranker.rerank(query, head, { explain: true, outOfRange: 'rerank' })
-  const fallback = model.reranker.rerank(query, { ...result, hits: result.hits.slice(0, 1) }).fallback
+  const reranked = reranker.rerank(query, head, { explain: true, outOfRange: 'rerank' })
+  const fallback = reranker.rerank(query, { ...result, hits: result.hits.slice(0, 1) }).fallback
   const at = reranked.hits.findIndex((hit) => hit.docNumber === docNumber)
   const hit = reranked.hits[at]!
   return {

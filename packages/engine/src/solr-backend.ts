@@ -8,17 +8,8 @@
 import type { SearchResult } from '@pubmatch/bm25f'
 import { PubmatchError } from '@pubmatch/core'
 import type { IndexReader } from '@pubmatch/index'
-import {
-  createSolrClient,
-  createSolrFirstStage,
-  parseBackend,
-  readCollectionState,
-  solrFields,
-  type CollectionState,
-  type SolrBackend,
-  type SolrClient,
-  type SolrSearchResult,
-} from '@pubmatch/solr'
+import { createSolrClient, createSolrFirstStage, solrFields, type SolrClient, type SolrSearchResult } from '@pubmatch/solr'
+import { parseBackend, readCollectionState, type CollectionState, type SolrBackend } from '@pubmatch/solr/internal'
 import { corpusMeshLookup } from './corpus-data.ts'
 import type { PrfOptions } from './prf.ts'
 import {

@@ -7,7 +7,7 @@ import { loadLightGbm, type LightGbm } from '@pubmatch/lightgbm-wasm'
 import { saveBestMatchModel, splitQueries, type LabelledQuery, type TrainedBestMatch } from '@pubmatch/ltr'
 import { meshQueries, SAMPLE_BIOC, SAMPLE_PUBMED, sampleIndex } from '../test/sample.ts'
 import { updateFulltext } from './fulltext.ts'
-import { openSearch, RESULT_WINDOW, type SearchEngine } from './search-engine.ts'
+import { engineInternals, openSearch, RESULT_WINDOW, type SearchEngine } from './search-engine.ts'
 import { openSearchPool } from './search-pool.ts'
 import { SECTION_FEATURES_SUFFIX } from './section-features.ts'
 import { featureSet, trainModel } from './training.ts'
@@ -91,6 +91,16 @@ describe('trainModel and featureSet over the bundled sample; an engine with the 
     expect(engine.search(query, { limit: DEPTH, rerank: false }).hits.map((h) => h.id)).toEqual(
       engine.firstStageSearch(query, { limit: DEPTH }).hits.map((h) => h.id),
     )
+  })
+
+  it("shows the model's directory, id, depth and manifest, and keeps its reranker among the engine's parts", () => {
+    expect(Object.keys(engine.model!).sort()).toEqual(['depth', 'dir', 'id', 'manifest'])
+    expect(engine.model!.manifest).toEqual(trained.manifest)
+    expect(engineInternals(base).reranker).toBeUndefined()
+    const { reranker } = engineInternals(engine)
+    // the reranker alone orders the head as the engine's search does
+    const first = engine.firstStageSearch(query, { limit: DEPTH })
+    expect(reranker!.rerank(query, first).hits.map((h) => h.id)).toEqual(engine.search(query, { limit: DEPTH }).hits.map((h) => h.id))
   })
 
   it("explains the model's score as its bias plus each feature's contribution", () => {

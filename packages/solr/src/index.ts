@@ -1,16 +1,14 @@
-export { createConfigset, zipConfigset, solrFields, SOLR_NUMERIC_FIELDS } from './configset.ts'
-export type { Configset, ConfigsetOptions, SolrFields, SolrFieldSet } from './configset.ts'
+// a local SolrCloud (ZooKeeper and Solr nodes on loopback, in their own JVM)
+export { javaBuilt, readLocalCluster, startLocalCluster, stopLocalCluster } from './cluster.ts'
+export type { LocalCluster, LocalClusterOptions, LocalClusterState } from './cluster.ts'
+// the HTTP client, with retries and failover across nodes
 export { createSolrClient } from './client.ts'
 export type { SolrClient, SolrClientOptions, SolrParams, SolrRequest, SolrResponse } from './client.ts'
-export { createDocumentMapper } from './documents.ts'
-export type { DocumentMapper, SolrDocument } from './documents.ts'
-export { translateQuery } from './translate.ts'
-export type { SolrQuery, TranslateOptions } from './translate.ts'
-export { indexCorpus, createCollection, collectionExists, readCollectionState, STATE_ID } from './indexer.ts'
-export type { CollectionState, CreateCollectionOptions, IndexCorpusOptions, IndexCorpusResult } from './indexer.ts'
+// a corpus store indexed into a collection, committed per corpus segment
+export { indexCorpus } from './indexer.ts'
+export type { IndexCorpusOptions, IndexCorpusResult } from './indexer.ts'
+// the first stage in Solr
 export { createSolrFirstStage } from './search.ts'
 export type { SolrFirstStage, SolrFirstStageOptions, SolrHit, SolrSearchOptions, SolrSearchResult } from './search.ts'
-export { startLocalCluster, stopLocalCluster, readLocalCluster, javaBuilt, STATE_FILE } from './cluster.ts'
-export type { LocalCluster, LocalClusterOptions, LocalClusterState } from './cluster.ts'
-export { parseBackend } from './backend.ts'
-export type { SolrBackend } from './backend.ts'
+export { solrFields } from './configset.ts'
+export type { SolrFields, SolrFieldSet } from './configset.ts'

@@ -14,8 +14,8 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
 import type { Qrels, Run } from '@pubmatch/core'
-import { analyzerOf, type SearchEngine } from '@pubmatch/engine'
-import { engineInternals } from '@pubmatch/engine/internal'
+import type { SearchEngine } from '@pubmatch/engine'
+import { analyzerOf, engineInternals } from '@pubmatch/engine/internal'
 import {
   compareRuns,
   evaluate,

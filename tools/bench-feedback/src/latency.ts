@@ -12,8 +12,8 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
-import { analyzerOf, type SearchEngine } from '@pubmatch/engine'
-import { engineInternals } from '@pubmatch/engine/internal'
+import type { SearchEngine } from '@pubmatch/engine'
+import { analyzerOf, engineInternals } from '@pubmatch/engine/internal'
 import { shuffle } from '@pubmatch/eval'
 import {
   indexCandidates,

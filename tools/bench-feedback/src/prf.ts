@@ -14,8 +14,8 @@ import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
 import { json, type JsonShape, type Qrels, type Run, type RunEntry } from '@pubmatch/core'
 import { readJsonFile } from '@pubmatch/core/node'
-import { analyzerOf, type PrfOptions, type SearchEngine } from '@pubmatch/engine'
-import { engineInternals } from '@pubmatch/engine/internal'
+import type { PrfOptions, SearchEngine } from '@pubmatch/engine'
+import { analyzerOf, engineInternals } from '@pubmatch/engine/internal'
 import {
   compareRuns,
   evaluate,

@@ -200,18 +200,19 @@ export async function rankQueries(
   limit = 1000,
 ): Promise<RankedQuery[]> {
   const loaded = model.model
-  if (loaded === undefined) {
+  const parts = engineInternals(model)
+  const reranker = parts.reranker
+  if (loaded === undefined || reranker === undefined) {
     throw new Error('rankQueries: the second engine has no model')
   }
   // the query-level features the fallback rule reads, computed as the model's extractor does
-  const parts = engineInternals(model)
   const extractor: FeatureExtractor = bestMatchExtractor({
     reader: parts.reader,
     forward: await parts.forwardStore(),
     syntax: model.firstStage.syntax,
   })
   const columns = new Map(extractor.schema.features.map((feature) => [feature.id, feature.column]))
-  const queryFeatures = Object.keys(loaded.reranker.manifest.queryRanges ?? {})
+  const queryFeatures = Object.keys(loaded.manifest.queryRanges ?? {})
   const out: RankedQuery[] = []
   for (const query of queries) {
     const base = first.run(query.text, limit)
@@ -227,7 +228,7 @@ export async function rankQueries(
     const values = new Map<string, number>()
     if (result.hits.length > 0) {
       // the top `depth` reranked, then the first-stage tail scored below them
-      const { hits } = loaded.reranker.rerank(query.text, result, { depth: loaded.depth, outOfRange: 'rerank' })
+      const { hits } = reranker.rerank(query.text, result, { depth: loaded.depth, outOfRange: 'rerank' })
       for (const hit of hits) {
         reranked.push({ docId: hit.id, score: hit.score })
       }

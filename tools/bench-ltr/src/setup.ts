@@ -4,8 +4,7 @@
  * it), and the labelled train/dev title queries.
  */
 import { join } from 'node:path'
-import { FORWARD_FILE } from '@pubmatch/engine'
-import { engineInternals } from '@pubmatch/engine/internal'
+import { engineInternals, FORWARD_FILE } from '@pubmatch/engine/internal'
 import { readQrels } from '@pubmatch/eval'
 import type { IndexReader } from '@pubmatch/index'
 import { readQueries } from '@pubmatch/ingest'

@@ -2,11 +2,11 @@
  * `node dist/phases.js --setup FILE --model DIR --out FILE [--rounds N]`: where a search's time
  * goes, in process (no HTTP), over the same accepted queries as the load: for each query the
  * first stage (`engine.firstStageSearch`, top 500), the 179 features of its candidates
- * (`bestMatchExtractor(…).extract`), the whole rerank (`engine.model.reranker.rerank`: the
- * out-of-range check, features, 500 trees, sort; scoring ≈ rerank − features), the engine's page
- * of 20 (`engine.search`: first stage + rerank + stored records), the stored records of its 20
- * hits alone (`reader.stored`, the index reader of `@pubmatch/engine/internal`) and the highlights of
- * its hits.
+ * (`bestMatchExtractor(…).extract`), the whole rerank (`reranker.rerank`, the model's reranker of
+ * `@pubmatch/engine/internal`: the out-of-range check, features, 500 trees, sort; scoring ≈
+ * rerank − features), the engine's page of 20 (`engine.search`: first stage + rerank + stored
+ * records), the stored records of its 20 hits alone (`reader.stored`, the index reader of
+ * `@pubmatch/engine/internal`) and the highlights of its hits.
  * The first round warms up; the others are measured. Writes JSON.
  */
 import { writeFileSync } from 'node:fs'
@@ -54,7 +54,7 @@ async function main(): Promise<void> {
   const rounds = Number(values.rounds)
   const engine = await openSearch({ index: setup.index, model: values.model!, ranking: { match: setup.match } })
   const model = engine.model!
-  const { reader, forwardStore } = engineInternals(engine)
+  const { reader, forwardStore, reranker } = engineInternals(engine)
   const extractor = bestMatchExtractor({ reader, forward: await forwardStore(), syntax: engine.firstStage.syntax })
   const times = {
     firstStage: [] as number[],
@@ -86,7 +86,7 @@ async function main(): Promise<void> {
         const t2 = performance.now()
         extractor.extract(query, head)
         const t3 = performance.now()
-        isFallback = model.reranker.rerank(query, head).fallback !== undefined
+        isFallback = reranker!.rerank(query, head).fallback !== undefined
         const t4 = performance.now()
         featuresMs = t3 - t2
         rerankMs = t4 - t3

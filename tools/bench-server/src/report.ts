@@ -245,7 +245,7 @@ export function renderReport(results: BenchResults): string {
     row('first stage: BM25F top 500 (`engine.firstStageSearch`)', phases.reranked.firstStage)
     row('features: 179 per candidate (`extract`)', phases.reranked.features)
     row('scoring + sort: 500 trees (rerank − features)', phases.reranked.scoring)
-    row('rerank total (`engine.model.reranker.rerank`)', phases.reranked.rerank)
+    row('rerank total (`reranker.rerank`)', phases.reranked.rerank)
     row('page of 20 (`engine.search`: first stage + rerank + records)', phases.reranked.engineSearch)
     row('page of 20, process CPU time', phases.reranked.engineSearchCpu)
     row('of which the 20 stored records (`reader.stored`)', phases.reranked.records)

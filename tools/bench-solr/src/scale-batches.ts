@@ -15,7 +15,7 @@ import { once } from 'node:events'
 import { join } from 'node:path'
 import { json, PubmatchError, type JsonShape } from '@pubmatch/core'
 import { readJsonFileSync, writeFileAtomic } from '@pubmatch/core/node'
-import { createDocumentMapper } from '@pubmatch/solr'
+import { createDocumentMapper } from '@pubmatch/solr/internal'
 import { syntheticArticles } from './scale-corpus.ts'
 
 /** A prepared batches file. */

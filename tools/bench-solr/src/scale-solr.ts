@@ -12,17 +12,16 @@ import { getAnalyzer } from '@pubmatch/analysis'
 import type { Query } from '@pubmatch/core'
 import { PubmatchError, toPubmatchError } from '@pubmatch/core'
 import {
-  createCollection,
   createSolrClient,
   createSolrFirstStage,
   solrFields,
   startLocalCluster,
   stopLocalCluster,
-  translateQuery,
   type LocalCluster,
   type SolrClient,
   type SolrParams,
 } from '@pubmatch/solr'
+import { createCollection, translateQuery } from '@pubmatch/solr/internal'
 import { readLines, type BatchesFile } from './scale-batches.ts'
 import { checkSignal, diskUsage, processCpuSeconds, processMemory } from './scale-measure.ts'
 import { runPasses, type LogQueries } from './scale-queries.ts'

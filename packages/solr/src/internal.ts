@@ -1,0 +1,15 @@
+/**
+ * `@pubmatch/solr/internal`: the pieces `indexCorpus` and the first stage are built from, for
+ * other pubmatch packages (`@pubmatch/engine` checks a collection's state and reads backend
+ * addresses) and for benchmarks that drive them directly (collections without a corpus store,
+ * documents and query translation measured alone). Unstable: it changes with the package, without
+ * notice. Apps use the package's entry point only.
+ */
+export { parseBackend } from './backend.ts'
+export type { SolrBackend } from './backend.ts'
+export { createCollection, readCollectionState } from './indexer.ts'
+export type { CollectionState, CreateCollectionOptions } from './indexer.ts'
+export { createDocumentMapper } from './documents.ts'
+export type { DocumentMapper, SolrDocument } from './documents.ts'
+export { translateQuery } from './translate.ts'
+export type { SolrQuery, TranslateOptions } from './translate.ts'

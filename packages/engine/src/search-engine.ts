@@ -35,6 +35,7 @@ import {
   type CurrentFirstStage,
   type FeatureContribution,
   type ForwardIndex,
+  type ModelManifest,
   type RerankFallback,
 } from '@pubmatch/ltr'
 import { corpusMeshLookup, openForwardStore } from './corpus-data.ts'
@@ -190,7 +191,7 @@ export interface EngineModel {
   /** Candidates it reorders. */
   readonly depth: number
   /** What the model records: its features, training, first stage and query ranges. */
-  readonly manifest: BestMatchReranker['manifest']
+  readonly manifest: ModelManifest
 }
 
 /** The opened engine. */

@@ -9,8 +9,8 @@
  */
 import { bm25LengthNorm, lucene6Bm25, luceneIdf } from '@pubmatch/bm25f'
 import { PubmatchError, SECTION_TYPES, type SectionType } from '@pubmatch/core'
-import { NO_MORE_DOCS, sectionField, type IndexReader, type IndexTermEntry } from '@pubmatch/index'
-import { TermMerge } from '@pubmatch/index/internal'
+import type { IndexReader, IndexTermEntry } from '@pubmatch/index'
+import { NO_MORE_DOCS, TermMerge, sectionField } from '@pubmatch/index/internal'
 import { ABSTRACT_FIELD, MERGED_FIELD, type FulltextIndex } from './fulltext-index.ts'
 import { evaluatePav, fitPav, logOdds, type PavFunction, type PavPoint } from './pav.ts'
 

@@ -33,7 +33,7 @@ import {
   type TermNode,
 } from '@pubmatch/bm25f'
 import { PubmatchError, truncateForMessage } from '@pubmatch/core'
-import { PUBMED_TAG_FIELDS, normalizeKeyword } from '@pubmatch/index'
+import { PUBMED_TAG_FIELDS, normalizeKeyword } from '@pubmatch/index/internal'
 import type { SolrFields } from './configset.ts'
 
 /** Options of {@link translateQuery}. */

@@ -7,7 +7,8 @@
  */
 import type { Analyzer } from '@pubmatch/analysis'
 import { PubmatchError } from '@pubmatch/core'
-import { NO_MORE_DOCS, type IndexReader } from '@pubmatch/index'
+import type { IndexReader } from '@pubmatch/index'
+import { NO_MORE_DOCS } from '@pubmatch/index/internal'
 
 /** The documents a session works on. */
 export interface CandidateSet {

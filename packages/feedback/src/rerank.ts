@@ -5,7 +5,7 @@
  * alone; and the two fusions of their rankings (weighted Borda count, max-normalised score sum).
  * Pure functions of the candidate set and the query; `explain*` give the tree of one score.
  */
-import { bm25LengthNorm, classicIdf, lucene6Bm25, luceneIdf } from '@pubmatch/bm25f'
+import { bm25LengthNorm, classicIdf, lucene6Bm25, luceneIdf } from '@pubmatch/bm25f/internal'
 import { PubmatchError } from '@pubmatch/core'
 import type { CandidateSet } from './candidates.ts'
 

@@ -5,7 +5,7 @@
  * and the few unstemmed words a remote (Entrez) query is expanded with.
  */
 import type { Analyzer } from '@pubmatch/analysis'
-import { bm25LengthNorm, classicIdf, lucene6Bm25, luceneIdf } from '@pubmatch/bm25f'
+import { bm25LengthNorm, classicIdf, lucene6Bm25, luceneIdf } from '@pubmatch/bm25f/internal'
 import { PubmatchError } from '@pubmatch/core'
 import type { CandidateSet } from './candidates.ts'
 import type { IdfMode, QueryVector, RerankerName } from './rerank.ts'

@@ -8,7 +8,8 @@ import { mkdir, rename, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { PubmatchError, SECTION_TYPES, emptyArticle, type Article, type FullTextDocument, type SectionType } from '@pubmatch/core'
 import { writeFileAtomic } from '@pubmatch/core/node'
-import { buildIndex, openIndex, passageArticle, sectionField, sectionFields, type IndexConfig, type IndexReader } from '@pubmatch/index'
+import { buildIndex, openIndex, type IndexConfig, type IndexReader } from '@pubmatch/index'
+import { passageArticle, sectionField, sectionFields } from '@pubmatch/index/internal'
 
 /** The article index's fields. */
 export const ABSTRACT_FIELD = 'abstract'

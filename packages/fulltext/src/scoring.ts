@@ -7,10 +7,10 @@
  * log-odds, Max LogOdds takes the largest, and a query's score is the sum over its tokens. The
  * baselines are BM25 on the abstract alone and BM25 on abstract and body merged into one field.
  */
-import { bm25LengthNorm, lucene6Bm25, luceneIdf } from '@pubmatch/bm25f'
+import { bm25LengthNorm, lucene6Bm25, luceneIdf } from '@pubmatch/bm25f/internal'
 import { PubmatchError, SECTION_TYPES, type SectionType } from '@pubmatch/core'
-import { NO_MORE_DOCS, sectionField, type IndexReader, type IndexTermEntry } from '@pubmatch/index'
-import { TermMerge } from '@pubmatch/index/internal'
+import type { IndexReader, IndexTermEntry } from '@pubmatch/index'
+import { NO_MORE_DOCS, TermMerge, sectionField } from '@pubmatch/index/internal'
 import { ABSTRACT_FIELD, MERGED_FIELD, type FulltextIndex } from './fulltext-index.ts'
 import { evaluatePav, fitPav, logOdds, type PavFunction, type PavPoint } from './pav.ts'
 

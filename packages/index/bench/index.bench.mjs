@@ -88,7 +88,7 @@ function bestOf(rounds, fn) {
  * Pure codec speed: the real doc gaps and frequencies of every full 128-document block of
  * field `abstract`, encoded by each codec into one buffer and decoded back, best of 7.
  */
-async function codecMicro(reader, index) {
+async function codecMicro(reader, NO_MORE_DOCS) {
   const { ByteWriter } = await import('../dist/io/byte-writer.js')
   const { vbyteCodec } = await import('../dist/codec/vbyte.js')
   const { bitpackCodec } = await import('../dist/codec/bitpack.js')
@@ -99,7 +99,7 @@ async function codecMicro(reader, index) {
     let gaps = []
     let freqs = []
     let previous = -1
-    for (let d = cursor.nextDoc(); d !== index.NO_MORE_DOCS; d = cursor.nextDoc()) {
+    for (let d = cursor.nextDoc(); d !== NO_MORE_DOCS; d = cursor.nextDoc()) {
       gaps.push(d - previous - 1)
       freqs.push(cursor.freq() - 1)
       previous = d
@@ -132,6 +132,7 @@ async function codecMicro(reader, index) {
 
 async function child(options) {
   const index = await import('../dist/index.js')
+  const { NO_MORE_DOCS } = await import('../dist/internal.js')
   const docs = options.corpus === 'medline' ? await loadMedline() : await loadNfcorpus(options.times)
   const fields =
     options.corpus === 'medline' ? index.defaultPubmedFields() : index.testCollectionFields({ analyzer: 'whitespace' })
@@ -175,13 +176,13 @@ async function child(options) {
     const long = all.filter((t) => t.docFreq >= 1000).map((t) => t.term)
     const terms = all.map((t) => t.term)
     for (const [name, list] of [['all', terms], ['long', long]]) {
-      const plain = bestOf(3, () => decodePass(reader, index.NO_MORE_DOCS, field, list, false))
-      const withPositions = bestOf(3, () => decodePass(reader, index.NO_MORE_DOCS, field, list, true))
+      const plain = bestOf(3, () => decodePass(reader, NO_MORE_DOCS, field, list, false))
+      const withPositions = bestOf(3, () => decodePass(reader, NO_MORE_DOCS, field, list, true))
       out[name] = { terms: list.length, postings: plain.value, ms: plain.ms, positionsMs: withPositions.ms }
     }
   }
   if (options.microBench) {
-    out.micro = await codecMicro(reader, index)
+    out.micro = await codecMicro(reader, NO_MORE_DOCS)
   }
   rmSync(dir, { recursive: true, force: true })
   process.stdout.write(JSON.stringify(out))

@@ -1,5 +1,11 @@
+// Build an index from articles, and keep it up to date
+export { buildIndex } from './build/build-index.ts'
+export type { BuildIndexOptions, BuildIndexResult, BuildInput } from './build/build-index.ts'
 export { createIndexWriter } from './index-writer.ts'
 export type { CommitInfo, IndexProgress, IndexWriter, IndexWriterOptions } from './index-writer.ts'
+export { NO_MERGES, logMergePolicy } from './merge/merge-policy.ts'
+export type { LogMergePolicyOptions, MergePolicy } from './merge/merge-policy.ts'
+// Read it: statistics, terms, postings, doc values and stored records of the last commit
 export { openIndex } from './index-reader.ts'
 export type {
   FieldStats,
@@ -8,10 +14,7 @@ export type {
   IndexTermEntry,
   OpenIndexOptions,
 } from './index-reader.ts'
-export { buildIndex } from './build/build-index.ts'
-export type { BuildIndexOptions, BuildIndexResult, BuildInput } from './build/build-index.ts'
-export type { SegmentBuildRunner, SegmentBuildTask } from './build/segment-build.ts'
-export type { ExtractedDocument } from './document/extract.ts'
+// What an index holds: its fields, doc values and stored record, and the ready-made field sets
 export type {
   FieldConfig,
   FieldValue,
@@ -21,25 +24,10 @@ export type {
   StoredDocument,
 } from './schema/config.ts'
 export {
-  PUBMED_TAG_FIELDS,
   defaultNumericDocValues,
   defaultPubmedFields,
   defaultSortedSetDocValues,
   defaultStoredDocument,
-  sortableDate,
   testCollectionFields,
 } from './schema/pubmed-fields.ts'
 export type { PubmedFieldsOptions, TestCollectionFieldsOptions } from './schema/pubmed-fields.ts'
-export { passageArticle, sectionField, sectionFields } from './schema/section-fields.ts'
-export { authorDisplayName, normalizeKeyword } from './schema/keyword.ts'
-export { DEFAULT_CODEC, KEYWORD_ANALYZER } from './schema/schema.ts'
-export type { FieldSchema, IndexSchema } from './schema/schema.ts'
-export type { CodecName } from './codec/block-codec.ts'
-export { NO_MERGES, logMergePolicy } from './merge/merge-policy.ts'
-export type { LogMergePolicyOptions, MergeCandidate, MergePolicy } from './merge/merge-policy.ts'
-export { NO_MORE_DOCS } from './postings/postings-format.ts'
-export type { PostingsCursor } from './postings/postings-cursor.ts'
-export type { Impact } from './postings/impacts.ts'
-export { MANIFEST_FILE } from './commit/manifest.ts'
-export { FORMAT_VERSION } from './io/file-format.ts'
-export type { SegmentFieldStats, SegmentMeta } from './segment/segment-meta.ts'

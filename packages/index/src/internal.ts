@@ -1,6 +1,15 @@
 /**
- * `@pubmatch/index/internal`: helpers other pubmatch packages share with this one. Unstable: not
- * part of the public API, for pubmatch's own packages only.
+ * `@pubmatch/index/internal`: what other pubmatch packages need to drive the index directly, and
+ * benchmarks that measure it: the end of a `PostingsCursor` that first-stage and feedback scoring
+ * walk (`bm25f`, `feedback`, `fulltext`), the k-way merge of sorted term lists (`fulltext`), the
+ * keyword normalisation and tag → field map that the query side must share with the index
+ * (`bm25f`, `solr`), and the passage field set of a full-text index (`fulltext`). Unstable: it
+ * changes with the index, without notice. Apps use the package's entry point only.
  */
+export { NO_MORE_DOCS } from './postings/postings-format.ts'
+export type { PostingsCursor } from './postings/postings-cursor.ts'
 export { TermMerge } from './terms/term-merge.ts'
 export type { TermKeyed } from './terms/term-merge.ts'
+export { authorDisplayName, normalizeKeyword } from './schema/keyword.ts'
+export { PUBMED_TAG_FIELDS, sortableDate } from './schema/pubmed-fields.ts'
+export { passageArticle, sectionField, sectionFields } from './schema/section-fields.ts'

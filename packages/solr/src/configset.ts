@@ -5,7 +5,8 @@
  * `bm25f` query parser, commits only when pubmatch asks) and the word lists. Pure: the files are
  * returned as strings; {@link zipConfigset} packs them for Solr's Configsets API.
  */
-import { GREEK_LETTER_NAMES, PUBMED_STOPWORDS } from '@pubmatch/analysis'
+import { PUBMED_STOPWORDS } from '@pubmatch/analysis'
+import { GREEK_LETTER_NAMES } from '@pubmatch/analysis/internal'
 import { PubmatchError } from '@pubmatch/core'
 import { defaultPubmedFields, testCollectionFields } from '@pubmatch/index'
 import { strToU8, zipSync } from 'fflate'

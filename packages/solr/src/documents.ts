@@ -7,11 +7,11 @@ import type { Article } from '@pubmatch/core'
 import {
   defaultNumericDocValues,
   defaultPubmedFields,
-  normalizeKeyword,
   testCollectionFields,
   type FieldConfig,
   type NumericDocValuesConfig,
 } from '@pubmatch/index'
+import { normalizeKeyword } from '@pubmatch/index/internal'
 import { SEGMENT_FIELD, SOLR_NUMERIC_FIELDS, type SolrFieldSet } from './configset.ts'
 
 /** A Solr input document. */

@@ -14,15 +14,8 @@
  */
 import { isJoinedToken, type Analyzer } from '@pubmatch/analysis'
 import {
-  BEST_MATCH_FIELD_WEIGHTS,
   QUESTION_STOPWORDS,
-  TAG_SCORE_FIELDS,
-  dateLowerBound,
-  dateTermBounds,
-  dateUpperBound,
-  isDateField,
   parseQuery,
-  resolveMeshTerm,
   type MatchMode,
   type ParseQueryOptions,
   type QueryNode,
@@ -32,8 +25,17 @@ import {
   type SearchWarning,
   type TermNode,
 } from '@pubmatch/bm25f'
+import {
+  BEST_MATCH_FIELD_WEIGHTS,
+  TAG_SCORE_FIELDS,
+  dateLowerBound,
+  dateTermBounds,
+  dateUpperBound,
+  isDateField,
+  resolveMeshTerm,
+} from '@pubmatch/bm25f/internal'
 import { PubmatchError, truncateForMessage } from '@pubmatch/core'
-import { PUBMED_TAG_FIELDS, normalizeKeyword } from '@pubmatch/index'
+import { PUBMED_TAG_FIELDS, normalizeKeyword } from '@pubmatch/index/internal'
 import type { SolrFields } from './configset.ts'
 
 /** Options of {@link translateQuery}. */

@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { xapianBm25 } from '@pubmatch/bm25f'
+import { xapianBm25 } from '@pubmatch/bm25f/internal'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { SearchCell } from './query-sets.ts'
 import { findXapianPython, xapianBuild, xapianServe, xapianServeResult } from './xapian.ts'

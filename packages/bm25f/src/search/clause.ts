@@ -3,7 +3,7 @@
  * its scored fields, with the postings cursors that give its per-field tfs and the block impacts
  * that bound its score.
  */
-import { NO_MORE_DOCS, type PostingsCursor } from '@pubmatch/index'
+import { NO_MORE_DOCS, type PostingsCursor } from '@pubmatch/index/internal'
 import type { TermScorer } from '../scoring/term-scorer.ts'
 
 /** One postings list of a clause: a term in a scored field. */

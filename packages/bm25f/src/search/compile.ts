@@ -3,9 +3,11 @@
  * index fields a tag searches, how a run of words combines, phrases and proximity, truncation,
  * MeSH mapping, dates and PMIDs. See README "Search" for the rules.
  */
-import { isJoinedToken, normalizeText, type AnalyzedToken, type Analyzer } from '@pubmatch/analysis'
+import { isJoinedToken, type AnalyzedToken, type Analyzer } from '@pubmatch/analysis'
+import { normalizeText } from '@pubmatch/analysis/internal'
 import { PubmatchError, compareCodePoints, truncateForMessage } from '@pubmatch/core'
-import { normalizeKeyword, type IndexReader } from '@pubmatch/index'
+import type { IndexReader } from '@pubmatch/index'
+import { normalizeKeyword } from '@pubmatch/index/internal'
 import type { DateRangeNode, ProximityNode, QueryNode, TermNode } from '../query/ast.ts'
 import { isDateField, type PubmedField } from '../query/fields.ts'
 import { resolveMeshTerm } from '../query/mesh.ts'

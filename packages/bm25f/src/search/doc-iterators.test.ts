@@ -1,4 +1,4 @@
-import { NO_MORE_DOCS } from '@pubmatch/index'
+import { NO_MORE_DOCS } from '@pubmatch/index/internal'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import {

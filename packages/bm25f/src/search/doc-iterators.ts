@@ -3,7 +3,7 @@
  * exclusions, predicates over doc values, and precomputed document lists. Every iterator moves
  * forward only, in increasing document order, and ends at `NO_MORE_DOCS`.
  */
-import { NO_MORE_DOCS, type PostingsCursor } from '@pubmatch/index'
+import { NO_MORE_DOCS, type PostingsCursor } from '@pubmatch/index/internal'
 
 /** A forward-only iterator over matching documents. */
 export interface DocIterator {

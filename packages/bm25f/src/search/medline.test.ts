@@ -4,13 +4,8 @@
  */
 import { biomedicalAnalyzer, isJoinedToken } from '@pubmatch/analysis'
 import { abstractText, type Article } from '@pubmatch/core'
-import {
-  authorDisplayName,
-  defaultPubmedFields,
-  normalizeKeyword,
-  sortableDate,
-  type IndexReader,
-} from '@pubmatch/index'
+import { defaultPubmedFields, type IndexReader } from '@pubmatch/index'
+import { authorDisplayName, normalizeKeyword, sortableDate } from '@pubmatch/index/internal'
 // eslint-disable-next-line no-restricted-imports -- test only: reads the real MEDLINE file
 import { readPubmedXml } from '@pubmatch/ingest'
 import { samplePath } from '@pubmatch/sample-data'

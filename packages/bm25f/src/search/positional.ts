@@ -4,7 +4,7 @@
  * the expansions of a truncated word); a document matches when the slots occur at the required
  * positions.
  */
-import { NO_MORE_DOCS, type PostingsCursor } from '@pubmatch/index'
+import { NO_MORE_DOCS, type PostingsCursor } from '@pubmatch/index/internal'
 import type { DocIterator } from './doc-iterators.ts'
 
 /** One word of a positional query. */

@@ -3,7 +3,8 @@
  */
 import { getAnalyzer, type Analyzer } from '@pubmatch/analysis'
 import { PubmatchError, truncateForMessage } from '@pubmatch/core'
-import { NO_MORE_DOCS, PUBMED_TAG_FIELDS, type IndexReader } from '@pubmatch/index'
+import type { IndexReader } from '@pubmatch/index'
+import { NO_MORE_DOCS, PUBMED_TAG_FIELDS } from '@pubmatch/index/internal'
 import type { QueryNode } from '../query/ast.ts'
 import { parseQuery } from '../query/parse.ts'
 import {

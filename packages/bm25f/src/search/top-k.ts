@@ -20,8 +20,8 @@
  * rounding never prunes a document that would enter.
  */
 import { PubmatchError, compareCodePoints } from '@pubmatch/core'
-import type { IndexReader, PostingsCursor } from '@pubmatch/index'
-import { NO_MORE_DOCS } from '@pubmatch/index'
+import type { IndexReader } from '@pubmatch/index'
+import { NO_MORE_DOCS, type PostingsCursor } from '@pubmatch/index/internal'
 import type { PreparedQuery } from '../scoring/term-scorer.ts'
 import { ClauseRuntime } from './clause.ts'
 import {

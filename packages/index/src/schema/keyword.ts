@@ -1,4 +1,4 @@
-import { normalizeText } from '@pubmatch/analysis'
+import { normalizeText } from '@pubmatch/analysis/internal'
 import type { Author } from '@pubmatch/core'
 
 const NON_WORD = /[^\p{L}\p{N}]+/gu

@@ -1,0 +1,19 @@
+/**
+ * `@pubmatch/bm25f/internal`: what other pubmatch packages reuse of the first stage, and
+ * benchmarks that measure it: the BM25 and TF-IDF formulas of one term for packages that score
+ * outside the searcher (`feedback`, `fulltext`), Xapian's BM25 (the Xapian comparison), and the
+ * pieces of query evaluation that a translation of the query tree to another engine must share
+ * (`solr`: date fields and bounds, MeSH mapping, the scored fields of a tag, Best Match's field
+ * weights). Unstable: it changes with the first stage, without notice. Apps use the package's
+ * entry point only.
+ */
+// Scoring formulas
+export { bm25LengthNorm, lucene6Bm25 } from './scoring/bm25.ts'
+export { classicIdf, luceneIdf } from './scoring/idf.ts'
+export { xapianBm25 } from './scoring/xapian.ts'
+export { BEST_MATCH_FIELD_WEIGHTS } from './scoring/bestmatch-s1.ts'
+// Query evaluation
+export { isDateField } from './query/fields.ts'
+export { resolveMeshTerm } from './query/mesh.ts'
+export { dateLowerBound, dateTermBounds, dateUpperBound } from './search/dates.ts'
+export { TAG_SCORE_FIELDS } from './search/compile.ts'

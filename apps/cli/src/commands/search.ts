@@ -4,7 +4,16 @@ import { PubmatchError, type Query } from '@pubmatch/core'
 import { readQueries } from '@pubmatch/ingest'
 import { SCORER_NAMES, formatExplanation, parseYearRange, type MatchMode, type QuerySyntax, type ScorerName, type SearchFilters } from '@pubmatch/bm25f'
 import { writeRun } from '@pubmatch/eval'
-import { openFulltext, openSearch, openSolrSearch, type EngineHit, type EngineResult, type EngineSearchOptions, type RankingOptions, type SearchEngine } from '@pubmatch/engine'
+import {
+  openFulltext,
+  openSearch,
+  openSolrSearch,
+  type EngineHit,
+  type EngineResult,
+  type EngineSearchOptions,
+  type RankingOptions,
+  type SearchEngine,
+} from '@pubmatch/engine'
 import { FULLTEXT_STRATEGIES, type FulltextStrategy } from '@pubmatch/fulltext'
 import { createProgress } from '../progress.ts'
 import { DEFAULT_INDEX } from '../paths.ts'
@@ -42,10 +51,7 @@ export function addRankingOptions(command: Command): Command {
     .option('--b <n>', 'BM25 b (defaults to 0.75)')
     .option('--weight <field=w>', 'field weight, repeatable (defaults: title 5, mesh 5, others 1)', collect, [])
     .addOption(
-      new Option('--match <mode>', 'all: every word must match (PubMed); any: ranked retrieval over any word (test collections)').choices([
-        'all',
-        'any',
-      ]),
+      new Option('--match <mode>', 'all: every word must match (PubMed); any: ranked retrieval over any word (test collections)').choices(['all', 'any']),
     )
     .addOption(new Option('--syntax <syntax>', 'pubmed: PubMed query syntax; plain: natural-language text').choices(['pubmed', 'plain']))
     .option('--year <from:to>', 'publication years: YYYY, YYYY:YYYY, YYYY: (from) or :YYYY (until), e.g. 2019, 2015:2020, 2015:')
@@ -53,7 +59,11 @@ export function addRankingOptions(command: Command): Command {
     .option('--la <code>', 'language filter, repeatable (e.g. eng)', collect, [])
     .option('--recover', 'work around query syntax errors instead of failing (with warnings)', false)
     .option('--no-mesh', 'do not map [mh] terms through the corpus MeSH vocabulary')
-    .option('--prf', 'pseudo relevance feedback in the first stage: its top 1,000 re-ranked by the query expanded from their top 10 (Rocchio; Niesink 2017)', false)
+    .option(
+      '--prf',
+      'pseudo relevance feedback in the first stage: its top 1,000 re-ranked by the query expanded from their top 10 (Rocchio; Niesink 2017)',
+      false,
+    )
 }
 
 /**
@@ -186,6 +196,12 @@ function addRerankOptions(command: Command): Command {
 
 /** Adds `pubmatch search` and `pubmatch run`. */
 export function registerSearchCommands(program: Command): void {
+  registerSearchCommand(program)
+  registerRunCommand(program)
+}
+
+/** Adds `pubmatch search`. */
+function registerSearchCommand(program: Command): void {
   const searchCommand = addRankingOptions(
     program
       .command('search')
@@ -197,9 +213,10 @@ export function registerSearchCommands(program: Command): void {
     .addOption(new Option('--sort <order>', 'relevance, or date (newest first)').choices(['relevance', 'date']).default('relevance'))
     .option('--explain', 'print the score explanation of each result (both stages with --rerank)', false)
     .addOption(
-      new Option('--fulltext <strategy>', 'search the PMC full texts by section instead (`pubmatch index --fulltext`): Sum/Max LogOdds over PAV-calibrated sections, or BM25 on abstract+body merged or the abstract alone').choices([
-        ...FULLTEXT_STRATEGIES,
-      ]),
+      new Option(
+        '--fulltext <strategy>',
+        'search the PMC full texts by section instead (`pubmatch index --fulltext`): Sum/Max LogOdds over PAV-calibrated sections, or BM25 on abstract+body merged or the abstract alone',
+      ).choices([...FULLTEXT_STRATEGIES]),
     )
     .option('--json', 'print JSON', false)
   addRerankOptions(searchCommand)
@@ -220,18 +237,7 @@ Examples:
       const engine = searching.engine
       if (flags.fulltext !== undefined) {
         await assertFulltextIndex(flags.index)
-        const started = performance.now()
-        const fulltext = await openFulltext(engine)
-        const found = fulltext.search(text, flags.fulltext, { offset: flags.offset, limit: flags.limit })
-        const tookMs = performance.now() - started
-        if (flags.json) {
-          process.stdout.write(`${JSON.stringify({ query: text, strategy: flags.fulltext, total: found.total, tookMs, hits: found.hits }, null, 2)}\n`)
-          return
-        }
-        process.stdout.write(`${found.total} full texts hold a query word; ${found.hits.length} shown, ranked by ${flags.fulltext} (${tookMs.toFixed(1)} ms)\n\n`)
-        for (const hit of found.hits) {
-          process.stdout.write(`${String(hit.rank).padStart(3)}. ${hit.id}  ${hit.score.toFixed(4)}  ${hit.document.title}\n`)
-        }
+        await printFulltextSearch(engine, text, { ...flags, fulltext: flags.fulltext })
         return
       }
       const filters = filtersOf(flags)
@@ -243,27 +249,62 @@ Examples:
         prf: flags.prf === true,
         ...(filters === undefined ? {} : { filters }),
       })
-      if (flags.json) {
-        process.stdout.write(`${JSON.stringify(result, null, 2)}\n`)
-        return
-      }
-      for (const warning of result.warnings) {
-        process.stderr.write(`warning: ${warning.code}: ${warning.message}\n`)
-      }
-      if (result.prf !== undefined) {
-        process.stderr.write(`note: pseudo relevance feedback: ${result.prf.terms.slice(0, 10).map(([t, w]) => `${t} ${w.toFixed(2)}`).join(', ')}\n`)
-      }
-      if (result.fallback !== undefined) {
-        const f = result.fallback
-        process.stderr.write(`note: the model left this query in first-stage order: ${f.feature} = ${f.value} is outside its training range [${f.range[0]}, ${f.range[1]}]\n`)
-      }
-      process.stdout.write(
-        `${result.totalRelation === 'eq' ? '' : '≥ '}${result.total} matching documents; ${result.hits.length} shown from ${result.offset + 1}` +
-          `${result.reranked ? ', reranked by LambdaMART' : ''}${flags.sort === 'date' ? ', newest first' : ''} (${result.tookMs.toFixed(1)} ms)\n\n`,
-      )
-      process.stdout.write(formatHits(result.hits, flags.explain))
+      printSearchResult(result, flags)
     })
+}
 
+/** Prints a full-text search's page: JSON, or one line per article. */
+async function printFulltextSearch(
+  engine: SearchEngine,
+  text: string,
+  flags: { readonly fulltext: FulltextStrategy; readonly offset: number; readonly limit: number; readonly json: boolean },
+): Promise<void> {
+  const started = performance.now()
+  const fulltext = await openFulltext(engine)
+  const found = fulltext.search(text, flags.fulltext, { offset: flags.offset, limit: flags.limit })
+  const tookMs = performance.now() - started
+  if (flags.json) {
+    process.stdout.write(`${JSON.stringify({ query: text, strategy: flags.fulltext, total: found.total, tookMs, hits: found.hits }, null, 2)}\n`)
+    return
+  }
+  process.stdout.write(`${found.total} full texts hold a query word; ${found.hits.length} shown, ranked by ${flags.fulltext} (${tookMs.toFixed(1)} ms)\n\n`)
+  for (const hit of found.hits) {
+    process.stdout.write(`${String(hit.rank).padStart(3)}. ${hit.id}  ${hit.score.toFixed(4)}  ${hit.document.title}\n`)
+  }
+}
+
+/** Prints a result page: JSON, or warnings and notes on standard error and the hits for people. */
+function printSearchResult(result: EngineResult, flags: { readonly json: boolean; readonly explain: boolean; readonly sort: string }): void {
+  if (flags.json) {
+    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`)
+    return
+  }
+  for (const warning of result.warnings) {
+    process.stderr.write(`warning: ${warning.code}: ${warning.message}\n`)
+  }
+  if (result.prf !== undefined) {
+    process.stderr.write(
+      `note: pseudo relevance feedback: ${result.prf.terms
+        .slice(0, 10)
+        .map(([t, w]) => `${t} ${w.toFixed(2)}`)
+        .join(', ')}\n`,
+    )
+  }
+  if (result.fallback !== undefined) {
+    const f = result.fallback
+    process.stderr.write(
+      `note: the model left this query in first-stage order: ${f.feature} = ${f.value} is outside its training range [${f.range[0]}, ${f.range[1]}]\n`,
+    )
+  }
+  process.stdout.write(
+    `${result.totalRelation === 'eq' ? '' : '≥ '}${result.total} matching documents; ${result.hits.length} shown from ${result.offset + 1}` +
+      `${result.reranked ? ', reranked by LambdaMART' : ''}${flags.sort === 'date' ? ', newest first' : ''} (${result.tookMs.toFixed(1)} ms)\n\n`,
+  )
+  process.stdout.write(formatHits(result.hits, flags.explain))
+}
+
+/** Adds `pubmatch run`. */
+function registerRunCommand(program: Command): void {
   const runCommand = addRankingOptions(
     program
       .command('run')
@@ -288,38 +329,63 @@ the rest follow in first-stage order. Example (NFCorpus):
   pubmatch run -i nf/index --queries ../shared/data/nfcorpus/dev/q-titles.queries -o dev.run
   pubmatch eval dev.run ../shared/data/nfcorpus/dev/s-3.qrel`,
     )
-    .action(async (flags: RankingFlags & { backend?: string; queries: string; out: string; limit: number; depth?: number; tag: string; plain: boolean; quiet: boolean; json: boolean; rerank?: string; usageLog?: string }) => {
-      const queries: Query[] = await readQueries(flags.queries)
-      const searching = await openSearching(flags, flags.rerank, flags.usageLog, flags.depth)
-      const engine = searching.engine
-      const run = { tag: flags.tag, queries: new Map<string, Array<{ docId: string; score: number; rank: number }>>() }
-      const progress = createProgress({ plain: flags.plain, quiet: flags.quiet })
-      progress.start(queries.length, 'run')
-      let fallbacks = 0
-      let warnings = 0
-      for (const [i, query] of queries.entries()) {
-        const ranking = await searching.run(query.text, flags.limit, { prf: flags.prf === true })
-        warnings += ranking.warnings.length
-        run.queries.set(query.id, ranking.hits.map((hit) => ({ docId: hit.id, score: hit.score, rank: hit.rank })))
-        if (ranking.fallback !== undefined) {
-          fallbacks++
+    .action(
+      async (
+        flags: RankingFlags & {
+          backend?: string
+          queries: string
+          out: string
+          limit: number
+          depth?: number
+          tag: string
+          plain: boolean
+          quiet: boolean
+          json: boolean
+          rerank?: string
+          usageLog?: string
+        },
+      ) => {
+        const queries: Query[] = await readQueries(flags.queries)
+        const searching = await openSearching(flags, flags.rerank, flags.usageLog, flags.depth)
+        const engine = searching.engine
+        const run = { tag: flags.tag, queries: new Map<string, Array<{ docId: string; score: number; rank: number }>>() }
+        const progress = createProgress({ plain: flags.plain, quiet: flags.quiet })
+        progress.start(queries.length, 'run')
+        let fallbacks = 0
+        let warnings = 0
+        for (const [i, query] of queries.entries()) {
+          const ranking = await searching.run(query.text, flags.limit, { prf: flags.prf === true })
+          warnings += ranking.warnings.length
+          run.queries.set(
+            query.id,
+            ranking.hits.map((hit) => ({ docId: hit.id, score: hit.score, rank: hit.rank })),
+          )
+          if (ranking.fallback !== undefined) {
+            fallbacks++
+          }
+          progress.update(i + 1)
         }
-        progress.update(i + 1)
-      }
-      progress.stop()
-      // crash-safe: the run appears complete or not at all
-      const tmp = `${flags.out}.tmp-${process.pid}`
-      await writeRun(run, tmp)
-      await rename(tmp, flags.out)
-      const summary = { out: flags.out, queries: queries.length, warnings, reranked: engine.model !== undefined, ...(engine.model === undefined ? {} : { firstStageOrder: fallbacks }) }
-      process.stdout.write(
-        flags.json
-          ? `${JSON.stringify(summary, null, 2)}\n`
-          : `wrote ${flags.out}: ${queries.length} queries, ${warnings} warnings` +
-              (engine.model === undefined ? '' : `, ${fallbacks} left in first-stage order (outside the model's training range)`) +
-              '\n',
-      )
-    })
+        progress.stop()
+        // crash-safe: the run appears complete or not at all
+        const tmp = `${flags.out}.tmp-${process.pid}`
+        await writeRun(run, tmp)
+        await rename(tmp, flags.out)
+        const summary = {
+          out: flags.out,
+          queries: queries.length,
+          warnings,
+          reranked: engine.model !== undefined,
+          ...(engine.model === undefined ? {} : { firstStageOrder: fallbacks }),
+        }
+        process.stdout.write(
+          flags.json
+            ? `${JSON.stringify(summary, null, 2)}\n`
+            : `wrote ${flags.out}: ${queries.length} queries, ${warnings} warnings` +
+                (engine.model === undefined ? '' : `, ${fallbacks} left in first-stage order (outside the model's training range)`) +
+                '\n',
+        )
+      },
+    )
 }
 
 /**

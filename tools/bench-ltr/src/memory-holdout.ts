@@ -57,7 +57,7 @@ const FRACTION = Number(args.fraction)
 const LIMIT = args.limit === undefined ? Infinity : Number(args.limit)
 
 const packageDir = fileURLToPath(new URL('..', import.meta.url))
-const work = args.work ?? join(packageDir, '.cache/issue11')
+const work = args.work ?? join(packageDir, '.cache/robustness')
 const outFile = args.out ?? join(packageDir, 'RESULTS-robustness.md')
 const startedAt = new Date()
 const loadBefore = load()

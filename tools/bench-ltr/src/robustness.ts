@@ -59,7 +59,7 @@ const CONFIGS = new Set(args.configs.split(','))
 const MARGINS = [0, 1, 3, Infinity] as const
 
 const packageDir = fileURLToPath(new URL('..', import.meta.url))
-const work = args.work ?? join(packageDir, '.cache/issue11')
+const work = args.work ?? join(packageDir, '.cache/robustness')
 const outFile = args.out ?? join(packageDir, 'RESULTS-robustness.md')
 const startedAt = new Date()
 const loadBefore = load()

@@ -26,11 +26,14 @@ const layers = {
 const all = Object.keys(layers)
 
 /**
- * Packages a package's tests may import beyond its own layer, to read real data (never a package
- * above it, so no cycle): fulltext's tests read PMC BioC files with the ingest package's reader.
+ * Packages a package's tests may import beyond its own layer (as devDependencies; never a package
+ * above it, so no cycle): fulltext's tests read PMC BioC files with the ingest package's reader;
+ * solr's tests check the Java port of Best Match's features against ltr's extractor, the reference
+ * (ltr sits on solr's row and imports nothing of solr).
  */
 const testOnly = {
   fulltext: ['ingest'],
+  solr: ['ltr'],
 }
 
 /** The bundled real sample corpus: any package's tests may read it; no package's code does. */

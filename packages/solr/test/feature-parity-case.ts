@@ -14,7 +14,8 @@ import { isJoinedToken } from '@pubmatch/analysis'
 import { createSearcher, QUESTION_STOPWORDS } from '@pubmatch/bm25f'
 import { abstractText, type Article } from '@pubmatch/core'
 import { createIndexWriter, openIndex, type FieldConfig } from '@pubmatch/index'
-import { bestMatchExtractor, buildForwardIndex } from '@pubmatch/ltr'
+import { bestMatchExtractor, buildForwardIndex, type LabelledQuery } from '@pubmatch/ltr'
+import { createQueryMemory } from '@pubmatch/ltr/internal'
 
 const target = fileURLToPath(new URL('../java/target/', import.meta.url))
 
@@ -24,6 +25,14 @@ export interface ParityQuery {
   readonly text: string
   /** `plain` drops the first stage's question stop words in both stages; `pubmed` parses PubMed syntax. */
   readonly syntax: 'plain' | 'pubmed'
+  /** With a query memory: a remembered query id whose judgements (and variants') it must not see. */
+  readonly exclude?: string
+}
+
+/** A query memory to check M1–M3 with: the remembered queries and how many neighbours count. */
+export interface ParityMemory {
+  readonly queries: readonly LabelledQuery[]
+  readonly k: number
 }
 
 /** One token stream as the Java side takes it: index terms (`null`: none) and flag bits. */
@@ -59,14 +68,16 @@ export interface ParityReport {
   readonly failures: number
 }
 
-/** A written case: its file and the TypeScript rows it holds. */
+/** A written case: its file and the TypeScript rows it holds (the 179, then M1–M3 with a memory). */
 export interface ParityCase {
   readonly file: string
   readonly rows: number[][]
 }
 
 /**
- * Indexes `articles`, runs every query (top `limit`, `match: 'any'`), and writes the case file.
+ * Indexes `articles`, runs every query (top `limit`, `match: 'any'`), and writes the case file;
+ * with `memory`, also M1–M3 of a query memory over the index's title analyzer (as `trainBestMatch`
+ * builds it).
  * @param dir - a scratch folder (the index goes to `dir/index`, the case to `dir/case.json`)
  * @param articles - the corpus
  * @param fields - the index's field set
@@ -79,6 +90,7 @@ export async function writeParityCase(
   fields: FieldConfig[],
   queries: readonly ParityQuery[],
   limit: number,
+  memory?: ParityMemory,
 ): Promise<ParityCase> {
   const writer = await createIndexWriter(join(dir, 'index'), { fields })
   for (const article of articles) {
@@ -119,6 +131,16 @@ export async function writeParityCase(
   const out: unknown[] = []
   const rows: number[][] = []
   const tiab = ['title', 'abstract'].filter((field) => reader.hasField(field))
+  const queryMemory =
+    memory === undefined
+      ? undefined
+      : createQueryMemory({ queries: memory.queries, analyzer, k: memory.k })
+  const javaTokens = (text: string): { term: string; original: string | null; joined: boolean }[] =>
+    analyzer.analyze(text).map((token) => ({
+      term: token.term,
+      original: token.original ?? null,
+      joined: isJoinedToken(token),
+    }))
   // Both syntaxes in one case: the Java side drops the question stop words of the plain queries
   // only, so `plain` queries carry them and `pubmed` queries an empty list.
   for (const query of queries) {
@@ -127,11 +149,7 @@ export async function writeParityCase(
       query.text,
     )
     const matrix = extractor.extract(query.text, result)
-    const tokens = analyzer.analyze(query.text).map((token) => ({
-      term: token.term,
-      original: token.original ?? null,
-      joined: isJoinedToken(token),
-    }))
+    const tokens = javaTokens(query.text)
     for (const { term } of tokens) {
       terms[term] ??= [
         reader.hasField('title') ? reader.docFreq('title', term) : 0,
@@ -158,8 +176,18 @@ export async function writeParityCase(
     for (let r = 0; r < matrix.numRows; r++) {
       features.push([...matrix.data.subarray(r * matrix.numFeatures, (r + 1) * matrix.numFeatures)])
     }
-    rows.push(...features)
+    const memoryRows: number[][] = []
+    if (queryMemory !== undefined) {
+      const evidence = queryMemory.evidence(query.text, matrix.ids, query.exclude)
+      for (let r = 0; r < matrix.numRows; r++) {
+        memoryRows.push([...evidence.subarray(r * 3, r * 3 + 3)])
+      }
+    }
+    rows.push(
+      ...features.map((row, r) => (queryMemory === undefined ? row : [...row, ...memoryRows[r]!])),
+    )
     out.push({
+      ...(queryMemory === undefined ? {} : { exclude: query.exclude ?? null, memory: memoryRows }),
       id: query.id,
       text: query.text,
       queryStopwords: query.syntax === 'plain' ? QUESTION_STOPWORDS : [],
@@ -176,7 +204,20 @@ export async function writeParityCase(
     hasAbstract: reader.hasField('abstract'),
     terms,
   }
-  await writeFile(file, JSON.stringify({ stats, documents, queries: out }))
+  const remembered =
+    memory === undefined
+      ? {}
+      : {
+          memory: {
+            k: memory.k,
+            queries: memory.queries.map((query) => ({
+              id: query.id,
+              tokens: javaTokens(query.text),
+              judgements: [...query.judgements],
+            })),
+          },
+        }
+  await writeFile(file, JSON.stringify({ stats, documents, queries: out, ...remembered }))
   return { file, rows }
 }
 

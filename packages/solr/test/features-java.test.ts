@@ -13,7 +13,7 @@ import { readNfcorpusDocs, readQueries, parsePubmedXmlString } from '@pubmatch/i
 import type { Article } from '@pubmatch/core'
 import { REAL_DATA_TAG, sharedDataPath } from '@pubmatch/core/testing'
 import { defaultPubmedFields, testCollectionFields } from '@pubmatch/index'
-import { BEST_MATCH_SCHEMA } from '@pubmatch/ltr'
+import { BEST_MATCH_SCHEMA, MEMORY_FEATURES, type LabelledQuery } from '@pubmatch/ltr'
 import { samplePath } from '@pubmatch/sample-data'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { javaBuilt } from '../src/cluster.ts'
@@ -115,34 +115,103 @@ function sampleArticles(): Article[] {
   return [...articles.values()]
 }
 
+/**
+ * A query memory of known-item queries over the sample (as `packages/ltr/test/sample.ts` builds
+ * them): the title of each of the first 120 citations with MeSH headings, judging the citation 2
+ * and every citation sharing at least two of its descriptors 1, and for every second one a variant
+ * (`S<PMID>#1`, its descriptor names) with the same judgements.
+ */
+function sampleMemory(articles: readonly Article[]): ParityMemory {
+  const indexed = articles.filter((article) => article.mesh.length > 0)
+  const names = (article: Article): string[] =>
+    article.mesh.map((heading) => heading.descriptorName)
+  const titles: LabelledQuery[] = []
+  const variants: LabelledQuery[] = []
+  for (const [i, article] of indexed.slice(0, 120).entries()) {
+    const own = names(article)
+    const judgements = new Map<string, number>([[article.id, 2]])
+    for (const other of indexed) {
+      if (
+        other.id !== article.id &&
+        names(other).filter((name) => own.includes(name)).length >= 2
+      ) {
+        judgements.set(other.id, 1)
+      }
+    }
+    titles.push({ id: `S${article.id}`, text: article.title, judgements })
+    if (i % 2 === 0) {
+      variants.push({ id: `S${article.id}#1`, text: own.join(' '), judgements })
+    }
+  }
+  return { queries: [...titles, ...variants], k: 20 }
+}
+
+/** Known-item queries of remembered citations that leave themselves (or a variant) out, as training does. */
+function knownItemQueries(memory: ParityMemory): ParityQuery[] {
+  return [0, 2, 7].map((i) => {
+    const query = memory.queries[i]!
+    return {
+      id: `k${i}`,
+      text: query.text,
+      syntax: 'plain' as const,
+      exclude: i === 7 ? `${query.id}#1` : query.id,
+    }
+  })
+}
+
+/** A query file's judgements (`QID 0 DOC GRADE` lines), in file order. */
+function readQrels(file: string): Map<string, Map<string, number>> {
+  const out = new Map<string, Map<string, number>>()
+  for (const line of readFileSync(file, 'utf8').split('\n').filter(Boolean)) {
+    const [q, , d, g] = line.split(/\s+/) as [string, string, string, string]
+    const map = out.get(q) ?? new Map<string, number>()
+    map.set(d, Number(g))
+    out.set(q, map)
+  }
+  return out
+}
+
 /** Checks a report and returns the largest relative difference of each real-valued column. */
+/** Java's columns are BEST_MATCH_SCHEMA's (names and neutral values), then M1–M3 when a memory was given. */
+function expectSchema(report: ParityReport): void {
+  const features = [
+    ...BEST_MATCH_SCHEMA.features,
+    ...(report.names.length > 179 ? MEMORY_FEATURES : []),
+  ]
+  expect(report.names).toEqual(features.map((feature) => feature.name))
+  expect(report.neutral).toEqual(features.map((feature) => feature.neutral))
+}
+
+/** The report's id of a column: `F1` … `F179`, then `M1` … `M3`. */
+function columnId(column: number): string {
+  return column < 179 ? `F${column + 1}` : `M${column - 178}`
+}
+
+/**
+ * Checks a report: counts equal in every row, reals within 1e-9 relative, and each `exercised`
+ * column taking more than one value in the case (so the case reaches that code path). Returns the
+ * largest relative difference of each real-valued column.
+ */
 function expectParity(
   report: ParityReport,
   written: ParityCase,
   exercised: readonly string[],
 ): Map<string, number> {
-  expect(report.names).toEqual(BEST_MATCH_SCHEMA.features.map((feature) => feature.name))
-  expect(report.neutral).toEqual(BEST_MATCH_SCHEMA.features.map((feature) => feature.neutral))
+  expectSchema(report)
   expect(report.rows).toBe(written.rows.length)
   const out = new Map<string, number>()
   for (const column of report.columns) {
-    const id = `F${column.column + 1}`
+    const label = `${columnId(column.column)} ${column.name}: ${JSON.stringify(column.worst)}`
     if (column.count) {
-      expect(column.identical, `${id} ${column.name}: ${JSON.stringify(column.worst)}`).toBe(
-        report.rows,
-      )
+      expect(column.identical, label).toBe(report.rows)
     } else {
-      expect(
-        column.maxRel,
-        `${id} ${column.name}: ${JSON.stringify(column.worst)}`,
-      ).toBeLessThanOrEqual(1e-9)
-      out.set(`${id} ${column.name}`, column.maxRel)
+      expect(column.maxRel, label).toBeLessThanOrEqual(1e-9)
+      out.set(`${columnId(column.column)} ${column.name}`, column.maxRel)
     }
   }
   expect(report.failures).toBe(0)
-  // The case reaches every feature group: each listed column takes more than one value.
   for (const id of exercised) {
-    const c = Number(id.slice(1)) - 1
+    const c = id.startsWith('M') ? 178 + Number(id.slice(1)) : Number(id.slice(1)) - 1
     expect(new Set(written.rows.map((row) => row[c])).size, id).toBeGreaterThan(1)
   }
   return out
@@ -152,12 +221,13 @@ function summary(label: string, report: ParityReport, maxRel: Map<string, number
   const identical = report.columns.filter((column) => column.identical === report.rows).length
   const inexact = [...maxRel].filter(([, rel]) => rel > 0)
   return [
-    `${label}: ${report.queries} queries, ${report.rows} rows; ${identical}/179 columns bit-identical in every row`,
-    ...(inexact.length === 0
-      ? []
-      : inexact.map(([name, rel]) => `  ${name}: max relative difference ${rel.toExponential(2)}`)),
+    `${label}: ${report.queries} queries, ${report.rows} rows; ${identical}/${report.columns.length} columns bit-identical in every row`,
+    ...inexact.map(([name, rel]) => `  ${name}: max relative difference ${rel.toExponential(2)}`),
   ].join('\n')
 }
+
+/** The 19 span columns but F157 (see {@link EXERCISED}). */
+const SPANS = Array.from({ length: 19 }, (_, i) => `F${149 + i}`).filter((id) => id !== 'F157')
 
 describe.runIf(javaBuilt() || process.env.CI !== undefined)(
   'BestMatchFeatures (Java) against the TypeScript extractor',
@@ -172,21 +242,21 @@ describe.runIf(javaBuilt() || process.env.CI !== undefined)(
       await rm(dir, { recursive: true, force: true })
     })
 
-    it('computes the same 179 features on the sample corpus (20 queries, top 100)', async () => {
+    it('computes the same 179 features and M1–M3 on the sample corpus (23 queries, top 100)', async () => {
       const articles = sampleArticles()
       expect(articles.length).toBeGreaterThan(600)
+      const memory = sampleMemory(articles)
+      const queries = [...SAMPLE_QUERIES, ...knownItemQueries(memory)]
       const written = await writeParityCase(
         join(dir, 'sample'),
         articles,
         defaultPubmedFields(),
-        SAMPLE_QUERIES,
+        queries,
         100,
+        memory,
       )
       const report = await runParityCheck(written.file)
-      const spans = Array.from({ length: 19 }, (_, i) => `F${149 + i}`).filter(
-        (id) => id !== 'F157',
-      )
-      const maxRel = expectParity(report, written, [...EXERCISED, ...spans])
+      const maxRel = expectParity(report, written, [...EXERCISED, ...SPANS, 'M1', 'M2', 'M3'])
       console.info(summary('sample corpus', report, maxRel))
 
       // The check itself: one count off by 1 and one real off by 1e-6 (relative) are both reported.
@@ -204,13 +274,12 @@ describe.runIf(javaBuilt() || process.env.CI !== undefined)(
       )
     })
 
-    it('computes the same features over an index that keeps stop words (whitespace analyzer)', async () => {
+    it('computes the same 179 features over an index that keeps stop words (whitespace analyzer)', async () => {
       // Stop words are index terms here: they match query words, carry the stop-word flag, and
       // can make a span of stop words only (F157).
-      const articles = sampleArticles()
       const written = await writeParityCase(
         join(dir, 'whitespace'),
-        articles,
+        sampleArticles(),
         defaultPubmedFields({ analyzer: 'whitespace' }),
         SAMPLE_QUERIES,
         100,
@@ -221,12 +290,30 @@ describe.runIf(javaBuilt() || process.env.CI !== undefined)(
     })
 
     describe('NFCorpus dev', { tags: [REAL_DATA_TAG] }, () => {
-      it('computes the same 179 features for 30 dev title queries (top 100)', async () => {
+      it('computes the same 179 features and M1–M3 for 30 dev title queries (top 100), the memory holding train', async () => {
         const articles: Article[] = []
         for await (const record of readNfcorpusDocs(sharedDataPath('nfcorpus', 'corpus.docs'))) {
           if (record.kind === 'article') {
             articles.push(record.article)
           }
+        }
+        // The memory as trainBestMatch builds it on NFCorpus: the training title queries with their
+        // judgements, then their video-title variants (`<id>#1`).
+        const qrels = readQrels(sharedDataPath('nfcorpus', 'train', 's-3.qrel'))
+        const labelled = async (file: string, suffix: string): Promise<LabelledQuery[]> =>
+          (await readQueries(sharedDataPath('nfcorpus', 'train', file)))
+            .filter((query) => qrels.has(query.id))
+            .map((query) => ({
+              id: `${query.id}${suffix}`,
+              text: query.text,
+              judgements: qrels.get(query.id)!,
+            }))
+        const memory: ParityMemory = {
+          queries: [
+            ...(await labelled('q-titles.queries', '')),
+            ...(await labelled('q-vidtitles.queries', '#1')),
+          ],
+          k: 20,
         }
         const queries = (
           await readQueries(sharedDataPath('nfcorpus', 'dev', 'q-titles.queries'))
@@ -237,27 +324,29 @@ describe.runIf(javaBuilt() || process.env.CI !== undefined)(
           testCollectionFields({ analyzer: 'biomedical' }),
           queries.map((query) => ({ id: query.id, text: query.text, syntax: 'plain' })),
           100,
+          memory,
         )
         const report = await runParityCheck(written.file)
-        // NFCorpus has no year, publication types, languages or MeSH: only the text columns vary.
-        expect(report.names).toEqual(BEST_MATCH_SCHEMA.features.map((feature) => feature.name))
-        expect(report.rows).toBe(written.rows.length)
-        const maxRel = new Map<string, number>()
-        for (const column of report.columns) {
-          const id = `F${column.column + 1}`
-          if (column.count) {
-            expect(column.identical, `${id} ${column.name}: ${JSON.stringify(column.worst)}`).toBe(
-              report.rows,
-            )
-          } else {
-            expect(
-              column.maxRel,
-              `${id} ${column.name}: ${JSON.stringify(column.worst)}`,
-            ).toBeLessThanOrEqual(1e-9)
-            maxRel.set(`${id} ${column.name}`, column.maxRel)
-          }
-        }
-        expect(report.failures).toBe(0)
+        // No year, publication types, languages or MeSH in NFCorpus, and its text has no stop
+        // words (no articles or stop words in spans, F154–F157): the other text columns vary.
+        const maxRel = expectParity(report, written, [
+          'F78',
+          'F79',
+          'F143',
+          'F144',
+          'F145',
+          'F147',
+          'F148',
+          ...SPANS.filter((id) => !['F154', 'F155', 'F156'].includes(id)),
+          'F171',
+          'F172',
+          'F173',
+          'F174',
+          'F176',
+          'M1',
+          'M2',
+          'M3',
+        ])
         console.info(summary('NFCorpus dev', report, maxRel))
       })
     })

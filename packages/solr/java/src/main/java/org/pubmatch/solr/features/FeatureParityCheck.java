@@ -36,8 +36,14 @@ import java.util.Map;
  *   "queries": [ { "id": "q1", "text": "as typed", "queryStopwords": ["what", …],
  *                  "tokens": [ { "term": "…", "original": "…" | null, "joined": false }, … ],
  *                  "total": 1234, "hits": [ { "id": "…", "score": 12.3 }, … ],
- *                  "features": [ [179 numbers], … one row per hit ] }, … ] }
+ *                  "features": [ [179 numbers], … one row per hit ],
+ *                  "exclude": "remembered id" | null, "memory": [ [M1, M2, M3], … ] }, … ],
+ *   "memory": { "k": 20, "queries": [ { "id": "…", "tokens": [ { "term": "…", "joined": false }, … ],
+ *                                       "judgements": [ ["doc id", 2], … ] }, … ] } }
  * </pre>
+ *
+ * <p>{@code "memory"} is optional: with it, each query's {@code "memory"} rows are compared with
+ * {@link QueryMemoryFeatures} as three more columns M1–M3 (M3 a count).
  *
  * <p>Report: {@code rows}, {@code queries}, Java's {@code names} and {@code neutral} values per
  * column, and per column {@code count} (an integer-valued column), {@code identical} (rows whose
@@ -89,11 +95,17 @@ public final class FeatureParityCheck {
   private static int check(JsonNode root, JsonGenerator out) throws IOException {
     FeatureStatistics stats = statistics(root.required("stats"));
     JsonNode documents = root.required("documents");
+    QueryMemoryFeatures memory = root.has("memory") ? memory(root.get("memory")) : null;
     int width = BestMatchSchema.FEATURE_COUNT;
-    Column[] columns = new Column[width];
-    for (int c = 0; c < width; c++) {
+    List<String> names = new ArrayList<>(BestMatchSchema.names());
+    if (memory != null) {
+      names.addAll(QueryMemoryFeatures.NAMES);
+    }
+    Column[] columns = new Column[names.size()];
+    for (int c = 0; c < columns.length; c++) {
       columns[c] = new Column();
     }
+    double[] memoryRows = new double[0];
     BestMatchFeatures features = new BestMatchFeatures();
     double[] row = new double[width];
     int rows = 0;
@@ -118,6 +130,26 @@ public final class FeatureParityCheck {
       if (hits.size() != expectedRows.size()) {
         throw new IllegalArgumentException(queryId + ": " + hits.size() + " hits but " + expectedRows.size() + " rows");
       }
+      if (memory != null) {
+        List<String> ids = new ArrayList<>();
+        for (JsonNode hit : hits) {
+          ids.add(hit.required("id").asText());
+        }
+        JsonNode exclude = query.path("exclude");
+        if (memoryRows.length < ids.size() * QueryMemoryFeatures.COUNT) {
+          memoryRows = new double[ids.size() * QueryMemoryFeatures.COUNT];
+        }
+        memory.evidence(
+            QueryMemoryFeatures.terms(tokens), ids, exclude.isTextual() ? exclude.asText() : null, memoryRows, 0,
+            QueryMemoryFeatures.COUNT);
+        JsonNode expectedMemory = query.required("memory");
+        for (int r = 0; r < ids.size(); r++) {
+          for (int j = 0; j < QueryMemoryFeatures.COUNT; j++) {
+            int c = width + j;
+            compare(columns[c], isCount(c), expectedMemory.get(r).get(j).asDouble(), memoryRows[r * QueryMemoryFeatures.COUNT + j], queryId, ids.get(r));
+          }
+        }
+      }
       for (int r = 0; r < hits.size(); r++) {
         JsonNode hit = hits.get(r);
         String docId = hit.required("id").asText();
@@ -132,7 +164,7 @@ public final class FeatureParityCheck {
         }
         rows++;
         for (int c = 0; c < width; c++) {
-          compare(columns[c], c, expected.get(c).asDouble(), row[c], queryId, docId);
+          compare(columns[c], isCount(c), expected.get(c).asDouble(), row[c], queryId, docId);
         }
       }
     }
@@ -141,25 +173,25 @@ public final class FeatureParityCheck {
     out.writeNumberField("rows", rows);
     out.writeNumberField("queries", queries);
     out.writeArrayFieldStart("names");
-    for (String name : BestMatchSchema.names()) {
+    for (String name : names) {
       out.writeString(name);
     }
     out.writeEndArray();
     out.writeArrayFieldStart("neutral");
-    for (int c = 0; c < width; c++) {
-      out.writeNumber(BestMatchSchema.neutral(c));
+    for (int c = 0; c < columns.length; c++) {
+      out.writeNumber(c < width ? BestMatchSchema.neutral(c) : 0);
     }
     out.writeEndArray();
     out.writeArrayFieldStart("columns");
-    for (int c = 0; c < width; c++) {
+    for (int c = 0; c < columns.length; c++) {
       Column col = columns[c];
       if (col.failed) {
         failures++;
       }
       out.writeStartObject();
       out.writeNumberField("column", c);
-      out.writeStringField("name", BestMatchSchema.names().get(c));
-      out.writeBooleanField("count", BestMatchSchema.isCount(c));
+      out.writeStringField("name", names.get(c));
+      out.writeBooleanField("count", isCount(c));
       out.writeNumberField("identical", col.identical);
       out.writeNumberField("maxAbs", col.maxAbs);
       out.writeNumberField("maxRel", col.maxRel);
@@ -180,7 +212,12 @@ public final class FeatureParityCheck {
     return failures;
   }
 
-  private static void compare(Column col, int c, double expected, double actual, String query, String doc) {
+  /** Whether a column of the report is integer-valued: the 179's counts, and M3. */
+  private static boolean isCount(int c) {
+    return c < BestMatchSchema.FEATURE_COUNT ? BestMatchSchema.isCount(c) : c == BestMatchSchema.FEATURE_COUNT + 2;
+  }
+
+  private static void compare(Column col, boolean count, double expected, double actual, String query, String doc) {
     if (Double.compare(expected, actual) == 0 || expected == actual) {
       col.identical++;
       return;
@@ -188,7 +225,7 @@ public final class FeatureParityCheck {
     double abs = Math.abs(expected - actual);
     double scale = Math.max(Math.abs(expected), Math.abs(actual));
     double rel = Double.isNaN(abs) ? Double.POSITIVE_INFINITY : abs / scale;
-    if (BestMatchSchema.isCount(c) || rel > RELATIVE_TOLERANCE) {
+    if (count || rel > RELATIVE_TOLERANCE) {
       col.failed = true;
     }
     if (!(abs <= col.maxAbs)) {
@@ -243,6 +280,24 @@ public final class FeatureParityCheck {
       out.add(value.asText());
     }
     return out;
+  }
+
+  private static QueryMemoryFeatures memory(JsonNode node) {
+    List<QueryMemoryFeatures.RememberedQuery> queries = new ArrayList<>();
+    for (JsonNode query : node.required("queries")) {
+      List<QueryToken> tokens = new ArrayList<>();
+      for (JsonNode token : query.required("tokens")) {
+        tokens.add(new QueryToken(token.required("term").asText(), null, token.path("joined").asBoolean(false)));
+      }
+      List<QueryMemoryFeatures.Judgement> judgements = new ArrayList<>();
+      for (JsonNode judgement : query.required("judgements")) {
+        judgements.add(new QueryMemoryFeatures.Judgement(judgement.get(0).asText(), judgement.get(1).asDouble()));
+      }
+      queries.add(
+          new QueryMemoryFeatures.RememberedQuery(
+              query.required("id").asText(), QueryMemoryFeatures.terms(tokens), judgements));
+    }
+    return new QueryMemoryFeatures(queries, node.path("k").asInt(QueryMemoryFeatures.DEFAULT_K));
   }
 
   private static FeatureStatistics statistics(JsonNode node) {

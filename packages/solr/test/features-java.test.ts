@@ -21,6 +21,7 @@ import {
   runParityCheck,
   writeParityCase,
   type ParityCase,
+  type ParityMemory,
   type ParityQuery,
   type ParityReport,
 } from './feature-parity-case.ts'

@@ -140,7 +140,7 @@ public final class BestMatchFeatures {
       slotOfOrdinal = new int[Math.max(2 * slotOfOrdinal.length, n)];
     }
     for (int t = 0; t < n; t++) {
-      slotOfOrdinal[t] = query.slotOf(doc.term(t));
+      slotOfOrdinal[t] = doc.querySlot(query, t);
     }
   }
 

@@ -1,6 +1,8 @@
 package org.pubmatch.solr.features;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -31,6 +33,9 @@ public final class BestMatchQuery {
 
   private final String[] terms;
   private final Map<String, Integer> slots;
+  /** The terms' UTF-8 bytes, and an open-addressing table of slot + 1 by their hash (0: empty). */
+  private final byte[][] utf8;
+  private final int[] byteSlots;
   private final double[] idfTiab;
   private final double[] idfTitle;
   private final double[] idfAbstract;
@@ -46,6 +51,17 @@ public final class BestMatchQuery {
     this.slots = new HashMap<>(terms.length * 2);
     for (int q = 0; q < terms.length; q++) {
       slots.put(terms[q], q);
+    }
+    this.utf8 = new byte[terms.length][];
+    this.byteSlots = new int[Integer.highestOneBit(Math.max(1, terms.length) * 4)];
+    int mask = byteSlots.length - 1;
+    for (int q = 0; q < terms.length; q++) {
+      utf8[q] = terms[q].getBytes(StandardCharsets.UTF_8);
+      int h = hash(utf8[q], 0, utf8[q].length) & mask;
+      while (byteSlots[h] != 0) {
+        h = (h + 1) & mask;
+      }
+      byteSlots[h] = q + 1;
     }
     int[] counts = queryTextFeatures(text);
     this.nonAlphanumeric = counts[0];
@@ -228,6 +244,33 @@ public final class BestMatchQuery {
   public int slotOf(String term) {
     Integer slot = slots.get(term);
     return slot == null ? -1 : slot;
+  }
+
+  /**
+   * The slot of a term given as UTF-8 bytes, without creating a string (a hash table lookup).
+   *
+   * @param bytes a buffer
+   * @param offset where the term starts
+   * @param length its length in bytes
+   * @return its slot, or −1 when it is not a query term
+   */
+  public int slotOf(byte[] bytes, int offset, int length) {
+    int mask = byteSlots.length - 1;
+    for (int h = hash(bytes, offset, length) & mask; byteSlots[h] != 0; h = (h + 1) & mask) {
+      byte[] term = utf8[byteSlots[h] - 1];
+      if (term.length == length && Arrays.equals(term, 0, length, bytes, offset, offset + length)) {
+        return byteSlots[h] - 1;
+      }
+    }
+    return -1;
+  }
+
+  private static int hash(byte[] bytes, int offset, int length) {
+    int h = 0;
+    for (int i = offset; i < offset + length; i++) {
+      h = 31 * h + bytes[i];
+    }
+    return h ^ (h >>> 16);
   }
 
   /**

@@ -46,6 +46,19 @@ public interface CandidateDocument {
   String term(int ordinal);
 
   /**
+   * The query slot of a term of the document's table: {@link BestMatchQuery#slotOf(String)} of
+   * {@link #term(int)}. An implementation that holds its terms as UTF-8 bytes can answer with
+   * {@link BestMatchQuery#slotOf(byte[], int, int)} instead and create no strings.
+   *
+   * @param query the prepared query
+   * @param ordinal 0 … {@link #termCount()} − 1
+   * @return the term's slot in the query, or −1 when it is not a query term
+   */
+  default int querySlot(BestMatchQuery query, int ordinal) {
+    return query.slotOf(term(ordinal));
+  }
+
+  /**
    * The number of tokens of a field (0 for an absent field).
    *
    * @param field the field

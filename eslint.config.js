@@ -26,11 +26,14 @@ const layers = {
 const all = Object.keys(layers)
 
 /**
- * Packages a package's tests may import beyond its own layer, to read real data (never a package
- * above it, so no cycle): fulltext's tests read PMC BioC files with the ingest package's reader.
+ * Packages a package's tests may import beyond its own layer, to read real data or to make a
+ * reference (never a package above it, so no cycle): fulltext's tests read PMC BioC files with the
+ * ingest package's reader; solr's tests train LightGBM models and score them with lightgbm-wasm, the
+ * reference of the Java evaluator.
  */
 const testOnly = {
   fulltext: ['ingest'],
+  solr: ['lightgbm-wasm'],
 }
 
 /** The bundled real sample corpus: any package's tests may read it; no package's code does. */

@@ -26,14 +26,15 @@ const layers = {
 const all = Object.keys(layers)
 
 /**
- * Packages a package's tests may import beyond its own layer (as devDependencies; never a package
- * above it, so no cycle): fulltext's tests read PMC BioC files with the ingest package's reader;
- * solr's tests check the Java port of Best Match's features against ltr's extractor, the reference
- * (ltr sits on solr's row and imports nothing of solr).
+ * Packages a package's tests may import beyond its own layer, to read real data or to make a
+ * reference (never a package above it, so no cycle): fulltext's tests read PMC BioC files with the
+ * ingest package's reader; solr's tests train LightGBM models and score them with lightgbm-wasm, the
+ * reference of the Java evaluator, and compute Best Match's features with ltr's extractor, the
+ * reference of the Java features (ltr sits on solr's row and imports nothing of solr).
  */
 const testOnly = {
   fulltext: ['ingest'],
-  solr: ['ltr'],
+  solr: ['lightgbm-wasm', 'ltr'],
 }
 
 /** The bundled real sample corpus: any package's tests may read it; no package's code does. */

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
-// Builds the Maven module (packages/solr/java): the Bm25f query parser plugin and the local
-// cluster runner, plus target/classpath.txt (their dependencies, resolved by Maven from Maven
-// Central into ~/.m2). Skipped when the jar is newer than every source file; without Maven on
-// the PATH it says so and exits 0, unless PUBMATCH_REQUIRE_JAVA=1 (CI), where that is an error.
+// Builds the Maven module (packages/solr/java): the Bm25f query parser plugin, the local cluster
+// runner and the LightGBM model evaluator, plus target/classpath.txt (their dependencies,
+// resolved by Maven from Maven Central into ~/.m2). Skipped when the jar is newer than every
+// source file; without Maven on the PATH it says so and exits 0, unless PUBMATCH_REQUIRE_JAVA=1
+// (CI), where that is an error.
 import { spawnSync } from 'node:child_process'
 import { existsSync, readdirSync, statSync } from 'node:fs'
 import { join, dirname } from 'node:path'

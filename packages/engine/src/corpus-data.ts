@@ -7,8 +7,9 @@ import { createHash } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { abstractText, json, parseJson, PubmatchError, type Article, type JsonShape, type MeshDescriptor } from '@pubmatch/core'
+import { json, parseJson, PubmatchError, type Article, type JsonShape, type MeshDescriptor } from '@pubmatch/core'
 import { readJsonFile, writeFileAtomic } from '@pubmatch/core/node'
+import { tokenStreamTexts } from '@pubmatch/analysis/internal'
 import type { SearchMeshLookup } from '@pubmatch/bm25f'
 import { createMeshVocabulary, MANIFEST_FILE, openCorpus } from '@pubmatch/ingest'
 import type { IndexReader } from '@pubmatch/index'
@@ -121,7 +122,8 @@ export async function openForwardStore(
 }
 
 function forwardDocument(article: Article): ForwardDocument {
-  return { id: article.id, title: article.title, abstract: abstractText(article), mesh: article.mesh.map((heading) => heading.descriptorName) }
+  // the same texts as the Solr collection's forward field (`@pubmatch/solr`)
+  return { id: article.id, ...tokenStreamTexts(article) }
 }
 
 /** The MeSH descriptors of an index's corpus, kept beside the index (see {@link corpusMeshLookup}). */

@@ -19,6 +19,20 @@ describe('createConfigset', () => {
     expect(solrFields('test-collection')).toEqual({ text: ['title', 'abstract'], keyword: [], numeric: ['year', 'pubdate'] })
   })
 
+  it('declares what the features read: the forward doc value, raw doc values, title-or-abstract terms, the article marker', () => {
+    for (const fieldSet of ['pubmed', 'test-collection'] as const) {
+      const schema = createConfigset({ fieldSet }).files['schema.xml']!
+      expect(schema).toContain('<fieldType name="binary" class="solr.BinaryField"/>')
+      expect(schema).toContain('<field name="pubmatch_fwd" type="binary" indexed="false" stored="false" docValues="true"/>')
+      expect(schema).toContain('<field name="pubmatch_pubtype" type="string" indexed="false" stored="false" docValues="true" multiValued="true"/>')
+      expect(schema).toContain('<field name="pubmatch_language" type="string" indexed="false" stored="false" docValues="true" multiValued="true"/>')
+      expect(schema).toMatch(/<field name="pubmatch_tiab" type="text_pubmatch" indexed="true" stored="false" multiValued="true" omitNorms="true" omitTermFreqAndPositions="true"\/>/)
+      expect(schema).toContain('<copyField source="title" dest="pubmatch_tiab"/>')
+      expect(schema).toContain('<copyField source="abstract" dest="pubmatch_tiab"/>')
+      expect(schema).toContain('<field name="pubmatch_article" type="string" indexed="true"')
+    }
+  })
+
   it('sets BM25 k1 and b as the one similarity', () => {
     const schema = createConfigset({ k1: 0.9, b: 0.4 }).files['schema.xml']!
     expect(schema).toContain('<similarity class="solr.BM25SimilarityFactory">')

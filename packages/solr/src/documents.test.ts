@@ -28,9 +28,32 @@ describe('createDocumentMapper', () => {
       year: 2016,
       pubdate: 20160300,
       pubmatch_segment: '000002.jsonl.gz',
+      // the features' doc values: as the embedded index's (raw names, not normalised)
+      pubmatch_pubtype: ['Journal Article', 'Review'],
+      pubmatch_language: ['eng'],
+      pubmatch_article: '1',
     })
     expect(doc).not.toHaveProperty('keywords')
     const plain = createDocumentMapper('test-collection').toSolr({ ...emptyArticle('MED-1', 'test-collection'), title: 'T', abstract: [{ text: 'a' }, { text: 'b' }] })
-    expect(plain).toEqual({ id: 'MED-1', title: ['T'], abstract: ['a b'] })
+    // "T" → t; "a b": a is a stop word (flags 1 | 2) dropped by biomedical, b → ref 2
+    const forward = Buffer.from([1, 2, 1, 0x74, 1, 0x62, 1, 8, 2, 3, 16, 0]).toString('base64')
+    expect(plain).toEqual({ id: 'MED-1', title: ['T'], abstract: ['a b'], pubmatch_fwd: forward, pubmatch_article: '1' })
+  })
+
+  it('writes the token streams of title, abstract and MeSH names with the collection’s analyzer', () => {
+    const article: Article = {
+      ...emptyArticle('7', 'pubmed'),
+      title: 'The cat',
+      abstract: [{ text: 'a cat' }, { text: 'sat' }],
+      mesh: [{ descriptorName: 'Cats', majorTopic: false, qualifiers: [] }],
+    }
+    const decode = (doc: Record<string, unknown>): number[] => [...Buffer.from(doc.pubmatch_fwd as string, 'base64')]
+    // biomedical (by hand, see forward.test.ts): the → no term (5), cat → 8; a (3), cat, sat → 16; Cats → cat
+    expect(decode(createDocumentMapper('pubmed').toSolr(article))).toEqual([1, 2, 3, 0x63, 0x61, 0x74, 3, 0x73, 0x61, 0x74, 2, 5, 8, 3, 3, 8, 16, 1, 8])
+    // whitespace keeps every word with its term: The (ref 1, flags 5 → 13), cat (16); a (ref 3, flags 3 → 27), cat, sat (32); Cats (40)
+    expect(decode(createDocumentMapper('pubmed', { analyzer: 'whitespace' }).toSolr(article))).toEqual([
+      1, 5, 3, 0x54, 0x68, 0x65, 3, 0x63, 0x61, 0x74, 1, 0x61, 3, 0x73, 0x61, 0x74, 4, 0x43, 0x61, 0x74, 0x73,
+      2, 13, 16, 3, 27, 16, 32, 1, 40,
+    ])
   })
 })

@@ -10,7 +10,7 @@ import { checkJson, json, parseJson, PubmatchError, type JsonShape } from '@pubm
 import { noArticlesError, openCorpus, type CorpusStore } from '@pubmatch/ingest'
 import { meshEntryTermLookup } from '@pubmatch/ingest/internal'
 import type { SolrClient, SolrResponse } from './client.ts'
-import { STATE_FIELD, createConfigset, zipConfigset, type SolrFieldSet } from './configset.ts'
+import { SOLR_SCHEMA_VERSION, STATE_FIELD, createConfigset, zipConfigset, type SolrFieldSet } from './configset.ts'
 import { createDocumentMapper, type SolrDocument } from './documents.ts'
 
 /** The id of the state document. */
@@ -18,6 +18,8 @@ export const STATE_ID = '_pubmatch_state'
 
 /** What the state document records. */
 export interface CollectionState {
+  /** What pubmatch writes into the collection (`SOLR_SCHEMA_VERSION`); absent in version 1. */
+  readonly schemaVersion?: number
   readonly fieldSet: SolrFieldSet
   readonly analyzer: string
   readonly k1: number
@@ -30,6 +32,7 @@ export interface CollectionState {
 }
 
 const COLLECTION_STATE: JsonShape<CollectionState> = json.object({
+  schemaVersion: json.optional(json.count),
   fieldSet: json.literal('pubmed', 'test-collection'),
   analyzer: json.string,
   k1: json.number,
@@ -86,7 +89,7 @@ export interface IndexCorpusResult {
  * Indexes a corpus into a collection, creating it when it does not exist.
  * @param options - see {@link IndexCorpusOptions}
  * @throws PubmatchError `SCHEMA_MISMATCH` (an existing collection of another field set or
- *   analyzer), `UPSTREAM_HTTP`/`NETWORK` (Solr failed after retries), `ABORTED`
+ *   analyzer, or written by a pubmatch of another `SOLR_SCHEMA_VERSION`), `UPSTREAM_HTTP`/`NETWORK` (Solr failed after retries), `ABORTED`
  */
 export async function indexCorpus(options: IndexCorpusOptions): Promise<IndexCorpusResult> {
   const started = performance.now()
@@ -118,7 +121,7 @@ export async function indexCorpus(options: IndexCorpusOptions): Promise<IndexCor
   }
   // MeSH entry terms beside descriptor names, as the embedded index indexes them
   const meshEntryTerms = fieldSet === 'pubmed' && options.meshEntryTerms !== false ? await meshEntryTermLookup(store.mesh()) : undefined
-  const mapper = createDocumentMapper(fieldSet, meshEntryTerms === undefined ? {} : { meshEntryTerms })
+  const mapper = createDocumentMapper(fieldSet, { analyzer, ...(meshEntryTerms === undefined ? {} : { meshEntryTerms }) })
   const batchSize = options.batchSize ?? 1000
   const errorList: Array<{ id: string; error: PubmatchError }> = []
   const resumedAfter = state?.corpusSegment
@@ -145,7 +148,7 @@ export async function indexCorpus(options: IndexCorpusOptions): Promise<IndexCor
   }
   const commitSegment = async (segment: string): Promise<void> => {
     await flush()
-    state = { fieldSet, analyzer, k1, b, corpusSegment: segment, corpus: store.dir, updatedAt: new Date().toISOString() }
+    state = { schemaVersion: SOLR_SCHEMA_VERSION, fieldSet, analyzer, k1, b, corpusSegment: segment, corpus: store.dir, updatedAt: new Date().toISOString() }
     await update(client, collection, [{ id: STATE_ID, [STATE_FIELD]: JSON.stringify(state) }])
     await client.request({ path: `${collection}/update`, params: { commit: 'true', waitSearcher: 'true' } })
     segments++
@@ -261,6 +264,9 @@ export async function collectionExists(client: SolrClient, collection: string): 
  * The committed state document of a collection, or `undefined` before the first commit.
  * @param client - a client
  * @param collection - the collection
+ * @throws PubmatchError `SCHEMA_MISMATCH` when pubmatch wrote the collection with another
+ *   `SOLR_SCHEMA_VERSION` (it must be indexed again), `INDEX_CORRUPTED` for a state document of
+ *   another shape
  */
 export async function readCollectionState(client: SolrClient, collection: string): Promise<CollectionState | undefined> {
   const answer = await client.request({
@@ -275,7 +281,17 @@ export async function readCollectionState(client: SolrClient, collection: string
   if (typeof text !== 'string') {
     return undefined
   }
-  return parseJson(text, COLLECTION_STATE, { file: `the state document ${STATE_ID} of collection ${collection}`, code: 'INDEX_CORRUPTED' })
+  const state = parseJson(text, COLLECTION_STATE, { file: `the state document ${STATE_ID} of collection ${collection}`, code: 'INDEX_CORRUPTED' })
+  const version = state.schemaVersion ?? 1
+  if (version !== SOLR_SCHEMA_VERSION) {
+    const older = version < SOLR_SCHEMA_VERSION
+    throw new PubmatchError(
+      'SCHEMA_MISMATCH',
+      `collection ${collection} was indexed by ${older ? 'an older' : 'a newer'} pubmatch (Solr schema version ${version}; this version reads ${SOLR_SCHEMA_VERSION}${older ? ', which adds the token streams and doc values of the features' : ''}); delete the collection and index the corpus into it again (\`pubmatch index --solr … --collection ${collection}\`)`,
+      { details: { collection } },
+    )
+  }
+  return state
 }
 
 async function update(client: SolrClient, collection: string, body: unknown): Promise<SolrResponse> {

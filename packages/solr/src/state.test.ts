@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { SolrClient, SolrResponse } from './client.ts'
 import { readLocalCluster, STATE_FILE } from './cluster.ts'
-import { STATE_FIELD } from './configset.ts'
+import { SOLR_SCHEMA_VERSION, STATE_FIELD } from './configset.ts'
 import { collectionExists, readCollectionState } from './indexer.ts'
 
 /** A client that answers every request with `answer`. */
@@ -36,9 +36,19 @@ describe('the local cluster’s state file', () => {
 
 describe('what the indexer reads back from Solr', () => {
   it('reads the state document of a collection', async () => {
-    const state = { fieldSet: 'pubmed', analyzer: 'biomedical', k1: 1.2, b: 0.75, corpus: '/c', corpusSegment: '000003.jsonl.gz', updatedAt: '2026-01-01T00:00:00.000Z' }
+    const state = { schemaVersion: SOLR_SCHEMA_VERSION, fieldSet: 'pubmed', analyzer: 'biomedical', k1: 1.2, b: 0.75, corpus: '/c', corpusSegment: '000003.jsonl.gz', updatedAt: '2026-01-01T00:00:00.000Z' }
     expect(await readCollectionState(answering({ response: { docs: [{ [STATE_FIELD]: JSON.stringify(state) }] } }), 'c')).toEqual(state)
     expect(await readCollectionState(answering({ response: { docs: [] } }), 'c')).toBeUndefined()
+  })
+
+  it('refuses a collection written with another schema version, asking to index it again', async () => {
+    // version 1 wrote no schemaVersion
+    const old = { fieldSet: 'pubmed', analyzer: 'biomedical', k1: 1.2, b: 0.75, corpus: '/c', corpusSegment: '000003.jsonl.gz', updatedAt: '2026-01-01T00:00:00.000Z' }
+    const error = await readCollectionState(answering({ response: { docs: [{ [STATE_FIELD]: JSON.stringify(old) }] } }), 'c').catch((e: unknown) => e)
+    expect(error).toMatchObject({ code: 'SCHEMA_MISMATCH', details: { collection: 'c' } })
+    expect((error as Error).message).toMatchInlineSnapshot(`"collection c was indexed by an older pubmatch (Solr schema version 1; this version reads 2, which adds the token streams and doc values of the features); delete the collection and index the corpus into it again (\`pubmatch index --solr … --collection c\`)"`)
+    const newer = { ...old, schemaVersion: SOLR_SCHEMA_VERSION + 1 }
+    await expect(readCollectionState(answering({ response: { docs: [{ [STATE_FIELD]: JSON.stringify(newer) }] } }), 'c')).rejects.toThrow(/indexed by a newer pubmatch/)
   })
 
   it('refuses a state document of another shape as INDEX_CORRUPTED, and an answer of another shape as MALFORMED_JSON', async () => {

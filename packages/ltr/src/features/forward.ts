@@ -3,29 +3,17 @@
  * token streams (interned term ids plus flag bytes), which the inverted index does not keep
  * and the Best Match features need (positions, spans, stop-word counts).
  *
- * Stop-word rule: a token is a stop word when its lower-cased surface form (`original`, else
- * the term) is in `PUBMED_STOPWORDS`; `a`/`an` and `the` get their own flags. Stop words must
- * stay in the stream, so the store analyzes text with the stop-word-keeping variant of the
- * index's analyzer: `biomedical` → `biomedical:nostop`, `biomedical:nostem` →
- * `biomedical:nostem:nostop`; `whitespace`, `whitespace:stem` and the `:nostop` analyzers keep
- * every word already. With those variants the terms of non-stop words are the index's terms.
- * When the index analyzer drops stop words, stop-word tokens get term id `-1` (the index holds
- * no postings for them, so they never match a query term). Any other (custom) analyzer is run
- * as given and each position it leaves empty is filled with a stop-word token of id `-1`.
- * Joined compound tokens (`cox2` beside `cox`, `2`) are skipped: token i has position i.
+ * The token streams come from `createTokenStreamer` of `@pubmatch/analysis/internal` (its module
+ * comment gives the stop-word rule and the analyzer variants), the same streams that
+ * `@pubmatch/solr` writes into each Solr document. Stop-word tokens the index analyzer drops get
+ * term id `-1`.
  */
 import { createHash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
-import {
-  PUBMED_STOPWORDS,
-  getAnalyzer,
-  isJoinedToken,
-  type Analyzer,
-  type AnalyzerRegistry,
-} from '@pubmatch/analysis'
+import { type Analyzer, type AnalyzerRegistry } from '@pubmatch/analysis'
+import { createTokenStreamer, tokenFlags as flagsOfWord } from '@pubmatch/analysis/internal'
 import { checkJson, json, parseJson, PubmatchError, truncateForMessage, type JsonShape } from '@pubmatch/core'
 import { writeFileAtomic } from '@pubmatch/core/node'
-import { TOKEN_DEFINITE, TOKEN_INDEFINITE, TOKEN_STOPWORD } from './spans.ts'
 
 /** A document as the forward store takes it. */
 export interface ForwardDocument {
@@ -127,26 +115,12 @@ export interface ForwardIndexBuilder {
   finish(): ForwardIndex
 }
 
-const NOSTOP_VARIANTS: Readonly<Record<string, string>> = {
-  biomedical: 'biomedical:nostop',
-  'biomedical:nostem': 'biomedical:nostem:nostop',
-}
-const KEEP_STOPWORDS = new Set(['biomedical:nostop', 'biomedical:nostem:nostop', 'whitespace', 'whitespace:stem'])
-const STOPWORDS: ReadonlySet<string> = new Set(PUBMED_STOPWORDS)
-
 /**
  * The flag bits of a surface word.
  * @param word - the surface form (any case)
  */
 export function tokenFlags(word: string): number {
-  const w = word.toLowerCase()
-  let flags = STOPWORDS.has(w) ? TOKEN_STOPWORD : 0
-  if (w === 'a' || w === 'an') {
-    flags |= TOKEN_INDEFINITE
-  } else if (w === 'the') {
-    flags |= TOKEN_DEFINITE
-  }
-  return flags
+  return flagsOfWord(word)
 }
 
 class Column {
@@ -197,18 +171,13 @@ class Column {
   }
 }
 
-type Mode = 'variant' | 'keeps' | 'gaps'
-
 /**
  * Starts a forward store for documents analyzed like an index with `options.analyzer`.
  * @param options - see {@link ForwardIndexOptions}
  */
 export function createForwardIndexBuilder(options: ForwardIndexOptions): ForwardIndexBuilder {
   const source = options.analyzer
-  const variant = NOSTOP_VARIANTS[source.name]
-  const lookup = (name: string): Analyzer => (options.analyzers ?? { get: getAnalyzer }).get(name)
-  const mode: Mode = variant !== undefined ? 'variant' : KEEP_STOPWORDS.has(source.name) ? 'keeps' : 'gaps'
-  const analyzer = variant !== undefined ? lookup(variant) : source
+  const streamer = createTokenStreamer(source, options.analyzers)
   const termIds = new Map<string, number>()
   const terms: string[] = []
   const ids: string[] = []
@@ -217,10 +186,10 @@ export function createForwardIndexBuilder(options: ForwardIndexOptions): Forward
   let finished = false
   const base = options.base
   if (base !== undefined) {
-    if (base.analyzer !== source.name || base.tokenAnalyzer !== analyzer.name) {
+    if (base.analyzer !== source.name || base.tokenAnalyzer !== streamer.tokenAnalyzer) {
       throw new PubmatchError(
         'SCHEMA_MISMATCH',
-        `the forward index to extend was built for analyzer ${base.analyzer} (${base.tokenAnalyzer}), not ${source.name} (${analyzer.name})`,
+        `the forward index to extend was built for analyzer ${base.analyzer} (${base.tokenAnalyzer}), not ${source.name} (${streamer.tokenAnalyzer})`,
       )
     }
     for (let t = 0; t < base.termCount; t++) {
@@ -255,21 +224,7 @@ export function createForwardIndexBuilder(options: ForwardIndexOptions): Forward
   }
 
   const append = (column: Column, text: string): void => {
-    let next = 0
-    for (const token of analyzer.analyze(text)) {
-      if (isJoinedToken(token)) {
-        continue
-      }
-      if (mode === 'gaps') {
-        for (; next < token.position; next++) {
-          column.push(-1, TOKEN_STOPWORD)
-        }
-        next = token.position + 1
-      }
-      const flags = tokenFlags(token.original ?? token.term)
-      const dropped = mode === 'variant' && (flags & TOKEN_STOPWORD) !== 0
-      column.push(dropped ? -1 : intern(token.term), flags)
-    }
+    streamer.tokens(text, (term, flags) => column.push(term === null ? -1 : intern(term), flags))
   }
 
   return {
@@ -293,7 +248,7 @@ export function createForwardIndexBuilder(options: ForwardIndexOptions): Forward
     },
     finish(): ForwardIndex {
       finished = true
-      return new Forward(source.name, analyzer.name, ids, docs, terms, termIds, {
+      return new Forward(source.name, streamer.tokenAnalyzer, ids, docs, terms, termIds, {
         title: columns.title.done(),
         abstract: columns.abstract.done(),
         mesh: columns.mesh.done(),

@@ -14,12 +14,10 @@
  * - F167 is the running sum of densities at the first longest span, not that span's density.
  */
 
-/** Token flag: the token is a stop word. */
-export const TOKEN_STOPWORD = 1
-/** Token flag: the token is `a` or `an`. */
-export const TOKEN_INDEFINITE = 2
-/** Token flag: the token is `the`. */
-export const TOKEN_DEFINITE = 4
+// The token flags are defined with the token streams (`@pubmatch/analysis/internal`).
+import { TOKEN_DEFINITE, TOKEN_INDEFINITE, TOKEN_STOPWORD } from '@pubmatch/analysis/internal'
+
+export { TOKEN_DEFINITE, TOKEN_INDEFINITE, TOKEN_STOPWORD }
 
 /** A gap of more than this many tokens between two matches breaks a span (NCBI's `th`). */
 export const SPAN_BREAK_GAP = 10

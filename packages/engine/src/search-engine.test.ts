@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MANIFEST_FILE } from '@pubmatch/ingest'
 import type { ForwardIndex } from '@pubmatch/ltr'
 import { samplePath } from '@pubmatch/sample-data'
+import { SOLR_SCHEMA_VERSION } from '@pubmatch/solr/internal'
 import { ingest, sampleIndex } from '../test/sample.ts'
 import { FORWARD_META_FILE, MESH_CACHE_FILE } from './corpus-data.ts'
 import { openFeedbackSessions } from './feedback.ts'
@@ -258,7 +259,7 @@ async function fakeSolr(state: Record<string, unknown>): Promise<FakeSolr> {
         const params = new URLSearchParams(chunks.length > 0 ? Buffer.concat(chunks).toString('utf8') : url.search)
         const body =
           params.get('id') === '_pubmatch_state'
-            ? { responseHeader: { QTime: 0 }, response: { numFound: 1, docs: [{ pubmatch_state: JSON.stringify(state) }] } }
+            ? { responseHeader: { QTime: 0 }, response: { numFound: 1, docs: [{ pubmatch_state: JSON.stringify({ schemaVersion: SOLR_SCHEMA_VERSION, ...state }) }] } }
             : { responseHeader: { QTime: 3 }, response: fake.answer }
         response.writeHead(200, { 'content-type': 'application/json' })
         response.end(JSON.stringify(body))

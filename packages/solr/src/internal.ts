@@ -8,6 +8,7 @@
 export { parseBackend } from './backend.ts'
 export type { SolrBackend } from './backend.ts'
 export { createCollection, readCollectionState } from './indexer.ts'
+export { SOLR_SCHEMA_VERSION } from './configset.ts'
 export type { CollectionState, CreateCollectionOptions } from './indexer.ts'
 export { createDocumentMapper } from './documents.ts'
 export type { DocumentMapper, DocumentMapperOptions, SolrDocument } from './documents.ts'

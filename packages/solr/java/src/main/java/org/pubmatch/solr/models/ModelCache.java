@@ -12,7 +12,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import org.apache.solr.common.SolrException;
 import org.apache.solr.common.SolrException.ErrorCode;
-import org.apache.solr.common.cloud.ZkStateReader;
+import org.apache.solr.common.cloud.SolrZkClient;
 import org.apache.solr.core.CoreContainer;
 import org.apache.solr.core.SolrCore;
 import org.apache.zookeeper.Watcher;
@@ -47,23 +47,22 @@ public final class ModelCache {
   }
 
   private final ModelStore store;
-  private final ZkStateReader reader;
+  private final SolrZkClient zk;
   private final int capacity;
   private final LinkedHashMap<Key, Entry> entries = new LinkedHashMap<>(16, 0.75f, true);
 
   /**
-   * A cache over a store (tests; Solr code uses {@link #of(CoreContainer)}).
+   * A cache over a ZooKeeper client (Solr code uses {@link #of(CoreContainer)}, one per node).
    *
-   * @param store the ZooKeeper store
-   * @param reader the cluster state reader (collection properties)
+   * @param zk the node's ZooKeeper client
    * @param capacity models kept, at least 1
    */
-  public ModelCache(ModelStore store, ZkStateReader reader, int capacity) {
+  public ModelCache(SolrZkClient zk, int capacity) {
     if (capacity < 1) {
       throw new IllegalArgumentException("a model cache holds at least 1 model, got " + capacity);
     }
-    this.store = store;
-    this.reader = reader;
+    this.store = new ModelStore(zk);
+    this.zk = zk;
     this.capacity = capacity;
   }
 
@@ -82,7 +81,7 @@ public final class ModelCache {
           throw new SolrException(ErrorCode.BAD_REQUEST, "pubmatch models live in ZooKeeper: this Solr node does not run in SolrCloud mode");
         }
         int capacity = Integer.getInteger(CAPACITY_PROPERTY, DEFAULT_CAPACITY);
-        cache = new ModelCache(new ModelStore(container.getZkController().getZkClient()), container.getZkController().getZkStateReader(), Math.max(1, capacity));
+        cache = new ModelCache(container.getZkController().getZkClient(), Math.max(1, capacity));
         CACHES.put(container, cache);
       }
       return cache;
@@ -246,7 +245,7 @@ public final class ModelCache {
       String text = store.readFile(key.collection(), key.name(), descriptor, "model.txt");
       String memory = store.readFile(key.collection(), key.name(), descriptor, "memory.jsonl");
       ModelValidator.Checked checked = ModelValidator.check(key.name(), manifest, text, memory);
-      ModelValidator.checkFirstStage(key.name(), key.collection(), checked.manifest(), ModelValidator.collectionFirstStage(reader, key.collection()));
+      ModelValidator.checkFirstStage(key.name(), key.collection(), checked.manifest(), ModelValidator.collectionFirstStage(zk, key.collection()));
       entry.future.complete(new DeployedModel(key.collection(), key.name(), descriptor, checked));
     } catch (RuntimeException | Error e) {
       synchronized (this) {

@@ -129,7 +129,7 @@ public final class ModelHandler extends RequestHandlerBase {
         String model = textOrNull(envelope, "model", name);
         String memory = textOrNull(envelope, "memory", name);
         ModelValidator.Checked checked = ModelValidator.check(name, manifest, model, memory);
-        JsonNode firstStage = ModelValidator.collectionFirstStage(container.getZkController().getZkStateReader(), collection);
+        JsonNode firstStage = ModelValidator.collectionFirstStage(container.getZkController().getZkClient(), collection);
         ModelValidator.checkFirstStage(name, collection, checked.manifest(), firstStage);
         Map<String, String> files = new LinkedHashMap<>();
         files.put("manifest.json", JSON.writerWithDefaultPrettyPrinter().writeValueAsString(checked.manifest()) + "\n");
@@ -174,7 +174,7 @@ public final class ModelHandler extends RequestHandlerBase {
         rsp.add("cached", cache.cached());
       }
       case "firstStage" -> {
-        JsonNode firstStage = ModelValidator.collectionFirstStage(container.getZkController().getZkStateReader(), collection);
+        JsonNode firstStage = ModelValidator.collectionFirstStage(container.getZkController().getZkClient(), collection);
         rsp.add("collection", collection);
         rsp.add("firstStage", firstStage == null ? null : toObject(firstStage));
       }

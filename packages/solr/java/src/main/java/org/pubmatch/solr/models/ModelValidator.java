@@ -6,11 +6,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import org.apache.solr.common.SolrException;
 import org.apache.solr.common.SolrException.ErrorCode;
+import org.apache.solr.common.cloud.SolrZkClient;
 import org.apache.solr.common.cloud.ZkStateReader;
+import org.apache.zookeeper.KeeperException;
 import org.pubmatch.solr.ltr.LightGbmModel;
 import org.pubmatch.solr.ltr.LightGbmModelException;
 
@@ -150,21 +151,28 @@ public final class ModelValidator {
   }
 
   /**
-   * The first stage a collection records, or {@code null} when it records none.
+   * The first stage a collection records, or {@code null} when it records none. Read from
+   * ZooKeeper ({@code /collections/COLLECTION/collectionprops.json}) at each call, not from {@code
+   * ZkStateReader}'s watched copy, which may lag behind a property set a moment ago.
    *
-   * @param reader the node's cluster state reader
+   * @param zk the node's ZooKeeper client
    * @param collection the collection
    * @return the record ({@link #FIRST_STAGE_PROPERTY} parsed), or {@code null}
-   * @throws SolrException 500 when the property is not JSON
+   * @throws SolrException 500 when the properties or the property are not JSON, or ZooKeeper fails
    */
-  public static JsonNode collectionFirstStage(ZkStateReader reader, String collection) {
-    Map<String, String> properties = reader.getCollectionProperties(collection);
-    String text = properties.get(FIRST_STAGE_PROPERTY);
-    if (text == null) {
+  public static JsonNode collectionFirstStage(SolrZkClient zk, String collection) {
+    String path = ZkStateReader.COLLECTIONS_ZKNODE + "/" + collection + "/" + ZkStateReader.COLLECTION_PROPS_ZKNODE;
+    byte[] data;
+    try {
+      data = zk.getData(path, null, null, true);
+    } catch (KeeperException.NoNodeException e) {
       return null;
+    } catch (KeeperException | InterruptedException e) {
+      throw ModelStore.zkFailure("reading the properties of collection " + collection, e);
     }
     try {
-      return JSON.readTree(text);
+      JsonNode text = JSON.readTree(data).get(FIRST_STAGE_PROPERTY);
+      return text == null || text.isNull() ? null : JSON.readTree(text.asText());
     } catch (IOException e) {
       throw new SolrException(ErrorCode.SERVER_ERROR, "collection " + collection + ": its property " + FIRST_STAGE_PROPERTY + " is not JSON: " + e.getMessage(), e);
     }

@@ -11,7 +11,8 @@ import { javaBuilt } from '@pubmatch/solr'
 import { createServer } from '@pubmatch/server'
 import { openSearch } from '@pubmatch/engine'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { bin, pubmatch, samplePath } from '../test/run-cli.ts'
+import { bin, pubmatch, samplePath, suggestedCommands } from '../test/run-cli.ts'
+import { writeSampleCollection } from '../test/sample-collection.ts'
 
 const sample = samplePath('')
 
@@ -72,6 +73,48 @@ describe.runIf(existsSync(bin) && (javaBuilt() || process.env.CI !== undefined))
     const missing = await pubmatch('search', '-i', join(dir, 'index'), '--backend', backend.replace(/pubmed$/, 'absent'), 'x')
     expect(missing.code).not.toBe(0)
     expect(missing.stderr).toMatch(/absent/)
+  })
+
+  it('deploys a model trained on the index into the collection, lists it and removes it', async () => {
+    const sampleSet = await writeSampleCollection(dir)
+    const model = join(dir, 'bm-cli')
+    const trained = await pubmatch('train', '-i', join(dir, 'index'), '--queries', sampleSet.queries, '--qrels', sampleSet.qrels, '--syntax', 'plain', '--match', 'any', '--depth', '20', '--trees', '10', '-o', model, '-q')
+    expect([trained.code, trained.stderr]).toEqual([0, ''])
+    const solr = `local:${cluster}`
+    const deployed = await pubmatch('model', 'deploy-solr', model, '--solr', solr, '--collection', 'pubmed')
+    expect([deployed.code, deployed.stderr]).toEqual([0, ''])
+    expect(deployed.stdout).toMatch(/^deployed bm-cli into pubmed: \d+ trees over 179 features \(model\.txt \d+ bytes, 1 ZooKeeper chunk\)\nloaded on 4 replicas \(shard1, shard2\)\n/)
+    // the hint is a command that works
+    const [hint] = suggestedCommands(deployed.stdout)
+    const listed = await pubmatch(...hint!, '--json')
+    expect([listed.code, listed.stderr]).toEqual([0, ''])
+    const listing = JSON.parse(listed.stdout) as { models: Array<{ name: string; trees: number; features: number }>; incomplete: string[] }
+    expect(listing.models.map((m) => [m.name, m.features])).toEqual([['bm-cli', 179]])
+    expect(listing.incomplete).toEqual([])
+
+    // models are immutable per name; another name is a new model
+    const again = await pubmatch('model', 'deploy-solr', model, '--solr', solr, '--collection', 'pubmed')
+    expect([again.code, again.stderr]).toEqual([64, expect.stringMatching(/INVALID_ARGUMENT: model bm-cli already exists in collection pubmed/)])
+    const renamed = await pubmatch('model', 'deploy-solr', model, '--solr', solr, '--collection', 'pubmed', '--name', 'bm-cli-2', '--no-check', '--json')
+    expect([renamed.code, renamed.stderr]).toEqual([0, ''])
+    expect(JSON.parse(renamed.stdout)).toMatchObject({ model: { name: 'bm-cli-2', collection: 'pubmed', features: 179 } })
+
+    // a model of another first stage is refused, naming the difference
+    const manifest = JSON.parse(await readFile(join(model, 'manifest.json'), 'utf8')) as { firstStage: { analyzer: string } }
+    manifest.firstStage.analyzer = 'whitespace'
+    await writeFile(join(model, 'manifest.json'), JSON.stringify(manifest))
+    const refused = await pubmatch('model', 'deploy-solr', model, '--solr', solr, '--collection', 'pubmed', '--name', 'bm-other')
+    expect(refused.code).not.toBe(0)
+    expect(refused.stderr).toMatch(/SCHEMA_MISMATCH: model bm-other was trained on a first stage with analyzer "whitespace", but collection pubmed searches with analyzer "biomedical"/)
+
+    for (const name of ['bm-cli', 'bm-cli-2']) {
+      const removed = await pubmatch('model', 'remove-solr', name, '--solr', solr, '--collection', 'pubmed')
+      expect([removed.code, removed.stdout]).toEqual([0, `removed ${name} from pubmed\n`])
+    }
+    const empty = await pubmatch('model', 'list-solr', '--solr', solr, '--collection', 'pubmed')
+    expect(empty.stdout).toMatch(/^no models in pubmed; deploy one with `pubmatch model deploy-solr MODEL --solr local:\S+ --collection pubmed`/)
+    const gone = await pubmatch('model', 'remove-solr', 'bm-cli', '--solr', solr, '--collection', 'pubmed')
+    expect([gone.code, gone.stderr]).toEqual([2, expect.stringMatching(/NOT_FOUND: model bm-cli is not deployed in collection pubmed/)])
   })
 
   it('serves /search with the first stage in Solr', async () => {

@@ -314,5 +314,8 @@ const SOLRCONFIG_XML = `<?xml version="1.0" encoding="UTF-8"?>
 
   <!-- Best Match's first stage: BM25F over weighted fields (Lucene's CombinedFieldQuery) -->
   <queryParser name="bm25f" class="org.pubmatch.solr.Bm25fQParserPlugin"/>
+
+  <!-- pubmatch models of the collection in ZooKeeper: deploy, list, remove, load on a shard -->
+  <requestHandler name="/pubmatch/models" class="org.pubmatch.solr.models.ModelHandler"/>
 </config>
 `

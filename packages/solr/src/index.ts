@@ -12,3 +12,6 @@ export { createSolrFirstStage } from './search.ts'
 export type { SolrFirstStage, SolrFirstStageOptions, SolrHit, SolrSearchOptions, SolrSearchResult } from './search.ts'
 export { solrFields } from './configset.ts'
 export type { SolrFields, SolrFieldSet } from './configset.ts'
+// models deployed into a collection (ZooKeeper), for the second stage on the shards
+export { deployModel, listModels, loadModelOnReplicas, removeModel } from './models.ts'
+export type { DeployedFile, DeployedModel, DeployModelOptions, ModelListing, ModelsOptions, ReplicaModel } from './models.ts'

@@ -12,6 +12,7 @@ import { meshEntryTermLookup } from '@pubmatch/ingest/internal'
 import type { SolrClient, SolrResponse } from './client.ts'
 import { SOLR_SCHEMA_VERSION, STATE_FIELD, createConfigset, zipConfigset, type SolrFieldSet } from './configset.ts'
 import { createDocumentMapper, type SolrDocument } from './documents.ts'
+import { collectionFirstStage, recordFirstStage } from './models.ts'
 
 /** The id of the state document. */
 export const STATE_ID = '_pubmatch_state'
@@ -247,6 +248,8 @@ export async function createCollection(client: SolrClient, options: CreateCollec
     },
     retry: false,
   })
+  // the first stage models deployed into the collection must have been trained on (models.ts)
+  await recordFirstStage(client, options.collection, collectionFirstStage({ fieldSet: options.fieldSet, analyzer: configset.options.analyzer, k1: configset.options.k1, b: configset.options.b }))
 }
 
 /**

@@ -14,3 +14,6 @@ export { createDocumentMapper } from './documents.ts'
 export type { DocumentMapper, DocumentMapperOptions, SolrDocument } from './documents.ts'
 export { translateQuery } from './translate.ts'
 export type { SolrQuery, TranslateOptions } from './translate.ts'
+// the collection's first-stage record (collection property) and a deployed model's files read back
+export { collectionFirstStage, FIRST_STAGE_PROPERTY, MODELS_HANDLER, readDeployedFile, recordFirstStage } from './models.ts'
+export type { CollectionFirstStage } from './models.ts'

@@ -2,8 +2,12 @@ import type { Command } from 'commander'
 import { PubmatchError } from '@pubmatch/core'
 import {
   createSolrClient,
+  deployModel,
   indexCorpus,
+  listModels,
+  loadModelOnReplicas,
   readLocalCluster,
+  removeModel,
   startLocalCluster,
   stopLocalCluster,
   type IndexCorpusResult,
@@ -173,4 +177,102 @@ export async function runSolrIndex(flags: SolrIndexFlags): Promise<IndexCorpusRe
     progress.stop()
     process.off('SIGINT', stop)
   }
+}
+
+interface ModelSolrFlags {
+  solr: string
+  collection: string
+  json: boolean
+}
+
+/**
+ * Adds `pubmatch model deploy-solr|list-solr|remove-solr`: models deployed into a SolrCloud
+ * collection (ZooKeeper), for the second stage on the shards.
+ * @param model - the `pubmatch model` command
+ */
+export function registerModelSolrCommands(model: Command): void {
+  const solrFlag = '`local` (the cluster of `pubmatch solr up`), `local:DIR`, or Solr base URLs, comma-separated'
+  model
+    .command('deploy-solr')
+    .description('deploy a model into a SolrCloud collection (stored in ZooKeeper, checked against the collection’s first stage, loaded by the shards)')
+    .argument('<dir>', 'the model directory (`pubmatch train -o DIR`)')
+    .requiredOption('--solr <urls>', solrFlag)
+    .requiredOption('--collection <name>', 'the collection (`pubmatch index --solr … --collection NAME`)')
+    .option('--name <name>', 'the model’s name in the collection (default: the directory’s name); names are immutable')
+    .option('--no-check', 'do not load the model on every replica after deploying it')
+    .option('--json', 'print JSON: the deployed model (and the replicas that loaded it)', false)
+    .addHelpText(
+      'after',
+      `
+The model (manifest.json, model.txt, memory.jsonl) is checked by the collection's /pubmatch/models
+handler: the manifest's format, LightGBM's text, the feature count, and its first stage (ranker,
+parameters, analyzer, field set, fields) against the collection's. It is stored gzip-compressed in
+ZooKeeper under /pubmatch/models/COLLECTION/NAME and is immutable: deploy a retrained model under a
+new name. Example:
+  pubmatch solr up
+  pubmatch index --solr local --collection pubmed --shards 2 --replicas 2
+  pubmatch train -i .pubmatch/index --queries Q.tsv --qrels Q.qrel -o models/bm-2026-11
+  pubmatch model deploy-solr models/bm-2026-11 --solr local --collection pubmed
+  pubmatch model list-solr --solr local --collection pubmed`,
+    )
+    .action(async (dir: string, flags: ModelSolrFlags & { name?: string; check: boolean }) => {
+      const client = await solrClient(flags.solr)
+      const deployed = await deployModel({ client, collection: flags.collection, dir, ...(flags.name === undefined ? {} : { name: flags.name }) })
+      const replicas = flags.check ? await loadModelOnReplicas({ client, collection: flags.collection, name: deployed.name }) : undefined
+      if (flags.json) {
+        process.stdout.write(`${JSON.stringify({ model: deployed, ...(replicas === undefined ? {} : { replicas }) }, null, 2)}\n`)
+        return
+      }
+      const file = deployed.files['model.txt']
+      process.stdout.write(
+        `deployed ${deployed.name} into ${flags.collection}: ${deployed.trees} trees over ${deployed.features} features` +
+          (file === undefined ? '' : ` (model.txt ${file.bytes} bytes, ${file.chunks} ZooKeeper chunk${file.chunks === 1 ? '' : 's'})`) +
+          '\n' +
+          (replicas === undefined ? '' : `loaded on ${replicas.length} replicas (${[...new Set(replicas.map((r) => r.shard))].sort().join(', ')})\n`) +
+          `List the collection's models: ${commandLine('model', 'list-solr', '--solr', flags.solr, '--collection', flags.collection)}\n`,
+      )
+    })
+  model
+    .command('list-solr')
+    .description('list the models deployed in a SolrCloud collection')
+    .requiredOption('--solr <urls>', solrFlag)
+    .requiredOption('--collection <name>', 'the collection')
+    .option('--json', 'print JSON', false)
+    .action(async (flags: ModelSolrFlags) => {
+      const client = await solrClient(flags.solr)
+      const listing = await listModels({ client, collection: flags.collection })
+      if (flags.json) {
+        process.stdout.write(`${JSON.stringify(listing, null, 2)}\n`)
+        return
+      }
+      if (listing.models.length === 0) {
+        process.stdout.write(
+          `no models in ${flags.collection}; deploy one with ${commandLine('model', 'deploy-solr', 'MODEL', '--solr', flags.solr, '--collection', flags.collection)}\n`,
+        )
+      }
+      for (const m of listing.models) {
+        process.stdout.write(`${m.name}\t${m.trees} trees\t${m.features} features\tdepth ${String(m.firstStage.depth)}\tdeployed ${m.uploadedAt}\n`)
+      }
+      for (const name of listing.incomplete) {
+        process.stdout.write(
+          `${name}\tincomplete (an upload in progress or interrupted; remove it with ${commandLine('model', 'remove-solr', name, '--solr', flags.solr, '--collection', flags.collection)})\n`,
+        )
+      }
+    })
+  model
+    .command('remove-solr')
+    .description('remove a model from a SolrCloud collection (queries using it finish with it)')
+    .argument('<name>', 'the model’s name in the collection')
+    .requiredOption('--solr <urls>', solrFlag)
+    .requiredOption('--collection <name>', 'the collection')
+    .option('--json', 'print JSON', false)
+    .action(async (name: string, flags: ModelSolrFlags) => {
+      const client = await solrClient(flags.solr)
+      const removed = await removeModel({ client, collection: flags.collection, name })
+      process.stdout.write(
+        flags.json
+          ? `${JSON.stringify({ removed: name, ...removed }, null, 2)}\n`
+          : `removed ${name} from ${flags.collection}${removed.wasComplete ? '' : ' (an incomplete upload)'}\n`,
+      )
+    })
 }

@@ -10,6 +10,7 @@ import { createProgress } from '../progress.ts'
 import { addRankingOptions, openEngine, type RankingFlags } from './search.ts'
 import { parsePositiveInt } from './ingest.ts'
 import { assertFulltextIndex } from '../next-step.ts'
+import { registerModelSolrCommands } from './solr.ts'
 
 interface TrainCliOptions extends RankingFlags {
   queries: string
@@ -254,4 +255,5 @@ training data, parameters, metrics). Example (NFCorpus):
           : `wrote ${out}: ${loaded.model.trees.length} trees over ${loaded.manifest.schema.features.length} features\n`,
       )
     })
+  registerModelSolrCommands(model)
 }

@@ -3,16 +3,16 @@
  * request keeps the engine it started with (searches are synchronous, so nothing needs a lock),
  * and the old workers stop once the searches they were given are done.
  */
-import { openSearchPool, type SearchEngine, type SearchPool } from '@pubmatch/engine'
+import { isSolrEngine, openSearchPool, type SearchPool, type ServingEngine } from '@pubmatch/engine'
 
 /** The current engine and its workers. */
 export interface EngineHolder {
   /** The engine new requests use. */
-  readonly current: SearchEngine
+  readonly current: ServingEngine
   /** Its search workers, with `searchWorkers`. */
   readonly pool: SearchPool | undefined
   /** Prepares an engine as the first one was (and opens its workers), then serves it instead of the current one. */
-  swap(engine: SearchEngine): Promise<void>
+  swap(engine: ServingEngine): Promise<void>
   /** Stops the workers, those of replaced engines included. */
   close(): Promise<void>
 }
@@ -22,7 +22,7 @@ export interface EngineHolderOptions {
   /** Worker threads that run searches, per engine. Defaults to `0`: searches run on the server's thread. */
   readonly searchWorkers?: number
   /** What an engine needs before it is served (its Solr first stage, its full-text side), at start and before a swap. Defaults to nothing. */
-  readonly prepare?: (engine: SearchEngine) => Promise<void>
+  readonly prepare?: (engine: ServingEngine) => Promise<void>
 }
 
 /**
@@ -30,11 +30,12 @@ export interface EngineHolderOptions {
  * @param engine - the engine to serve first
  * @param options - see {@link EngineHolderOptions}
  */
-export async function openEngineHolder(engine: SearchEngine, options: EngineHolderOptions = {}): Promise<EngineHolder> {
+export async function openEngineHolder(engine: ServingEngine, options: EngineHolderOptions = {}): Promise<EngineHolder> {
   const workers = options.searchWorkers ?? 0
-  const prepare = async (next: SearchEngine): Promise<SearchPool | undefined> => {
+  const prepare = async (next: ServingEngine): Promise<SearchPool | undefined> => {
     await options.prepare?.(next)
-    return workers > 0 ? openSearchPool(next, { workers }) : undefined
+    // a Solr-only engine's searches wait on Solr, not on this thread: no workers
+    return workers > 0 && !isSolrEngine(next) ? openSearchPool(next, { workers }) : undefined
   }
   let current = engine
   let pool = await prepare(engine)

@@ -4,14 +4,14 @@
  * first use. A failed opening is forgotten, so the next request tries again.
  */
 import { existsSync } from 'node:fs'
-import { fulltextDir, openFulltext, type FulltextSearch, type SearchEngine } from '@pubmatch/engine'
+import { fulltextDir, isSolrEngine, openFulltext, type FulltextSearch, type SearchEngine, type ServingEngine } from '@pubmatch/engine'
 
 /** The full-text sides of the engines served. */
 export interface FulltextCache {
   /** The engine's full-text side, opened on first use. */
   of(engine: SearchEngine): Promise<FulltextSearch>
   /** Opens it ahead of the first request when the index has a full-text index; an unreadable one fails its own requests, not the server. */
-  warm(engine: SearchEngine): Promise<void>
+  warm(engine: ServingEngine): Promise<void>
 }
 
 /** Creates the cache (one per server; entries go with their engine). */
@@ -29,7 +29,7 @@ export function createFulltextCache(): FulltextCache {
   return {
     of,
     async warm(engine) {
-      if (existsSync(fulltextDir(engine.indexDir))) {
+      if (!isSolrEngine(engine) && existsSync(fulltextDir(engine.indexDir))) {
         await of(engine).catch(() => undefined)
       }
     },

@@ -1,5 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
-import type { SearchEngine } from '@pubmatch/engine'
+import type { ServingEngine } from '@pubmatch/engine'
 
 /** The server's Prometheus metrics (one registry per server, so tests do not share counters). */
 export interface ServerMetrics {
@@ -7,7 +7,7 @@ export interface ServerMetrics {
   /** Records one answered request. */
   observe(route: string, method: string, status: number, seconds: number): void
   /** Records what is being served. */
-  engine(engine: SearchEngine): void
+  engine(engine: ServingEngine): void
   /** Counts an admin swap. */
   swapped(): void
   /** The exposition text. */

@@ -149,6 +149,17 @@ export const hitSchema: Schema = {
   },
 } as const
 
+/** Facet counts: a value and the matching documents that have it. */
+const FACET_COUNTS = {
+  type: 'array',
+  items: {
+    type: 'object',
+    required: ['value', 'count'],
+    additionalProperties: false,
+    properties: { value: { type: 'string' }, count: { type: 'integer', minimum: 1 } },
+  },
+} as const
+
 export const searchResponseSchema: Schema = {
   $id: 'SearchResponse',
   type: 'object',
@@ -176,6 +187,13 @@ export const searchResponseSchema: Schema = {
         additionalProperties: false,
         properties: { term: { type: 'string' }, weight: { type: 'number' } },
       },
+    },
+    facets: {
+      type: 'object',
+      description: 'With facets: counts over every matching document (years newest first; publication types and languages by count)',
+      required: ['years', 'publicationTypes', 'languages'],
+      additionalProperties: false,
+      properties: { years: FACET_COUNTS, publicationTypes: FACET_COUNTS, languages: FACET_COUNTS },
     },
     results: { type: 'array', items: { $ref: 'Hit#' } },
     warnings: {
@@ -227,6 +245,7 @@ export const healthSchema: Schema = {
     generation: { type: 'integer' },
     documents: { type: 'integer' },
     index: { type: 'string' },
+    backend: { type: 'string', description: 'A Solr-only engine: the collection it serves (solr://…)' },
     firstStage: { type: 'string', description: 'ranker, analyzer and field set' },
     model: { type: 'string' },
     modelDir: { type: 'string' },

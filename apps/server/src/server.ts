@@ -11,7 +11,7 @@ import fastifyRateLimit from '@fastify/rate-limit'
 import fastifyStatic from '@fastify/static'
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify'
 import { PubmatchError } from '@pubmatch/core'
-import { openFeedbackSessions, type SearchEngine } from '@pubmatch/engine'
+import { isSolrEngine, openFeedbackSessions, type SearchEngine, type ServingEngine } from '@pubmatch/engine'
 import type { EntrezClient } from '@pubmatch/ingest'
 import type { LogSink } from '@pubmatch/ltr'
 import { addDeadlines } from './deadlines.ts'
@@ -31,8 +31,12 @@ import { createSolrFirstStages } from './solr-first-stages.ts'
 
 /** Options of {@link createServer}. */
 export interface ServerOptions {
-  /** The engine to serve first. */
-  readonly engine: SearchEngine
+  /**
+   * The engine to serve first: the embedded one (`openSearch`), or a Solr-only one
+   * (`openSolrEngine`: no local index; no search workers, Solr backend, full-text search or
+   * feedback sessions).
+   */
+  readonly engine: ServingEngine
   /**
    * Opens the engine an admin reload asks for. Defaults to `openSearch` with the current engine's
    * index (reopened at its newest generation) and model unless the request names others.
@@ -77,13 +81,16 @@ const PUBLIC_DIR = fileURLToPath(new URL('../public/', import.meta.url))
  */
 export async function createServer(options: ServerOptions): Promise<FastifyInstance> {
   const searchWorkers = options.searchWorkers ?? 0
+  if (isSolrEngine(options.engine) && searchWorkers > 0) {
+    throw new PubmatchError('INVALID_ARGUMENT', 'a Solr-only engine searches in Solr; it does not take search workers')
+  }
   if (options.solrBackend !== undefined && searchWorkers > 0) {
     throw new PubmatchError('INVALID_ARGUMENT', 'a Solr backend runs the first stage in Solr; it does not take search workers')
   }
   const timeoutMs = options.timeoutMs ?? 5000
   const fulltexts = createFulltextCache()
   const solr = createSolrFirstStages(options.solrBackend)
-  const prepare = async (engine: SearchEngine): Promise<void> => {
+  const prepare = async (engine: ServingEngine): Promise<void> => {
     await solr.attach(engine)
     await fulltexts.warm(engine)
   }
@@ -92,10 +99,11 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   metrics.engine(engines.current)
   const log = openSearchLog(options)
   const { feedbackDir, entrez } = options
+  // feedback sessions re-rank a local index's candidates: none over a Solr-only engine
   const sessions =
-    feedbackDir === undefined
+    feedbackDir === undefined || isSolrEngine(options.engine)
       ? undefined
-      : openFeedbackSessions({ dir: feedbackDir, engine: () => engines.current, ...(entrez === undefined ? {} : { entrez }) })
+      : openFeedbackSessions({ dir: feedbackDir, engine: () => engines.current as SearchEngine, ...(entrez === undefined ? {} : { entrez }) })
 
   const app = Fastify({
     logger: options.logger === true,
@@ -138,7 +146,12 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
       ...(options.openEngine === undefined ? {} : { openEngine: options.openEngine }),
     })
   }
-  await app.register(sessionRoutes, { engines, sessions, log })
+  await app.register(sessionRoutes, {
+    engines,
+    sessions,
+    log,
+    ...(isSolrEngine(options.engine) ? { unavailable: 'feedback sessions re-rank the candidates of a local index; this server serves a Solr collection alone' } : {}),
+  })
   const publicDir = options.publicDir ?? PUBLIC_DIR
   if (existsSync(publicDir)) {
     await app.register(fastifyStatic, { root: publicDir, index: ['index.html'], maxAge: 0 })

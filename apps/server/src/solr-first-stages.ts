@@ -2,14 +2,15 @@
  * The first stage in a SolrCloud collection (`solrBackend`): each engine served gets its own,
  * attached before it is served (at start and before a reload swaps it in).
  */
-import { attachSolrBackend, type SearchEngine, type SolrSearch } from '@pubmatch/engine'
+import { PubmatchError } from '@pubmatch/core'
+import { attachSolrBackend, isSolrEngine, type SearchEngine, type ServingEngine, type SolrSearch } from '@pubmatch/engine'
 
 /** The Solr first stages of the engines served. */
 export interface SolrFirstStages {
   /** Attaches the backend to an engine (nothing without a backend). */
-  attach(engine: SearchEngine): Promise<void>
+  attach(engine: ServingEngine): Promise<void>
   /** The engine's Solr first stage, or `undefined`: the embedded first stage. */
-  of(engine: SearchEngine): SolrSearch | undefined
+  of(engine: ServingEngine): SolrSearch | undefined
 }
 
 /**
@@ -20,10 +21,16 @@ export function createSolrFirstStages(backend: string | undefined): SolrFirstSta
   const attached = new WeakMap<SearchEngine, SolrSearch>()
   return {
     async attach(engine) {
+      if (isSolrEngine(engine)) {
+        if (backend !== undefined) {
+          throw new PubmatchError('INVALID_ARGUMENT', 'a Solr-only engine runs everything in its collection; it takes no second Solr backend')
+        }
+        return
+      }
       if (backend !== undefined) {
         attached.set(engine, await attachSolrBackend(engine, { backend }))
       }
     },
-    of: (engine) => attached.get(engine),
+    of: (engine) => (isSolrEngine(engine) ? undefined : attached.get(engine)),
   }
 }

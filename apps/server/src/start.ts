@@ -1,11 +1,14 @@
-import { openSearch, type OpenSearchOptions } from '@pubmatch/engine'
+import { openSearch, openSolrEngine, type OpenSearchOptions, type OpenSolrEngineOptions } from '@pubmatch/engine'
 import { createServer, type ServerOptions } from './server.ts'
 import type { FastifyInstance } from 'fastify'
 
 /** Options of {@link startServer}. */
 export interface StartServerOptions extends Omit<ServerOptions, 'engine'> {
-  /** What to serve (index, model, ranking). */
-  readonly open: OpenSearchOptions
+  /**
+   * What to serve: an index (with a model and ranking; `openSearch`), or a Solr collection alone
+   * (`{ backend, ranking }`, no `index`; `openSolrEngine`).
+   */
+  readonly open: OpenSearchOptions | OpenSolrEngineOptions
   /** Defaults to `127.0.0.1`. */
   readonly host?: string
   /** Defaults to `8080`; `0` picks a free port. */
@@ -26,7 +29,7 @@ export interface RunningServer {
  * @param options - see {@link StartServerOptions}
  */
 export async function startServer(options: StartServerOptions): Promise<RunningServer> {
-  const engine = await openSearch(options.open)
+  const engine = 'index' in options.open ? await openSearch(options.open) : await openSolrEngine(options.open)
   const { open: _open, host, port, ...serverOptions } = options
   const app = await createServer({ ...serverOptions, engine })
   const address = await app.listen({ host: host ?? '127.0.0.1', port: port ?? 8080 })

@@ -6,6 +6,7 @@
  * client marks them without parsing anything (no HTML is ever produced here).
  */
 import type { Analyzer } from '@pubmatch/analysis'
+import type { StoredDocument } from '@pubmatch/index'
 
 /** A stretch of text and the matched words in it. */
 export interface Highlighted {
@@ -144,5 +145,24 @@ export function createHighlighter(options: HighlighterOptions): Highlighter {
         .map((word) => [word.start - start + prefix.length, word.end - start + prefix.length] as const)
       return { text: `${prefix}${body}${suffix}`, matches }
     },
+  }
+}
+
+/**
+ * A record's title with the query's words marked and its abstract's best passage (what a result
+ * list shows): the same for every engine, from the stored text and the analyzer alone.
+ * @param highlighter - over the collection's analyzer
+ * @param document - the stored record
+ * @param query - the query as typed
+ */
+export function highlightDocument(
+  highlighter: Highlighter,
+  document: StoredDocument,
+  query: string,
+): { readonly title: Highlighted; readonly snippet: Highlighted } {
+  const terms = highlighter.terms(query)
+  return {
+    title: highlighter.highlight(document.title, terms),
+    snippet: highlighter.snippet(document.abstract ?? '', terms),
   }
 }

@@ -38,3 +38,7 @@ export { fulltextDir, sectionModelFile } from './section-features.ts'
 // the first stage in a Solr collection
 export { attachSolrBackend, openSolrSearch } from './solr-backend.ts'
 export type { AttachSolrOptions, OpenSolrSearchOptions, SolrSearch } from './solr-backend.ts'
+// an engine with no local index: records, facets, explanations and MeSH from a Solr collection
+export { isSolrEngine, openSolrEngine } from './solr-engine.ts'
+export type { OpenSolrEngineOptions, ServingEngine, SolrEngine, SolrEngineResult } from './solr-engine.ts'
+export type { FacetCount, SearchFacets } from '@pubmatch/solr'

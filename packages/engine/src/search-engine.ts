@@ -38,8 +38,10 @@ import {
   type ModelManifest,
   type RerankFallback,
 } from '@pubmatch/ltr'
+import type { SearchFacets } from '@pubmatch/solr'
 import { corpusMeshLookup, openForwardStore } from './corpus-data.ts'
-import { createHighlighter, type Highlighted, type Highlighter } from './highlight.ts'
+import { matchingFacets } from './facets.ts'
+import { createHighlighter, highlightDocument, type Highlighted, type Highlighter } from './highlight.ts'
 import { applyPrf, PRF_CANDIDATES, prfOptions, type PrfOptions, type PrfResult } from './prf.ts'
 import { fulltextDir, SECTION_FEATURES_SUFFIX, sectionFeatureBlock } from './section-features.ts'
 import { readIndexSettings, type IndexSettings } from './settings.ts'
@@ -112,6 +114,11 @@ export interface EngineSearchOptions {
    * (1,000 by default) re-ranked under the query expanded from their own top 10. Defaults to off.
    */
   readonly prf?: boolean | PrfOptions
+  /**
+   * Count the years, publication types and languages of every matching document (`facets` of the
+   * result). Defaults to `false`.
+   */
+  readonly facets?: boolean
 }
 
 /** A result page. */
@@ -130,6 +137,8 @@ export interface EngineResult {
   readonly tookMs: number
   /** With `prf`: the expanded query's terms and weights, heaviest first. */
   readonly prf?: { readonly terms: ReadonlyArray<readonly [string, number]> }
+  /** With `facets`: counts over the matching set. */
+  readonly facets?: SearchFacets
 }
 
 /** Why a document is where it is for a query. */
@@ -366,7 +375,7 @@ export async function openSearch(options: OpenSearchOptions): Promise<SearchEngi
     runFrom: (query, result, limit = 1000, runOptions = {}) => runFrom(state, query, result, limit, runOptions),
     explain: (id, query, explainOptions = {}) => explain(state, id, query, explainOptions),
     document: (id) => storedDocument(reader, id),
-    highlights: (document, query) => highlights(state.highlighter, document, query),
+    highlights: (document, query) => highlightDocument(state.highlighter, document, query),
     prepareFeatures: async () => {
       await forwardStore()
     },
@@ -476,6 +485,14 @@ function firstStageRequest(state: EngineState, options: EngineSearchOptions): { 
 }
 
 function pageFrom(state: EngineState, query: string, firstStageResult: SearchResult, options: EngineSearchOptions, started: number): EngineResult {
+  if (options.facets !== true) {
+    return rankedPage(state, query, firstStageResult, options, started)
+  }
+  const facets = matchingFacets(state.reader, state.searcher, query, options.filters, options.deadline)
+  return { ...rankedPage(state, query, firstStageResult, options, started), facets }
+}
+
+function rankedPage(state: EngineState, query: string, firstStageResult: SearchResult, options: EngineSearchOptions, started: number): EngineResult {
   const { reader, reranker, depth } = state
   const offset = options.offset ?? 0
   const limit = options.limit ?? 20
@@ -612,14 +629,6 @@ function explain(state: EngineState, id: string, query: string, options: { reado
 function storedDocument(reader: IndexReader, id: string): StoredDocument | undefined {
   const docNumber = reader.docNumber(id)
   return docNumber === undefined ? undefined : reader.stored(docNumber)
-}
-
-function highlights(highlighter: Highlighter, document: StoredDocument, query: string): { readonly title: Highlighted; readonly snippet: Highlighted } {
-  const terms = highlighter.terms(query)
-  return {
-    title: highlighter.highlight(document.title, terms),
-    snippet: highlighter.snippet(document.abstract ?? '', terms),
-  }
 }
 
 function toHit(reader: IndexReader, candidate: Candidate, rank: number, score: number, second?: EngineHit['secondStage']): EngineHit {

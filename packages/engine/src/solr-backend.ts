@@ -125,7 +125,7 @@ export async function attachSolrBackend(engine: SearchEngine, options: AttachSol
 }
 
 /** The BM25F parameters of a Solr first stage. */
-interface SolrBm25fParams {
+export interface SolrBm25fParams {
   k1?: number
   b?: number
   fieldWeights?: Record<string, number>
@@ -147,10 +147,23 @@ function checkCollection(engine: SearchEngine, collection: string, state: Collec
       `the Solr collection ${collection} holds ${state.fieldSet}/${state.analyzer} but the local index ${engine.indexDir} ${settings.fieldSet}/${settings.analyzer}`,
     )
   }
-  if (firstStage.ranker !== 'bm25f') {
-    throw new PubmatchError('INVALID_ARGUMENT', `a Solr backend runs BM25F only, not ${firstStage.ranker}`)
+  return checkSolrRanking(collection, state, firstStage.ranker, firstStage.params)
+}
+
+/**
+ * Throws unless a ranker can run in a Solr collection: BM25F with Lucene's idf, without (k1 + 1),
+ * with the collection's k1 and b; returns its parameters.
+ * @param collection - the collection's name (for messages)
+ * @param state - its state
+ * @param ranker - the ranker's name
+ * @param given - its parameters
+ * @throws PubmatchError `INVALID_ARGUMENT` (another ranker or idf), `SCHEMA_MISMATCH` (other k1 or b)
+ */
+export function checkSolrRanking(collection: string, state: CollectionState, ranker: string, given: Readonly<Record<string, unknown>>): SolrBm25fParams {
+  if (ranker !== 'bm25f') {
+    throw new PubmatchError('INVALID_ARGUMENT', `a Solr backend runs BM25F only, not ${ranker}`)
   }
-  const params = firstStage.params as SolrBm25fParams
+  const params = given as SolrBm25fParams
   if ((params.idf !== undefined && params.idf !== 'lucene') || params.k1Plus1 === true) {
     throw new PubmatchError(
       'INVALID_ARGUMENT',

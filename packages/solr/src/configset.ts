@@ -11,6 +11,7 @@ import { PubmatchError } from '@pubmatch/core'
 import { defaultPubmedFields, testCollectionFields } from '@pubmatch/index'
 import { strToU8, zipSync } from 'fflate'
 import { FORWARD_FIELD } from './forward.ts'
+import { MESH_FIELD, RECORD_FIELD } from './records.ts'
 
 /** Which pubmatch field set the collection holds. */
 export type SolrFieldSet = 'pubmed' | 'test-collection'
@@ -62,9 +63,10 @@ export const STATE_FIELD = 'pubmatch_state'
  * the state document; a collection of another version is refused (`readCollectionState`).
  * 1: the first stage's fields. 2: the data of the features (the forward token streams
  * `pubmatch_fwd`, the raw publication types and languages, {@link TIAB_FIELD} and
- * {@link ARTICLE_FIELD}).
+ * {@link ARTICLE_FIELD}). 3: what serving reads without a local index (the stored record
+ * `pubmatch_record`, the MeSH vocabulary document; `records.ts`).
  */
-export const SOLR_SCHEMA_VERSION = 2
+export const SOLR_SCHEMA_VERSION = 3
 
 /**
  * Sorted-set doc values (not indexed, not stored) of the values the features read, exactly as the
@@ -255,6 +257,10 @@ ${Object.values(FEATURE_DOC_VALUES)
 ${tiabSources
   .map((name) => `  <copyField source="${name}" dest="${TIAB_FIELD}"/>`)
   .join('\n')}
+
+  <!-- what serving reads without a local index: the stored record, the MeSH vocabulary (records.ts) -->
+  <field name="${RECORD_FIELD}" type="string" indexed="false" stored="true" docValues="false"/>
+  <field name="${MESH_FIELD}" type="string" indexed="false" stored="true" docValues="false"/>
 </schema>
 `
 }

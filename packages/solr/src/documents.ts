@@ -21,6 +21,7 @@ import {
 import { normalizeKeyword } from '@pubmatch/index/internal'
 import { ARTICLE_FIELD, FEATURE_DOC_VALUES, SEGMENT_FIELD, SOLR_NUMERIC_FIELDS, type SolrFieldSet } from './configset.ts'
 import { encodeForwardStreams, FORWARD_FIELD } from './forward.ts'
+import { encodeRecord, RECORD_FIELD } from './records.ts'
 
 /** A Solr input document. */
 export type SolrDocument = Record<string, string | number | readonly string[]>
@@ -90,6 +91,8 @@ export function createDocumentMapper(fieldSet: SolrFieldSet, options: DocumentMa
       }
       doc[FORWARD_FIELD] = Buffer.from(encodeForwardStreams(streamer, tokenStreamTexts(article))).toString('base64')
       doc[ARTICLE_FIELD] = '1'
+      // what serving shows without a local index (records.ts)
+      doc[RECORD_FIELD] = encodeRecord(article)
       if (segment !== undefined) {
         doc[SEGMENT_FIELD] = segment
       }

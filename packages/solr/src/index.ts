@@ -10,6 +10,9 @@ export type { IndexCorpusOptions, IndexCorpusResult } from './indexer.ts'
 // the first stage in Solr
 export { createSolrFirstStage } from './search.ts'
 export type { SolrFirstStage, SolrFirstStageOptions, SolrHit, SolrSearchOptions, SolrSearchResult } from './search.ts'
+// what a serving process without a local index reads: pages with records, facets, explanations
+export { createSolrServing } from './serving.ts'
+export type { FacetCount, SearchFacets, SolrDocumentRank, SolrPage, SolrPageHit, SolrPageOptions, SolrServing } from './serving.ts'
 export { solrFields } from './configset.ts'
 export type { SolrFields, SolrFieldSet } from './configset.ts'
 // models deployed into a collection (ZooKeeper), for the second stage on the shards

@@ -6,13 +6,14 @@
  * searches see whole segments; a later run reads the state document and resumes after the last
  * segment it committed, exactly like the embedded index's `corpusSegment`.
  */
-import { checkJson, json, parseJson, PubmatchError, type JsonShape } from '@pubmatch/core'
+import { checkJson, json, parseJson, PubmatchError, type JsonShape, type MeshDescriptor } from '@pubmatch/core'
 import { noArticlesError, openCorpus, type CorpusStore } from '@pubmatch/ingest'
 import { meshEntryTermLookup } from '@pubmatch/ingest/internal'
 import type { SolrClient, SolrResponse } from './client.ts'
 import { SOLR_SCHEMA_VERSION, STATE_FIELD, createConfigset, zipConfigset, type SolrFieldSet } from './configset.ts'
 import { createDocumentMapper, type SolrDocument } from './documents.ts'
 import { collectionFirstStage, recordFirstStage } from './models.ts'
+import { meshDocument } from './records.ts'
 
 /** The id of the state document. */
 export const STATE_ID = '_pubmatch_state'
@@ -123,6 +124,8 @@ export async function indexCorpus(options: IndexCorpusOptions): Promise<IndexCor
   // MeSH entry terms beside descriptor names, as the embedded index indexes them
   const meshEntryTerms = fieldSet === 'pubmed' && options.meshEntryTerms !== false ? await meshEntryTermLookup(store.mesh()) : undefined
   const mapper = createDocumentMapper(fieldSet, { analyzer, ...(meshEntryTerms === undefined ? {} : { meshEntryTerms }) })
+  // the MeSH vocabulary serving maps `[mh]` through (records.ts), rewritten once per run that commits
+  let vocabulary = fieldSet === 'pubmed' ? await meshDescriptors(store) : []
   const batchSize = options.batchSize ?? 1000
   const errorList: Array<{ id: string; error: PubmatchError }> = []
   const resumedAfter = state?.corpusSegment
@@ -149,6 +152,10 @@ export async function indexCorpus(options: IndexCorpusOptions): Promise<IndexCor
   }
   const commitSegment = async (segment: string): Promise<void> => {
     await flush()
+    if (vocabulary.length > 0) {
+      await update(client, collection, [meshDocument(vocabulary)])
+      vocabulary = []
+    }
     state = { schemaVersion: SOLR_SCHEMA_VERSION, fieldSet, analyzer, k1, b, corpusSegment: segment, corpus: store.dir, updatedAt: new Date().toISOString() }
     await update(client, collection, [{ id: STATE_ID, [STATE_FIELD]: JSON.stringify(state) }])
     await client.request({ path: `${collection}/update`, params: { commit: 'true', waitSearcher: 'true' } })
@@ -290,7 +297,7 @@ export async function readCollectionState(client: SolrClient, collection: string
     const older = version < SOLR_SCHEMA_VERSION
     throw new PubmatchError(
       'SCHEMA_MISMATCH',
-      `collection ${collection} was indexed by ${older ? 'an older' : 'a newer'} pubmatch (Solr schema version ${version}; this version reads ${SOLR_SCHEMA_VERSION}${older ? ', which adds the token streams and doc values of the features' : ''}); delete the collection and index the corpus into it again (\`pubmatch index --solr … --collection ${collection}\`)`,
+      `collection ${collection} was indexed by ${older ? 'an older' : 'a newer'} pubmatch (Solr schema version ${version}; this version reads ${SOLR_SCHEMA_VERSION}${older ? ', which adds what the features and a serving process without a local index read' : ''}); delete the collection and index the corpus into it again (\`pubmatch index --solr … --collection ${collection}\`)`,
       { details: { collection } },
     )
   }
@@ -330,6 +337,16 @@ async function addDocuments(
     }
   }
   return added
+}
+
+async function meshDescriptors(store: CorpusStore): Promise<MeshDescriptor[]> {
+  const descriptors: MeshDescriptor[] = []
+  for await (const entry of store.mesh()) {
+    if (entry.type === 'descriptor') {
+      descriptors.push(entry.record)
+    }
+  }
+  return descriptors
 }
 
 async function guessFieldSet(store: CorpusStore): Promise<SolrFieldSet> {

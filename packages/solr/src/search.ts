@@ -8,7 +8,7 @@ import type { MatchMode, QueryNode, QuerySyntax, SearchFilters, SearchMeshLookup
 import { checkJson, json, PubmatchError } from '@pubmatch/core'
 import type { SolrClient } from './client.ts'
 import type { SolrFields } from './configset.ts'
-import { translateQuery } from './translate.ts'
+import { translateQuery, type SolrQuery } from './translate.ts'
 
 /** What the first stage reads of a `/select` answer. */
 const SELECT_ANSWER = json.object({
@@ -79,6 +79,28 @@ export interface SolrFirstStage {
 }
 
 /**
+ * A query translated with a first stage's options (the first stage's and serving's one translation).
+ * @param options - the first stage's options
+ * @param query - the query
+ * @param filters - the search's filters
+ */
+export function translateWith(options: SolrFirstStageOptions, query: string | QueryNode, filters: SearchFilters | undefined): SolrQuery {
+  return translateQuery(query, {
+    fields: options.fields,
+    analyzer: options.analyzer,
+    ...(options.match === undefined ? {} : { match: options.match }),
+    ...(options.syntax === undefined ? {} : { syntax: options.syntax }),
+    ...(options.recover === true ? { parse: { recover: true } } : {}),
+    ...(options.fieldWeights === undefined ? {} : { fieldWeights: options.fieldWeights }),
+    ...(options.defaultFieldWeight === undefined ? {} : { defaultFieldWeight: options.defaultFieldWeight }),
+    ...(options.fieldB === undefined ? {} : { fieldB: options.fieldB }),
+    ...(options.scoring === undefined ? {} : { scoring: options.scoring }),
+    ...(options.mesh === undefined ? {} : { mesh: options.mesh }),
+    ...(filters === undefined ? {} : { filters }),
+  })
+}
+
+/**
  * The first stage over a collection that `indexCorpus` built.
  * @param options - see {@link SolrFirstStageOptions}
  */
@@ -89,19 +111,7 @@ export function createSolrFirstStage(options: SolrFirstStageOptions): SolrFirstS
       if (!Number.isInteger(limit) || limit < 0) {
         throw new PubmatchError('INVALID_ARGUMENT', `limit must be a non-negative integer, got ${limit}`)
       }
-      const translated = translateQuery(query, {
-        fields: options.fields,
-        analyzer: options.analyzer,
-        ...(options.match === undefined ? {} : { match: options.match }),
-        ...(options.syntax === undefined ? {} : { syntax: options.syntax }),
-        ...(options.recover === true ? { parse: { recover: true } } : {}),
-        ...(options.fieldWeights === undefined ? {} : { fieldWeights: options.fieldWeights }),
-        ...(options.defaultFieldWeight === undefined ? {} : { defaultFieldWeight: options.defaultFieldWeight }),
-        ...(options.fieldB === undefined ? {} : { fieldB: options.fieldB }),
-        ...(options.scoring === undefined ? {} : { scoring: options.scoring }),
-        ...(options.mesh === undefined ? {} : { mesh: options.mesh }),
-        ...(searchOptions.filters === undefined ? {} : { filters: searchOptions.filters }),
-      })
+      const translated = translateWith(options, query, searchOptions.filters)
       if (translated.empty) {
         return { hits: [], total: 0, query: translated.query, warnings: translated.warnings, qtimeMs: 0 }
       }

@@ -7,8 +7,10 @@ import { writeRun } from '@pubmatch/eval'
 import {
   openFulltext,
   openSearch,
+  openSolrEngine,
   openSolrSearch,
   type EngineHit,
+  type EngineModel,
   type EngineResult,
   type EngineSearchOptions,
   type RankingOptions,
@@ -139,24 +141,41 @@ export async function openEngine(flags: RankingFlags, model?: string, usageLog?:
   })
 }
 
-/** The engine of the flags, with its first stage local or in Solr (`--backend`). */
+/**
+ * The engine of the flags: the local index, the local index with its first stage in Solr
+ * (`--backend` and `-i`), or a Solr collection alone (`--backend` without `-i`).
+ */
 interface Searching {
-  readonly engine: SearchEngine
+  /** The local engine (none when the collection is searched alone). */
+  readonly engine: SearchEngine | undefined
+  readonly model: EngineModel | undefined
   search(text: string, options: EngineSearchOptions): Promise<EngineResult>
   run(text: string, limit: number, options: { prf?: boolean }): Promise<ReturnType<SearchEngine['run']>>
 }
 
-async function openSearching(flags: RankingFlags & { backend?: string }, model?: string, usageLog?: string, depth?: number): Promise<Searching> {
+async function openSearching(
+  flags: RankingFlags & { backend?: string },
+  indexGiven: boolean,
+  model?: string,
+  usageLog?: string,
+  depth?: number,
+): Promise<Searching> {
   if (flags.backend === undefined) {
     const engine = await openEngine(flags, model, usageLog, depth)
     return {
       engine,
+      model: engine.model,
       search: (text, options) => Promise.resolve(engine.search(text, options)),
       run: (text, limit, options) => Promise.resolve(engine.run(text, limit, options)),
     }
   }
   if (usageLog !== undefined && model === undefined) {
     throw new PubmatchError('INVALID_ARGUMENT', 'search: --usage-log only matters with --rerank')
+  }
+  if (!indexGiven) {
+    // no local index: records, snippets, facets and explanations come from the collection
+    const solrOnly = await openSolrEngine({ backend: flags.backend, ranking: rankingOf(flags), ...(model === undefined ? {} : { model }) })
+    return { engine: undefined, model: undefined, search: (text, options) => solrOnly.search(text, options), run: (text, limit, options) => solrOnly.run(text, limit, options) }
   }
   assertIndex(flags.index)
   const solr = await openSolrSearch({
@@ -167,7 +186,12 @@ async function openSearching(flags: RankingFlags & { backend?: string }, model?:
     ...(usageLog === undefined ? {} : { usageLog }),
     ...(depth === undefined ? {} : { depth }),
   })
-  return { engine: solr.engine, search: (text, options) => solr.search(text, options), run: (text, limit, options) => solr.run(text, limit, options) }
+  return {
+    engine: solr.engine,
+    model: solr.engine.model,
+    search: (text, options) => solr.search(text, options),
+    run: (text, limit, options) => solr.run(text, limit, options),
+  }
 }
 
 interface SearchFlags extends RankingFlags {
@@ -181,6 +205,7 @@ interface SearchFlags extends RankingFlags {
   json: boolean
   rerank?: string
   usageLog?: string
+  facets: boolean
 }
 
 function addRerankOptions(command: Command): Command {
@@ -190,7 +215,7 @@ function addRerankOptions(command: Command): Command {
     .option('--depth <n>', 'with --rerank: first-stage candidates reranked (default: the model’s training depth)', parsePositiveInt)
     .option(
       '--backend <solr://host:port/solr/collection>',
-      'run the first stage in a SolrCloud collection (`pubmatch index --solr`) built from the same corpus as --index; the features and the model run here',
+      'search a SolrCloud collection (`pubmatch index --solr`): alone (records, snippets, explanations from the collection; no --rerank), or with -i INDEX for its first stage only (the features, the model and the records from the local index built from the same corpus)',
     )
 }
 
@@ -218,6 +243,7 @@ function registerSearchCommand(program: Command): void {
         'search the PMC full texts by section instead (`pubmatch index --fulltext`): Sum/Max LogOdds over PAV-calibrated sections, or BM25 on abstract+body merged or the abstract alone',
       ).choices([...FULLTEXT_STRATEGIES]),
     )
+    .option('--facets', 'also count the years, publication types and languages of every matching document', false)
     .option('--json', 'print JSON', false)
   addRerankOptions(searchCommand)
     .addHelpText(
@@ -228,14 +254,14 @@ Examples:
   pubmatch search "\\"flame retardants\\"[tiab] NOT review[pt]" --explain -n 5
   pubmatch search "statin" --ranker bestmatch-s1 --year 2010:2016`,
     )
-    .action(async (words: string[], flags: SearchFlags) => {
+    .action(async (words: string[], flags: SearchFlags, command: Command) => {
       const text = words.join(' ')
       if (flags.fulltext !== undefined && flags.backend !== undefined) {
         throw new PubmatchError('INVALID_ARGUMENT', 'search: --fulltext searches the local full-text index; it does not take --backend')
       }
-      const searching = await openSearching(flags, flags.rerank, flags.usageLog, flags.depth)
+      const searching = await openSearching(flags, command.getOptionValueSource('index') !== 'default', flags.rerank, flags.usageLog, flags.depth)
       const engine = searching.engine
-      if (flags.fulltext !== undefined) {
+      if (flags.fulltext !== undefined && engine !== undefined) {
         await assertFulltextIndex(flags.index)
         await printFulltextSearch(engine, text, { ...flags, fulltext: flags.fulltext })
         return
@@ -247,6 +273,7 @@ Examples:
         sort: flags.sort,
         explain: flags.explain,
         prf: flags.prf === true,
+        facets: flags.facets,
         ...(filters === undefined ? {} : { filters }),
       })
       printSearchResult(result, flags)
@@ -301,6 +328,13 @@ function printSearchResult(result: EngineResult, flags: { readonly json: boolean
       `${result.reranked ? ', reranked by LambdaMART' : ''}${flags.sort === 'date' ? ', newest first' : ''} (${result.tookMs.toFixed(1)} ms)\n\n`,
   )
   process.stdout.write(formatHits(result.hits, flags.explain))
+  if (result.facets !== undefined) {
+    const line = (name: string, counts: ReadonlyArray<{ value: string; count: number }>): string =>
+      `${name}: ${counts.length === 0 ? '—' : counts.map((c) => `${c.value} (${c.count})`).join(', ')}\n`
+    process.stdout.write(
+      `\n${line('years', result.facets.years)}${line('publication types', result.facets.publicationTypes)}${line('languages', result.facets.languages)}`,
+    )
+  }
 }
 
 /** Adds `pubmatch run`. */
@@ -344,10 +378,11 @@ the rest follow in first-stage order. Example (NFCorpus):
           rerank?: string
           usageLog?: string
         },
+        command: Command,
       ) => {
         const queries: Query[] = await readQueries(flags.queries)
-        const searching = await openSearching(flags, flags.rerank, flags.usageLog, flags.depth)
-        const engine = searching.engine
+        const searching = await openSearching(flags, command.getOptionValueSource('index') !== 'default', flags.rerank, flags.usageLog, flags.depth)
+        const model = searching.model
         const run = { tag: flags.tag, queries: new Map<string, Array<{ docId: string; score: number; rank: number }>>() }
         const progress = createProgress({ plain: flags.plain, quiet: flags.quiet })
         progress.start(queries.length, 'run')
@@ -374,14 +409,14 @@ the rest follow in first-stage order. Example (NFCorpus):
           out: flags.out,
           queries: queries.length,
           warnings,
-          reranked: engine.model !== undefined,
-          ...(engine.model === undefined ? {} : { firstStageOrder: fallbacks }),
+          reranked: model !== undefined,
+          ...(model === undefined ? {} : { firstStageOrder: fallbacks }),
         }
         process.stdout.write(
           flags.json
             ? `${JSON.stringify(summary, null, 2)}\n`
             : `wrote ${flags.out}: ${queries.length} queries, ${warnings} warnings` +
-                (engine.model === undefined ? '' : `, ${fallbacks} left in first-stage order (outside the model's training range)`) +
+                (model === undefined ? '' : `, ${fallbacks} left in first-stage order (outside the model's training range)`) +
                 '\n',
         )
       },

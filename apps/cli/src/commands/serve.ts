@@ -44,7 +44,10 @@ export function registerServeCommand(program: Command): void {
     .option('--eutils-url <url>', 'with --metasearch: E-utilities base URL (mirrors, tests)')
     .option('--cache-dir <dir>', 'with --metasearch: the Entrez response cache', join(DEFAULT_HOME, 'entrez-cache'))
     .option('--search-workers <n>', 'worker threads that run searches, each with its own copy of the engine (0: the server thread)', parseNonNegativeInt, 0)
-    .option('--backend <solr://host:port/solr/collection>', 'run the first stage of /search in a SolrCloud collection built from the same corpus (`pubmatch index --solr`); features and model stay here')
+    .option(
+      '--backend <solr://host:port/solr/collection>',
+      'serve a SolrCloud collection (`pubmatch index --solr`): alone, with no local index (records, snippets, facets, explanations from the collection; no --model), or with -i INDEX for the first stage of /search only (features, model and records from the local index)',
+    )
     .option('--plain', 'plain progress lines even on a terminal', false)
     .addHelpText(
       'after',
@@ -61,6 +64,10 @@ Examples:
     .action(async (options: ServeOptions) => {
       const say = (text: string): void => {
         process.stderr.write(`${text}\n`)
+      }
+      if (options.backend !== undefined && options.index === undefined) {
+        await serveSolrOnly({ ...options, backend: options.backend }, say)
+        return
       }
       let index = options.index
       if (index !== undefined) {
@@ -111,12 +118,35 @@ Examples:
       )
       say(`serve: search page ${server.url}/   API ${server.url}/openapi.json   search log ${options.log}`)
       say(`serve: admin routes ${process.env['PUBMATCH_ADMIN_TOKEN'] ? 'on' : 'off (set PUBMATCH_ADMIN_TOKEN)'}; Ctrl-C stops`)
-      await new Promise<void>((resolve) => {
-        const stop = (): void => {
-          void server.close().then(resolve)
-        }
-        process.once('SIGINT', stop)
-        process.once('SIGTERM', stop)
-      })
+      await untilStopped(server)
     })
+}
+
+/** `pubmatch serve --backend …` without `-i`: a Solr collection alone, no local index, corpus or forward store. */
+async function serveSolrOnly(options: ServeOptions & { backend: string }, say: (text: string) => void): Promise<void> {
+  const server = await startServer({
+    open: { backend: options.backend, ...(options.model === undefined ? {} : { model: options.model }) },
+    host: options.host,
+    port: options.port,
+    logDir: options.log,
+    logger: options.requestLog,
+    searchWorkers: options.searchWorkers,
+    ...(process.env['PUBMATCH_ADMIN_TOKEN'] ? { adminToken: process.env['PUBMATCH_ADMIN_TOKEN'] } : {}),
+  })
+  const health = (await server.app.inject({ method: 'GET', url: '/health' })).json<{ documents: number; firstStage: string }>()
+  say(`serve: ${health.documents} documents in ${options.backend}, with no local index; ranking: ${health.firstStage} in Solr (no model)`)
+  say(`serve: search page ${server.url}/   API ${server.url}/openapi.json   search log ${options.log}`)
+  say(`serve: admin routes ${process.env['PUBMATCH_ADMIN_TOKEN'] ? 'on' : 'off (set PUBMATCH_ADMIN_TOKEN)'}; Ctrl-C stops`)
+  await untilStopped(server)
+}
+
+/** Waits for SIGINT or SIGTERM, then closes the server. */
+async function untilStopped(server: { close(): Promise<void> }): Promise<void> {
+  await new Promise<void>((resolve) => {
+    const stop = (): void => {
+      void server.close().then(resolve)
+    }
+    process.once('SIGINT', stop)
+    process.once('SIGTERM', stop)
+  })
 }

@@ -7,7 +7,7 @@ import { timingSafeEqual } from 'node:crypto'
 import type { Socket } from 'node:net'
 import type { FastifyPluginAsyncJsonSchemaToTs } from '@fastify/type-provider-json-schema-to-ts'
 import { PubmatchError } from '@pubmatch/core'
-import { openSearch, type SearchEngine } from '@pubmatch/engine'
+import { isSolrEngine, openSearch, openSolrEngine, type ServingEngine } from '@pubmatch/engine'
 import type { EngineHolder } from '../engine-holder.ts'
 import { ERROR_RESPONSES } from '../errors.ts'
 import type { ServerMetrics } from '../metrics.ts'
@@ -20,7 +20,7 @@ export interface ReloadRequest {
 }
 
 /** Opens the engine a reload asks for. */
-export type OpenEngine = (request: ReloadRequest, current: SearchEngine) => Promise<SearchEngine>
+export type OpenEngine = (request: ReloadRequest, current: ServingEngine) => Promise<ServingEngine>
 
 /** What the admin routes need. */
 export interface AdminRoutesOptions {
@@ -95,11 +95,20 @@ export const adminRoutes: FastifyPluginAsyncJsonSchemaToTs<{ Options: AdminRoute
 
 /**
  * Reopens the current engine's index at its newest generation (or another index) with its model
- * (or another, or none) and its first stage.
+ * (or another, or none) and its first stage; a Solr-only engine reopens its collection (its state
+ * and MeSH vocabulary read again).
  * @param request - what to change
  * @param current - the engine served now
+ * @throws PubmatchError `INVALID_ARGUMENT` for an index or a model asked of a Solr-only engine
  */
-export async function reopenEngine(request: ReloadRequest, current: SearchEngine): Promise<SearchEngine> {
+export async function reopenEngine(request: ReloadRequest, current: ServingEngine): Promise<ServingEngine> {
+  if (isSolrEngine(current)) {
+    if (request.index !== undefined) {
+      throw new PubmatchError('INVALID_ARGUMENT', 'this server serves a Solr collection alone; it opens no local index')
+    }
+    // a model asked for is refused by openSolrEngine, with the reason
+    return openSolrEngine({ ...current.openedWith, ...(typeof request.model === 'string' ? { model: request.model } : {}) })
+  }
   const model = request.model === null ? undefined : (request.model ?? current.model?.dir)
   return openSearch({
     index: request.index ?? current.indexDir,

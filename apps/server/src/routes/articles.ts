@@ -42,7 +42,7 @@ export const articleRoutes: FastifyPluginAsyncJsonSchemaToTs<{ Options: ArticleR
     },
     async (request) => {
       const { pmid } = request.params
-      const document = engines.current.document(pmid)
+      const document = await engines.current.document(pmid)
       if (document === undefined) {
         throw new PubmatchError('NOT_FOUND', `no article ${pmid} in the index`)
       }
@@ -63,7 +63,7 @@ export const articleRoutes: FastifyPluginAsyncJsonSchemaToTs<{ Options: ArticleR
     },
     async (request) => {
       const filters = filtersOf(request.query)
-      return explanationJson(engines.current.explain(request.params.pmid, request.query.q, filters === undefined ? {} : { filters }))
+      return explanationJson(await engines.current.explain(request.params.pmid, request.query.q, filters === undefined ? {} : { filters }))
     },
   )
 }

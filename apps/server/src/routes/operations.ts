@@ -4,7 +4,7 @@
  * OpenAPI document `GET /openapi.json` (hidden from itself).
  */
 import type { FastifyPluginAsyncJsonSchemaToTs } from '@fastify/type-provider-json-schema-to-ts'
-import type { SearchEngine } from '@pubmatch/engine'
+import { isSolrEngine, type ServingEngine } from '@pubmatch/engine'
 import type { EngineHolder } from '../engine-holder.ts'
 import type { ServerMetrics } from '../metrics.ts'
 
@@ -18,12 +18,12 @@ export interface OperationRoutesOptions {
  * What an engine serves, as `/health` and an admin reload answer it (the `Health` schema).
  * @param engine - the engine
  */
-export function healthJson(engine: SearchEngine): Record<string, unknown> {
+export function healthJson(engine: ServingEngine): Record<string, unknown> {
   return {
     status: 'ok',
     generation: engine.generation,
     documents: engine.docCount,
-    index: engine.indexDir,
+    ...(isSolrEngine(engine) ? { backend: engine.openedWith.backend } : { index: engine.indexDir }),
     firstStage: `${engine.firstStage.ranker} over ${engine.firstStage.fieldSet} fields, ${engine.firstStage.analyzer} analyzer`,
     ...(engine.model === undefined ? {} : { model: engine.model.id, modelDir: engine.model.dir }),
   }

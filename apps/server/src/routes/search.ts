@@ -8,7 +8,8 @@ import { randomUUID } from 'node:crypto'
 import type { FastifyPluginAsyncJsonSchemaToTs } from '@fastify/type-provider-json-schema-to-ts'
 import type { FastifyRequest } from 'fastify'
 import type { FromSchema } from 'json-schema-to-ts'
-import type { EngineResult, FulltextSearch, PooledResult, SearchEngine } from '@pubmatch/engine'
+import { PubmatchError } from '@pubmatch/core'
+import { isSolrEngine, type EngineResult, type FulltextSearch, type PooledResult, type SearchEngine, type ServingEngine } from '@pubmatch/engine'
 import type { EngineHolder } from '../engine-holder.ts'
 import { ERROR_RESPONSES } from '../errors.ts'
 import { FILTER_PROPERTIES, filterLabels, filtersOf } from '../filters.ts'
@@ -41,6 +42,7 @@ const searchQuerySchema = {
     explain: { type: 'boolean', default: false, description: "Attach both stages' explanations" },
     session: { type: 'string', pattern: SESSION_ID_PATTERN, description: 'A client session id: the page shown is logged as a search event' },
     prf: { type: 'boolean', default: false, description: 'Pseudo relevance feedback in the first stage' },
+    facets: { type: 'boolean', default: false, description: 'Count the years, publication types and languages of every matching document' },
     fulltext: {
       type: 'string',
       enum: ['sum-logodds', 'max-logodds', 'merged', 'abstract'],
@@ -68,6 +70,9 @@ export const searchRoutes: FastifyPluginAsyncJsonSchemaToTs<{ Options: SearchRou
       const q = request.query
       const engine = engines.current
       if (q.fulltext !== undefined) {
+        if (isSolrEngine(engine)) {
+          throw new PubmatchError('INVALID_ARGUMENT', 'full-text search reads the local full-text index; this server serves a Solr collection alone')
+        }
         const started = performance.now()
         return fulltextPage(engine, await fulltexts.of(engine), q, q.fulltext, started)
       }
@@ -86,6 +91,7 @@ export const searchRoutes: FastifyPluginAsyncJsonSchemaToTs<{ Options: SearchRou
         generation: engine.generation,
         ...(searchId === undefined ? {} : { searchId }),
         ...(result.prf === undefined ? {} : { prf: result.prf.terms.slice(0, 12).map(([term, weight]) => ({ term, weight })) }),
+        ...('facets' in result && result.facets !== undefined ? { facets: result.facets } : {}),
         results: result.hits.map((hit) => hitJson(hit, 'highlights' in hit ? hit.highlights : engine.highlights(hit.document, q.q), q.explain)),
         warnings: result.warnings.map((w) => ({ code: w.code, message: w.message })),
         tookMs: result.tookMs,
@@ -96,7 +102,7 @@ export const searchRoutes: FastifyPluginAsyncJsonSchemaToTs<{ Options: SearchRou
 
 /** Runs a search where the server runs them: the first stage in Solr, on a search worker, or on this thread; each stops at the request's deadline. */
 async function runSearch(
-  engine: SearchEngine,
+  engine: ServingEngine,
   engines: EngineHolder,
   solr: SolrFirstStages,
   q: SearchQuery,
@@ -110,7 +116,11 @@ async function runSearch(
     rerank: q.rerank,
     explain: q.explain,
     prf: q.prf,
+    facets: q.facets,
     ...(filters === undefined ? {} : { filters }),
+  }
+  if (isSolrEngine(engine)) {
+    return engine.search(q.q, { ...options, deadline: request.deadline })
   }
   const inSolr = solr.of(engine)
   if (inSolr !== undefined) {

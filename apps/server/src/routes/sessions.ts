@@ -23,6 +23,8 @@ export interface SessionRoutesOptions {
   readonly sessions: FeedbackSessions | undefined
   /** Where graded rounds are logged. Defaults to none. */
   readonly log: SearchLog | undefined
+  /** Why there are no sessions, when it is not the missing directory. Defaults to none. */
+  readonly unavailable?: string
 }
 
 const sessionParams = { type: 'object', required: ['id'], properties: { id: { type: 'string', minLength: 1, maxLength: 64 } } } as const
@@ -58,10 +60,10 @@ const gradesSchema = {
 } as const
 
 /** The session routes. */
-export const sessionRoutes: FastifyPluginAsyncJsonSchemaToTs<{ Options: SessionRoutesOptions }> = async (app, { engines, sessions, log }) => {
+export const sessionRoutes: FastifyPluginAsyncJsonSchemaToTs<{ Options: SessionRoutesOptions }> = async (app, { engines, sessions, log, unavailable }) => {
   const need = (): FeedbackSessions => {
     if (sessions === undefined) {
-      throw new PubmatchError('NOT_FOUND', 'this server keeps no feedback sessions (start it with a session directory)')
+      throw new PubmatchError('NOT_FOUND', unavailable ?? 'this server keeps no feedback sessions (start it with a session directory)')
     }
     return sessions
   }

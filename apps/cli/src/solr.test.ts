@@ -9,127 +9,488 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { javaBuilt } from '@pubmatch/solr'
 import { createServer } from '@pubmatch/server'
-import { openSearch } from '@pubmatch/engine'
+import { openSearch, openSolrEngine } from '@pubmatch/engine'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { bin, pubmatch, samplePath, suggestedCommands } from '../test/run-cli.ts'
+import { bin, pubmatch, pubmatchAt, samplePath, suggestedCommands } from '../test/run-cli.ts'
 import { writeSampleCollection } from '../test/sample-collection.ts'
 
 const sample = samplePath('')
 
+describe.runIf(existsSync(bin) && (javaBuilt() || process.env.CI !== undefined))(
+  'pubmatch with a SolrCloud backend (built CLI, bundled sample)',
+  () => {
+    let dir: string
+    let cluster: string
+    let backend: string
+    beforeAll(async () => {
+      dir = await mkdtemp(join(tmpdir(), 'pubmatch-solr-cli-'))
+      cluster = join(dir, 'solr')
+      expect((await pubmatch('ingest', sample, '-c', join(dir, 'corpus'), '-q')).code).toBe(0)
+      expect(
+        (await pubmatch('index', '-c', join(dir, 'corpus'), '-i', join(dir, 'index'), '-q')).code,
+      ).toBe(0)
+      const up = await pubmatch(
+        'solr',
+        'up',
+        '--dir',
+        cluster,
+        '--nodes',
+        '2',
+        '--heap',
+        '1g',
+        '--json',
+      )
+      expect([up.code, up.stderr]).toEqual([0, ''])
+      const state = JSON.parse(up.stdout) as { nodes: Array<{ url: string }> }
+      expect(state.nodes).toHaveLength(2)
+      backend = `solr://${state.nodes[0]!.url.replace(/^http:\/\//, '')}/pubmed`
+    })
+    afterAll(async () => {
+      const down = await pubmatch('solr', 'down', '--dir', cluster)
+      expect(down.stdout).toMatch(/^stopped the SolrCloud/)
+      await rm(dir, { recursive: true, force: true })
+    })
 
-describe.runIf(existsSync(bin) && (javaBuilt() || process.env.CI !== undefined))('pubmatch with a SolrCloud backend (built CLI, bundled sample)', () => {
-  let dir: string
-  let cluster: string
-  let backend: string
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'pubmatch-solr-cli-'))
-    cluster = join(dir, 'solr')
-    expect((await pubmatch('ingest', sample, '-c', join(dir, 'corpus'), '-q')).code).toBe(0)
-    expect((await pubmatch('index', '-c', join(dir, 'corpus'), '-i', join(dir, 'index'), '-q')).code).toBe(0)
-    const up = await pubmatch('solr', 'up', '--dir', cluster, '--nodes', '2', '--heap', '1g', '--json')
-    expect([up.code, up.stderr]).toEqual([0, ''])
-    const state = JSON.parse(up.stdout) as { nodes: Array<{ url: string }> }
-    expect(state.nodes).toHaveLength(2)
-    backend = `solr://${state.nodes[0]!.url.replace(/^http:\/\//, '')}/pubmed`
-  })
-  afterAll(async () => {
-    const down = await pubmatch('solr', 'down', '--dir', cluster)
-    expect(down.stdout).toMatch(/^stopped the SolrCloud/)
-    await rm(dir, { recursive: true, force: true })
-  })
+    it('indexes into 2 shards × 2 replicas, resumes, and searches with the first stage in Solr', async () => {
+      const indexed = await pubmatch(
+        'index',
+        '--solr',
+        `local:${cluster}`,
+        '--collection',
+        'pubmed',
+        '--shards',
+        '2',
+        '--replicas',
+        '2',
+        '-c',
+        join(dir, 'corpus'),
+        '-q',
+        '--json',
+      )
+      expect([indexed.code, indexed.stderr]).toEqual([0, ''])
+      const summary = JSON.parse(indexed.stdout) as {
+        created: boolean
+        added: number
+        errorList: unknown[]
+      }
+      expect(summary.created).toBe(true)
+      expect(summary.errorList).toEqual([])
+      // every article of the corpus, as the embedded index holds them
+      const embeddedDocs = (await openSearch({ index: join(dir, 'index') })).docCount
+      expect(summary.added).toBe(embeddedDocs)
+      const again = JSON.parse(
+        (
+          await pubmatch(
+            'index',
+            '--solr',
+            `local:${cluster}`,
+            '--collection',
+            'pubmed',
+            '-c',
+            join(dir, 'corpus'),
+            '-q',
+            '--json',
+          )
+        ).stdout,
+      ) as { added: number; segments: number }
+      expect(again).toMatchObject({ added: 0, segments: 0 })
 
-  it('indexes into 2 shards × 2 replicas, resumes, and searches with the first stage in Solr', async () => {
-    const indexed = await pubmatch('index', '--solr', `local:${cluster}`, '--collection', 'pubmed', '--shards', '2', '--replicas', '2', '-c', join(dir, 'corpus'), '-q', '--json')
-    expect([indexed.code, indexed.stderr]).toEqual([0, ''])
-    const summary = JSON.parse(indexed.stdout) as { created: boolean; added: number; errorList: unknown[] }
-    expect(summary.created).toBe(true)
-    expect(summary.errorList).toEqual([])
-    // every article of the corpus, as the embedded index holds them
-    const embeddedDocs = (await openSearch({ index: join(dir, 'index') })).docCount
-    expect(summary.added).toBe(embeddedDocs)
-    const again = JSON.parse((await pubmatch('index', '--solr', `local:${cluster}`, '--collection', 'pubmed', '-c', join(dir, 'corpus'), '-q', '--json')).stdout) as { added: number; segments: number }
-    expect(again).toMatchObject({ added: 0, segments: 0 })
+      const query = 'cancer AND 2000:2016[dp]'
+      const local = JSON.parse(
+        (await pubmatch('search', '-i', join(dir, 'index'), query, '--json', '-n', '1000')).stdout,
+      ) as { total: number; hits: Array<{ id: string }> }
+      const solr = await pubmatch(
+        'search',
+        '-i',
+        join(dir, 'index'),
+        '--backend',
+        backend,
+        query,
+        '--json',
+        '-n',
+        '1000',
+      )
+      expect([solr.code, solr.stderr]).toEqual([0, ''])
+      const found = JSON.parse(solr.stdout) as {
+        total: number
+        hits: Array<{ id: string; document: { title: string } }>
+      }
+      // the same matches (the BM25F variants order them differently)
+      expect(found.total).toBe(local.total)
+      expect(found.hits.length).toBe(local.total)
+      expect(new Set(found.hits.map((h) => h.id))).toEqual(new Set(local.hits.map((h) => h.id)))
+      expect(found.hits[0]!.document.title).not.toBe('')
 
-    const query = 'cancer AND 2000:2016[dp]'
-    const local = JSON.parse((await pubmatch('search', '-i', join(dir, 'index'), query, '--json', '-n', '1000')).stdout) as { total: number; hits: Array<{ id: string }> }
-    const solr = await pubmatch('search', '-i', join(dir, 'index'), '--backend', backend, query, '--json', '-n', '1000')
-    expect([solr.code, solr.stderr]).toEqual([0, ''])
-    const found = JSON.parse(solr.stdout) as { total: number; hits: Array<{ id: string; document: { title: string } }> }
-    // the same matches (the BM25F variants order them differently)
-    expect(found.total).toBe(local.total)
-    expect(found.hits.length).toBe(local.total)
-    expect(new Set(found.hits.map((h) => h.id))).toEqual(new Set(local.hits.map((h) => h.id)))
-    expect(found.hits[0]!.document.title).not.toBe('')
+      const queries = join(dir, 'queries.tsv')
+      await writeFile(queries, '1\tbreast cancer\n2\theart rate\n3\tsmith*[au]\n')
+      const ran = await pubmatch(
+        'run',
+        '-i',
+        join(dir, 'index'),
+        '--backend',
+        backend,
+        '--queries',
+        queries,
+        '-o',
+        join(dir, 'solr.run'),
+        '-q',
+      )
+      expect([ran.code, ran.stderr]).toEqual([0, ''])
+      const lines = (await readFile(join(dir, 'solr.run'), 'utf8')).trim().split('\n')
+      expect(new Set(lines.map((line) => line.split(' ')[0]))).toEqual(new Set(['1', '2', '3']))
 
-    const queries = join(dir, 'queries.tsv')
-    await writeFile(queries, '1\tbreast cancer\n2\theart rate\n3\tsmith*[au]\n')
-    const ran = await pubmatch('run', '-i', join(dir, 'index'), '--backend', backend, '--queries', queries, '-o', join(dir, 'solr.run'), '-q')
-    expect([ran.code, ran.stderr]).toEqual([0, ''])
-    const lines = (await readFile(join(dir, 'solr.run'), 'utf8')).trim().split('\n')
-    expect(new Set(lines.map((line) => line.split(' ')[0]))).toEqual(new Set(['1', '2', '3']))
+      const bad = await pubmatch(
+        'search',
+        '-i',
+        join(dir, 'index'),
+        '--backend',
+        'http://nope',
+        'x',
+      )
+      expect([bad.code, bad.stderr]).toEqual([
+        64,
+        expect.stringMatching(/INVALID_ARGUMENT: .*is not a Solr collection address/),
+      ])
+      const missing = await pubmatch(
+        'search',
+        '-i',
+        join(dir, 'index'),
+        '--backend',
+        backend.replace(/pubmed$/, 'absent'),
+        'x',
+      )
+      expect(missing.code).not.toBe(0)
+      expect(missing.stderr).toMatch(/absent/)
+    })
 
-    const bad = await pubmatch('search', '-i', join(dir, 'index'), '--backend', 'http://nope', 'x')
-    expect([bad.code, bad.stderr]).toEqual([64, expect.stringMatching(/INVALID_ARGUMENT: .*is not a Solr collection address/)])
-    const missing = await pubmatch('search', '-i', join(dir, 'index'), '--backend', backend.replace(/pubmed$/, 'absent'), 'x')
-    expect(missing.code).not.toBe(0)
-    expect(missing.stderr).toMatch(/absent/)
-  })
+    it('deploys a model trained on the index into the collection, lists it and removes it', async () => {
+      const sampleSet = await writeSampleCollection(dir)
+      const model = join(dir, 'bm-cli')
+      const trained = await pubmatch(
+        'train',
+        '-i',
+        join(dir, 'index'),
+        '--queries',
+        sampleSet.queries,
+        '--qrels',
+        sampleSet.qrels,
+        '--syntax',
+        'plain',
+        '--match',
+        'any',
+        '--depth',
+        '20',
+        '--trees',
+        '10',
+        '-o',
+        model,
+        '-q',
+      )
+      expect([trained.code, trained.stderr]).toEqual([0, ''])
+      const solr = `local:${cluster}`
+      const deployed = await pubmatch(
+        'model',
+        'deploy-solr',
+        model,
+        '--solr',
+        solr,
+        '--collection',
+        'pubmed',
+      )
+      expect([deployed.code, deployed.stderr]).toEqual([0, ''])
+      expect(deployed.stdout).toMatch(
+        /^deployed bm-cli into pubmed: \d+ trees over 179 features \(model\.txt \d+ bytes, 1 ZooKeeper chunk\)\nloaded on 4 replicas \(shard1, shard2\)\n/,
+      )
+      // the hint is a command that works
+      const [hint] = suggestedCommands(deployed.stdout)
+      const listed = await pubmatch(...hint!, '--json')
+      expect([listed.code, listed.stderr]).toEqual([0, ''])
+      const listing = JSON.parse(listed.stdout) as {
+        models: Array<{ name: string; trees: number; features: number }>
+        incomplete: string[]
+      }
+      expect(listing.models.map((m) => [m.name, m.features])).toEqual([['bm-cli', 179]])
+      expect(listing.incomplete).toEqual([])
 
-  it('deploys a model trained on the index into the collection, lists it and removes it', async () => {
-    const sampleSet = await writeSampleCollection(dir)
-    const model = join(dir, 'bm-cli')
-    const trained = await pubmatch('train', '-i', join(dir, 'index'), '--queries', sampleSet.queries, '--qrels', sampleSet.qrels, '--syntax', 'plain', '--match', 'any', '--depth', '20', '--trees', '10', '-o', model, '-q')
-    expect([trained.code, trained.stderr]).toEqual([0, ''])
-    const solr = `local:${cluster}`
-    const deployed = await pubmatch('model', 'deploy-solr', model, '--solr', solr, '--collection', 'pubmed')
-    expect([deployed.code, deployed.stderr]).toEqual([0, ''])
-    expect(deployed.stdout).toMatch(/^deployed bm-cli into pubmed: \d+ trees over 179 features \(model\.txt \d+ bytes, 1 ZooKeeper chunk\)\nloaded on 4 replicas \(shard1, shard2\)\n/)
-    // the hint is a command that works
-    const [hint] = suggestedCommands(deployed.stdout)
-    const listed = await pubmatch(...hint!, '--json')
-    expect([listed.code, listed.stderr]).toEqual([0, ''])
-    const listing = JSON.parse(listed.stdout) as { models: Array<{ name: string; trees: number; features: number }>; incomplete: string[] }
-    expect(listing.models.map((m) => [m.name, m.features])).toEqual([['bm-cli', 179]])
-    expect(listing.incomplete).toEqual([])
+      // models are immutable per name; another name is a new model
+      const again = await pubmatch(
+        'model',
+        'deploy-solr',
+        model,
+        '--solr',
+        solr,
+        '--collection',
+        'pubmed',
+      )
+      expect([again.code, again.stderr]).toEqual([
+        64,
+        expect.stringMatching(/INVALID_ARGUMENT: model bm-cli already exists in collection pubmed/),
+      ])
+      const renamed = await pubmatch(
+        'model',
+        'deploy-solr',
+        model,
+        '--solr',
+        solr,
+        '--collection',
+        'pubmed',
+        '--name',
+        'bm-cli-2',
+        '--no-check',
+        '--json',
+      )
+      expect([renamed.code, renamed.stderr]).toEqual([0, ''])
+      expect(JSON.parse(renamed.stdout)).toMatchObject({
+        model: { name: 'bm-cli-2', collection: 'pubmed', features: 179 },
+      })
 
-    // models are immutable per name; another name is a new model
-    const again = await pubmatch('model', 'deploy-solr', model, '--solr', solr, '--collection', 'pubmed')
-    expect([again.code, again.stderr]).toEqual([64, expect.stringMatching(/INVALID_ARGUMENT: model bm-cli already exists in collection pubmed/)])
-    const renamed = await pubmatch('model', 'deploy-solr', model, '--solr', solr, '--collection', 'pubmed', '--name', 'bm-cli-2', '--no-check', '--json')
-    expect([renamed.code, renamed.stderr]).toEqual([0, ''])
-    expect(JSON.parse(renamed.stdout)).toMatchObject({ model: { name: 'bm-cli-2', collection: 'pubmed', features: 179 } })
+      // a model of another first stage is refused, naming the difference
+      const manifest = JSON.parse(await readFile(join(model, 'manifest.json'), 'utf8')) as {
+        firstStage: { analyzer: string }
+      }
+      manifest.firstStage.analyzer = 'whitespace'
+      await writeFile(join(model, 'manifest.json'), JSON.stringify(manifest))
+      const refused = await pubmatch(
+        'model',
+        'deploy-solr',
+        model,
+        '--solr',
+        solr,
+        '--collection',
+        'pubmed',
+        '--name',
+        'bm-other',
+      )
+      expect(refused.code).not.toBe(0)
+      expect(refused.stderr).toMatch(
+        /SCHEMA_MISMATCH: model bm-other was trained on a first stage with analyzer "whitespace", but collection pubmed searches with analyzer "biomedical"/,
+      )
 
-    // a model of another first stage is refused, naming the difference
-    const manifest = JSON.parse(await readFile(join(model, 'manifest.json'), 'utf8')) as { firstStage: { analyzer: string } }
-    manifest.firstStage.analyzer = 'whitespace'
-    await writeFile(join(model, 'manifest.json'), JSON.stringify(manifest))
-    const refused = await pubmatch('model', 'deploy-solr', model, '--solr', solr, '--collection', 'pubmed', '--name', 'bm-other')
-    expect(refused.code).not.toBe(0)
-    expect(refused.stderr).toMatch(/SCHEMA_MISMATCH: model bm-other was trained on a first stage with analyzer "whitespace", but collection pubmed searches with analyzer "biomedical"/)
+      for (const name of ['bm-cli', 'bm-cli-2']) {
+        const removed = await pubmatch(
+          'model',
+          'remove-solr',
+          name,
+          '--solr',
+          solr,
+          '--collection',
+          'pubmed',
+        )
+        expect([removed.code, removed.stdout]).toEqual([0, `removed ${name} from pubmed\n`])
+      }
+      const empty = await pubmatch('model', 'list-solr', '--solr', solr, '--collection', 'pubmed')
+      expect(empty.stdout).toMatch(
+        /^no models in pubmed; deploy one with `pubmatch model deploy-solr MODEL --solr local:\S+ --collection pubmed`/,
+      )
+      const gone = await pubmatch(
+        'model',
+        'remove-solr',
+        'bm-cli',
+        '--solr',
+        solr,
+        '--collection',
+        'pubmed',
+      )
+      expect([gone.code, gone.stderr]).toEqual([
+        2,
+        expect.stringMatching(/NOT_FOUND: model bm-cli is not deployed in collection pubmed/),
+      ])
+    })
 
-    for (const name of ['bm-cli', 'bm-cli-2']) {
-      const removed = await pubmatch('model', 'remove-solr', name, '--solr', solr, '--collection', 'pubmed')
-      expect([removed.code, removed.stdout]).toEqual([0, `removed ${name} from pubmed\n`])
-    }
-    const empty = await pubmatch('model', 'list-solr', '--solr', solr, '--collection', 'pubmed')
-    expect(empty.stdout).toMatch(/^no models in pubmed; deploy one with `pubmatch model deploy-solr MODEL --solr local:\S+ --collection pubmed`/)
-    const gone = await pubmatch('model', 'remove-solr', 'bm-cli', '--solr', solr, '--collection', 'pubmed')
-    expect([gone.code, gone.stderr]).toEqual([2, expect.stringMatching(/NOT_FOUND: model bm-cli is not deployed in collection pubmed/)])
-  })
+    it('serves /search with the first stage in Solr', async () => {
+      const engine = await openSearch({ index: join(dir, 'index') })
+      const app = await createServer({ engine, rateLimit: false, solrBackend: backend })
+      try {
+        const viaSolr = (
+          await app.inject({ method: 'GET', url: '/search?q=cancer&size=20' })
+        ).json<{ total: number; results: Array<{ pmid?: string; id?: string }> }>()
+        expect(viaSolr.total).toBe(engine.search('cancer').total)
+        expect(viaSolr.results).toHaveLength(20)
+        const bad = await app.inject({ method: 'GET', url: '/search?q=%22unclosed' })
+        expect(bad.statusCode).toBe(400)
+        expect(bad.json<{ code: string }>().code).toBe('QUERY_SYNTAX')
+      } finally {
+        await app.close()
+      }
+      await expect(
+        createServer({ engine, solrBackend: backend, searchWorkers: 1 }),
+      ).rejects.toThrow(/does not take search workers/)
+    })
 
-  it('serves /search with the first stage in Solr', async () => {
-    const engine = await openSearch({ index: join(dir, 'index') })
-    const app = await createServer({ engine, rateLimit: false, solrBackend: backend })
-    try {
-      const viaSolr = (await app.inject({ method: 'GET', url: '/search?q=cancer&size=20' })).json<{ total: number; results: Array<{ pmid?: string; id?: string }> }>()
-      expect(viaSolr.total).toBe(engine.search('cancer').total)
-      expect(viaSolr.results).toHaveLength(20)
-      const bad = await app.inject({ method: 'GET', url: '/search?q=%22unclosed' })
-      expect(bad.statusCode).toBe(400)
-      expect(bad.json<{ code: string }>().code).toBe('QUERY_SYNTAX')
-    } finally {
-      await app.close()
-    }
-    await expect(createServer({ engine, solrBackend: backend, searchWorkers: 1 })).rejects.toThrow(/does not take search workers/)
-  })
-})
+    it('searches and runs a collection alone, from a directory with no index', async () => {
+      const empty = await mkdtemp(join(dir, 'empty-'))
+      const query = 'cancer AND 2000:2016[dp]'
+      const local = JSON.parse(
+        (
+          await pubmatch(
+            'search',
+            '-i',
+            join(dir, 'index'),
+            '--backend',
+            backend,
+            query,
+            '--json',
+            '-n',
+            '5',
+          )
+        ).stdout,
+      ) as {
+        total: number
+        hits: Array<{ id: string; document: unknown }>
+      }
+      const alone = await pubmatchAt(
+        { cwd: empty },
+        'search',
+        '--backend',
+        backend,
+        query,
+        '--json',
+        '-n',
+        '5',
+      )
+      expect([alone.code, alone.stderr]).toEqual([0, ''])
+      const found = JSON.parse(alone.stdout) as {
+        total: number
+        hits: Array<{ id: string; document: unknown }>
+      }
+      expect(found.total).toBe(local.total)
+      expect(found.hits.map((h) => [h.id, h.document])).toEqual(
+        local.hits.map((h) => [h.id, h.document]),
+      )
+      const text = await pubmatchAt(
+        { cwd: empty },
+        'search',
+        '--backend',
+        backend,
+        'breast cancer',
+        '-n',
+        '3',
+        '--facets',
+      )
+      expect([text.code, text.stderr]).toEqual([0, ''])
+      expect(text.stdout).toMatch(/^\d+ matching documents; 3 shown from 1 /)
+      expect(text.stdout).toMatch(/\n  1\. \d+  \d+\.\d{4}  \S/)
+      expect(text.stdout).toMatch(/\nyears: \d{4} \(\d+\)/)
+      expect(existsSync(join(empty, '.pubmatch'))).toBe(false)
+
+      const queries = join(dir, 'queries.tsv')
+      const ran = await pubmatchAt(
+        { cwd: empty },
+        'run',
+        '--backend',
+        backend,
+        '--queries',
+        queries,
+        '-o',
+        join(dir, 'alone.run'),
+        '-q',
+      )
+      expect([ran.code, ran.stderr]).toEqual([0, ''])
+      expect(await readFile(join(dir, 'alone.run'), 'utf8')).toBe(
+        await readFile(join(dir, 'solr.run'), 'utf8'),
+      )
+
+      const rerank = await pubmatchAt(
+        { cwd: empty },
+        'search',
+        '--backend',
+        backend,
+        '--rerank',
+        join(dir, 'bm-cli'),
+        'cancer',
+      )
+      expect([rerank.code, rerank.stderr]).toEqual([
+        64,
+        expect.stringMatching(
+          /INVALID_ARGUMENT: reranking a Solr-only engine needs the Solr rerank query/,
+        ),
+      ])
+    })
+
+    it('serves /search and the article routes from a collection alone', async () => {
+      const local = await openSearch({ index: join(dir, 'index') })
+      const engine = await openSolrEngine({ backend })
+      const app = await createServer({
+        engine,
+        rateLimit: false,
+        feedbackDir: join(dir, 'sessions'),
+      })
+      try {
+        const page = await app.inject({
+          method: 'GET',
+          url: '/search?q=breast+cancer&size=5&facets=true&explain=true',
+        })
+        expect(page.statusCode).toBe(200)
+        const body = page.json<{
+          total: number
+          generation: number
+          facets: { years: Array<{ value: string; count: number }> }
+          results: Array<{
+            pmid: string
+            title: { text: string; matches: unknown[] }
+            snippet: { text: string }
+            firstStage: { explain?: { label: string } }
+          }>
+        }>()
+        expect(body.total).toBe(local.search('breast cancer').total)
+        expect(body.results).toHaveLength(5)
+        expect(body.facets.years.length).toBeGreaterThan(0)
+        const first = body.results[0]!
+        const stored = local.document(first.pmid)!
+        expect(first.title).toEqual(local.highlights(stored, 'breast cancer').title)
+        expect(first.snippet).toEqual(local.highlights(stored, 'breast cancer').snippet)
+        expect(first.firstStage.explain?.label).toBe('bm25f')
+
+        const article = await app.inject({ method: 'GET', url: `/articles/${first.pmid}` })
+        expect([article.statusCode, article.json()]).toEqual([
+          200,
+          JSON.parse(JSON.stringify(stored)),
+        ])
+        const explained = await app.inject({
+          method: 'GET',
+          url: `/articles/${first.pmid}/explain?q=breast+cancer`,
+        })
+        expect(explained.statusCode).toBe(200)
+        expect(explained.json()).toMatchObject({
+          pmid: first.pmid,
+          matches: true,
+          firstStage: { rank: 1, explain: { label: 'bm25f' } },
+        })
+        expect((await app.inject({ method: 'GET', url: '/articles/99999999999' })).statusCode).toBe(
+          404,
+        )
+
+        const byDate = (
+          await app.inject({ method: 'GET', url: '/search?q=cancer&sort=date&size=3' })
+        ).json<{ results: Array<{ pmid: string }> }>()
+        expect(byDate.results.map((r) => r.pmid)).toEqual(
+          local.search('cancer', { sort: 'date', limit: 3 }).hits.map((h) => h.id),
+        )
+        const health = (await app.inject({ method: 'GET', url: '/health' })).json<{
+          documents: number
+          backend: string
+        }>()
+        expect(health).toMatchObject({ documents: local.docCount, backend })
+        const fulltext = await app.inject({
+          method: 'GET',
+          url: '/search?q=cancer&fulltext=abstract',
+        })
+        expect([fulltext.statusCode, fulltext.json<{ code: string }>().code]).toEqual([
+          400,
+          'INVALID_ARGUMENT',
+        ])
+        const session = await app.inject({
+          method: 'POST',
+          url: '/sessions',
+          payload: { q: 'cancer' },
+        })
+        expect(session.statusCode).toBe(404)
+      } finally {
+        await app.close()
+      }
+      await expect(createServer({ engine, searchWorkers: 1 })).rejects.toThrow(
+        /does not take search workers/,
+      )
+    })
+  },
+)

@@ -53,8 +53,10 @@ export function matchingFacets(
       reader.sortedSetValues('language', hit.docNumber).forEach((value) => add(languages, value))
     }
   }
-  const list = (counts: Map<string, number>): FacetCount[] => [...counts].map(([value, count]) => ({ value, count }))
-  const byCount = (a: FacetCount, b: FacetCount): number => b.count - a.count || compareCodePoints(a.value, b.value)
+  const list = (counts: Map<string, number>): FacetCount[] =>
+    [...counts].map(([value, count]) => ({ value, count }))
+  const byCount = (a: FacetCount, b: FacetCount): number =>
+    b.count - a.count || compareCodePoints(a.value, b.value)
   return {
     years: list(years).sort((a, b) => Number(b.value) - Number(a.value)),
     publicationTypes: list(types).sort(byCount),

@@ -15,8 +15,22 @@ import { PubmatchError } from '@pubmatch/core'
 import type { StoredDocument } from '@pubmatch/index'
 import { createMeshVocabulary } from '@pubmatch/ingest'
 import type { CurrentFirstStage } from '@pubmatch/ltr'
-import { createSolrClient, createSolrFirstStage, createSolrServing, solrFields, type SearchFacets, type SolrFirstStageOptions, type SolrServing } from '@pubmatch/solr'
-import { parseBackend, readCollectionState, readMeshVocabulary, type CollectionState, type SolrBackend } from '@pubmatch/solr/internal'
+import {
+  createSolrClient,
+  createSolrFirstStage,
+  createSolrServing,
+  solrFields,
+  type SearchFacets,
+  type SolrFirstStageOptions,
+  type SolrServing,
+} from '@pubmatch/solr'
+import {
+  parseBackend,
+  readCollectionState,
+  readMeshVocabulary,
+  type CollectionState,
+  type SolrBackend,
+} from '@pubmatch/solr/internal'
 import { createHighlighter, highlightDocument, type Highlighted } from './highlight.ts'
 import { prfOptions, type PrfOptions } from './prf.ts'
 import {
@@ -84,17 +98,28 @@ export interface SolrEngine {
    * A whole ranking for a TREC run (trec_eval's tie order).
    * @param limit - documents. Defaults to `1000`.
    */
-  run(query: string, limit?: number, options?: { readonly prf?: boolean | PrfOptions }): Promise<EngineRun>
+  run(
+    query: string,
+    limit?: number,
+    options?: { readonly prf?: boolean | PrfOptions },
+  ): Promise<EngineRun>
   /**
    * Why a document ranks where it does for a query: its rank among the first 1,000, its score and
    * Solr's explanation as pubmatch's tree.
    * @throws PubmatchError `NOT_FOUND` for an id the collection does not hold
    */
-  explain(id: string, query: string, options?: { readonly filters?: SearchFilters }): Promise<DocumentExplanation>
+  explain(
+    id: string,
+    query: string,
+    options?: { readonly filters?: SearchFilters },
+  ): Promise<DocumentExplanation>
   /** A document's stored record, or `undefined`. */
   document(id: string): Promise<StoredDocument | undefined>
   /** Title and abstract snippet of a hit with the query's words marked (the embedded engine's highlighter). */
-  highlights(document: StoredDocument, query: string): { readonly title: Highlighted; readonly snippet: Highlighted }
+  highlights(
+    document: StoredDocument,
+    query: string,
+  ): { readonly title: Highlighted; readonly snippet: Highlighted }
 }
 
 /** What an app serves: the embedded engine (the default) or a Solr-only one ({@link isSolrEngine} tells them apart). */
@@ -119,7 +144,10 @@ export async function openSolrEngine(options: OpenSolrEngineOptions): Promise<So
     )
   }
   const backend = parseBackend(options.backend)
-  const client = createSolrClient({ urls: backend.urls, ...(options.retries === undefined ? {} : { retries: options.retries }) })
+  const client = createSolrClient({
+    urls: backend.urls,
+    ...(options.retries === undefined ? {} : { retries: options.retries }),
+  })
   const state = await readCollectionState(client, backend.collection)
   if (state === undefined) {
     throw new PubmatchError(
@@ -135,7 +163,10 @@ export async function openSolrEngine(options: OpenSolrEngineOptions): Promise<So
   const syntax: QuerySyntax = ranking.syntax ?? (testCollection ? 'plain' : 'pubmed')
   const analyzer = getAnalyzer(state.analyzer)
   const fields = solrFields(state.fieldSet)
-  const mesh = !testCollection && ranking.mesh !== false ? meshLookup(await readMeshVocabulary(client, backend.collection)) : undefined
+  const mesh =
+    !testCollection && ranking.mesh !== false
+      ? meshLookup(await readMeshVocabulary(client, backend.collection))
+      : undefined
   const solrOptions: SolrFirstStageOptions = {
     client,
     collection: backend.collection,
@@ -145,7 +176,9 @@ export async function openSolrEngine(options: OpenSolrEngineOptions): Promise<So
     syntax,
     ...(ranking.recover === true ? { recover: true } : {}),
     ...(params.fieldWeights === undefined ? {} : { fieldWeights: params.fieldWeights }),
-    ...(params.defaultFieldWeight === undefined ? {} : { defaultFieldWeight: params.defaultFieldWeight }),
+    ...(params.defaultFieldWeight === undefined
+      ? {}
+      : { defaultFieldWeight: params.defaultFieldWeight }),
     ...(params.fieldB === undefined ? {} : { fieldB: params.fieldB }),
     scoring: backend.scoring,
     ...(mesh === undefined ? {} : { mesh }),
@@ -161,14 +194,26 @@ export async function openSolrEngine(options: OpenSolrEngineOptions): Promise<So
     collection: state,
     generation: 0,
     docCount,
-    firstStage: { ranker, params: { ...ranking.params }, analyzer: state.analyzer, fieldSet: state.fieldSet, fields: fields.text, match, syntax },
+    firstStage: {
+      ranker,
+      params: { ...ranking.params },
+      analyzer: state.analyzer,
+      fieldSet: state.fieldSet,
+      fields: fields.text,
+      match,
+      syntax,
+    },
     search: (query, searchOptions = {}) => search(serving, query, searchOptions),
     async run(query, limit = 1000, runOptions = {}) {
       refusePrf(runOptions.prf)
       const answer = await firstStage.search(query, { limit, tieBreak: 'idDescending' })
-      return { hits: answer.hits.map((hit) => ({ id: hit.id, score: hit.score, rank: hit.rank })), warnings: answer.warnings }
+      return {
+        hits: answer.hits.map((hit) => ({ id: hit.id, score: hit.score, rank: hit.rank })),
+        warnings: answer.warnings,
+      }
     },
-    explain: (id, query, explainOptions = {}) => explain(serving, backend.collection, id, query, explainOptions.filters),
+    explain: (id, query, explainOptions = {}) =>
+      explain(serving, backend.collection, id, query, explainOptions.filters),
     document: (id) => serving.document(id),
     highlights: (document, query) => highlightDocument(highlighter, document, query),
   }
@@ -182,7 +227,9 @@ export function isSolrEngine(engine: object): engine is SolrEngine {
   return (engine as Partial<SolrEngine>).kind === 'solr'
 }
 
-function meshLookup(descriptors: Awaited<ReturnType<typeof readMeshVocabulary>>): SearchMeshLookup | undefined {
+function meshLookup(
+  descriptors: Awaited<ReturnType<typeof readMeshVocabulary>>,
+): SearchMeshLookup | undefined {
   if (descriptors === undefined || descriptors.length === 0) {
     return undefined
   }
@@ -196,24 +243,39 @@ function meshLookup(descriptors: Awaited<ReturnType<typeof readMeshVocabulary>>)
 
 function refusePrf(prf: boolean | PrfOptions | undefined): void {
   if (prfOptions(prf) !== undefined) {
-    throw new PubmatchError('INVALID_ARGUMENT', "pseudo relevance feedback reads a local index's postings; a Solr-only engine has none (serve with -i INDEX)")
+    throw new PubmatchError(
+      'INVALID_ARGUMENT',
+      "pseudo relevance feedback reads a local index's postings; a Solr-only engine has none (serve with -i INDEX)",
+    )
   }
 }
 
-async function search(serving: SolrServing, query: string, options: EngineSearchOptions): Promise<SolrEngineResult> {
+async function search(
+  serving: SolrServing,
+  query: string,
+  options: EngineSearchOptions,
+): Promise<SolrEngineResult> {
   const started = performance.now()
   refusePrf(options.prf)
   const offset = options.offset ?? 0
   const limit = options.limit ?? 20
   if (!Number.isInteger(offset) || offset < 0 || !Number.isInteger(limit) || limit < 0) {
-    throw new PubmatchError('INVALID_ARGUMENT', `offset and limit must be non-negative integers, got ${offset} and ${limit}`)
+    throw new PubmatchError(
+      'INVALID_ARGUMENT',
+      `offset and limit must be non-negative integers, got ${offset} and ${limit}`,
+    )
   }
   if (offset + limit > RESULT_WINDOW) {
-    throw new PubmatchError('INVALID_ARGUMENT', `results ${offset + 1}–${offset + limit} are beyond the result window of ${RESULT_WINDOW}; narrow the query`, {
-      details: { offset, limit, window: RESULT_WINDOW },
-    })
+    throw new PubmatchError(
+      'INVALID_ARGUMENT',
+      `results ${offset + 1}–${offset + limit} are beyond the result window of ${RESULT_WINDOW}; narrow the query`,
+      {
+        details: { offset, limit, window: RESULT_WINDOW },
+      },
+    )
   }
-  const remaining = options.deadline === undefined ? undefined : options.deadline - performance.now()
+  const remaining =
+    options.deadline === undefined ? undefined : options.deadline - performance.now()
   if (remaining !== undefined && remaining <= 0) {
     throw new PubmatchError('TIMEOUT', 'the search ran past its deadline')
   }
@@ -227,16 +289,18 @@ async function search(serving: SolrServing, query: string, options: EngineSearch
     ...(options.facets === true ? { facets: true } : {}),
     ...(remaining === undefined ? {} : { timeAllowedMs: remaining }),
   })
-  const hits = page.hits.map(
-    (hit): EngineHit => ({
-      id: hit.id,
-      docNumber: -1,
-      rank: hit.rank,
+  const hits = page.hits.map((hit): EngineHit => ({
+    id: hit.id,
+    docNumber: -1,
+    rank: hit.rank,
+    score: hit.score,
+    firstStage: {
       score: hit.score,
-      firstStage: { score: hit.score, rank: hit.relevanceRank, ...(hit.explain === undefined ? {} : { explain: hit.explain }) },
-      document: hit.record,
-    }),
-  )
+      rank: hit.relevanceRank,
+      ...(hit.explain === undefined ? {} : { explain: hit.explain }),
+    },
+    document: hit.record,
+  }))
   const facets: SearchFacets | undefined = page.facets
   return {
     query,
@@ -252,17 +316,34 @@ async function search(serving: SolrServing, query: string, options: EngineSearch
   }
 }
 
-async function explain(serving: SolrServing, collection: string, id: string, query: string, filters: SearchFilters | undefined): Promise<DocumentExplanation> {
-  const found = await serving.rank(id, query, { window: EXPLAIN_WINDOW, ...(filters === undefined ? {} : { filters }) })
+async function explain(
+  serving: SolrServing,
+  collection: string,
+  id: string,
+  query: string,
+  filters: SearchFilters | undefined,
+): Promise<DocumentExplanation> {
+  const found = await serving.rank(id, query, {
+    window: EXPLAIN_WINDOW,
+    ...(filters === undefined ? {} : { filters }),
+  })
   if (found.record === undefined) {
-    throw new PubmatchError('NOT_FOUND', `no document ${id} in the Solr collection ${collection}`, { details: { record: id } })
+    throw new PubmatchError('NOT_FOUND', `no document ${id} in the Solr collection ${collection}`, {
+      details: { record: id },
+    })
   }
   return {
     id,
     query,
     matches: found.matches,
     ...(found.matches && found.score !== undefined
-      ? { firstStage: { rank: found.rank ?? Number.NaN, score: found.score, ...(found.explain === undefined ? {} : { explain: found.explain }) } }
+      ? {
+          firstStage: {
+            rank: found.rank ?? Number.NaN,
+            score: found.score,
+            ...(found.explain === undefined ? {} : { explain: found.explain }),
+          },
+        }
       : {}),
     document: found.record,
   }

@@ -11,7 +11,13 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { isPubmatchError } from '@pubmatch/core'
-import { createSolrClient, indexCorpus, javaBuilt, startLocalCluster, type LocalCluster } from '@pubmatch/solr'
+import {
+  createSolrClient,
+  indexCorpus,
+  javaBuilt,
+  startLocalCluster,
+  type LocalCluster,
+} from '@pubmatch/solr'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openSearch, type SearchEngine } from '../src/search-engine.ts'
 import { attachSolrBackend, type SolrSearch } from '../src/solr-backend.ts'
@@ -47,12 +53,24 @@ describe.runIf(RUN)('a Solr-only engine over a local SolrCloud', () => {
 
   beforeAll(async () => {
     work = await mkdtemp(join(tmpdir(), 'pubmatch-solr-engine-'))
-    const [started, sample] = await Promise.all([startLocalCluster({ dir: join(work, 'cluster'), nodes: 2, heap: '1g' }), sampleIndex(work)])
+    const [started, sample] = await Promise.all([
+      startLocalCluster({ dir: join(work, 'cluster'), nodes: 2, heap: '1g' }),
+      sampleIndex(work),
+    ])
     cluster = started
     const client = createSolrClient({ urls: cluster.urls(), backoffMs: 100, retries: 8 })
-    const indexed = await indexCorpus({ client, corpus: sample.corpus, collection: 'serve', shards: 2, replicas: 1 })
+    const indexed = await indexCorpus({
+      client,
+      corpus: sample.corpus,
+      collection: 'serve',
+      shards: 2,
+      replicas: 1,
+    })
     expect(indexed.errorList).toEqual([])
-    const backend = `solr://${cluster.urls().map((url) => new URL(url).host).join(',')}/solr/serve`
+    const backend = `solr://${cluster
+      .urls()
+      .map((url) => new URL(url).host)
+      .join(',')}/solr/serve`
     embedded = await openSearch({ index: sample.index })
     attached = await attachSolrBackend(embedded, { backend })
     solrOnly = await openSolrEngine({ backend })
@@ -72,9 +90,16 @@ describe.runIf(RUN)('a Solr-only engine over a local SolrCloud', () => {
 
   it('answers the first page of every query as the embedded engine with its first stage in Solr', async () => {
     for (const query of QUERIES) {
-      const [mine, theirs] = await Promise.all([solrOnly.search(query, { limit: 20 }), attached.search(query, { limit: 20 })])
+      const [mine, theirs] = await Promise.all([
+        solrOnly.search(query, { limit: 20 }),
+        attached.search(query, { limit: 20 }),
+      ])
       expect(theirs.total, query).toBeGreaterThan(0)
-      expect({ query, total: mine.total, relation: mine.totalRelation }).toEqual({ query, total: theirs.total, relation: theirs.totalRelation })
+      expect({ query, total: mine.total, relation: mine.totalRelation }).toEqual({
+        query,
+        total: theirs.total,
+        relation: theirs.totalRelation,
+      })
       expect(mine.warnings).toEqual(theirs.warnings)
       const shown = (page: typeof theirs): unknown[] =>
         page.hits.map((hit) => ({
@@ -99,14 +124,24 @@ describe.runIf(RUN)('a Solr-only engine over a local SolrCloud', () => {
 
   it('counts facets over the matching set as the embedded engine does', async () => {
     for (const query of QUERIES) {
-      const [mine, local] = await Promise.all([solrOnly.search(query, { limit: 5, facets: true }), Promise.resolve(embedded.search(query, { limit: 5, facets: true }))])
+      const [mine, local] = await Promise.all([
+        solrOnly.search(query, { limit: 5, facets: true }),
+        Promise.resolve(embedded.search(query, { limit: 5, facets: true })),
+      ])
       expect(mine.total, query).toBe(local.total)
       expect(mine.facets, query).toEqual(local.facets)
-      expect(mine.facets!.years.reduce((sum, year) => sum + year.count, 0)).toBeLessThanOrEqual(mine.total)
+      expect(mine.facets!.years.reduce((sum, year) => sum + year.count, 0)).toBeLessThanOrEqual(
+        mine.total,
+      )
     }
-    const filtered = await solrOnly.search('cancer', { facets: true, filters: { languages: ['eng'] } })
+    const filtered = await solrOnly.search('cancer', {
+      facets: true,
+      filters: { languages: ['eng'] },
+    })
     expect(filtered.facets!.languages.map((l) => l.value)).toEqual(['eng'])
-    expect(filtered.facets).toEqual(embedded.search('cancer', { facets: true, filters: { languages: ['eng'] } }).facets)
+    expect(filtered.facets).toEqual(
+      embedded.search('cancer', { facets: true, filters: { languages: ['eng'] } }).facets,
+    )
   })
 
   it('pages and sorts by date as the embedded engine does', async () => {
@@ -117,10 +152,23 @@ describe.runIf(RUN)('a Solr-only engine over a local SolrCloud', () => {
       { filters: { years: [2000, 2006] as const }, limit: 10 },
     ]) {
       for (const query of ['cancer', 'patients AND (therapy OR treatment)', 'review[pt]']) {
-        const [mine, theirs] = await Promise.all([solrOnly.search(query, options), attached.search(query, options)])
+        const [mine, theirs] = await Promise.all([
+          solrOnly.search(query, options),
+          attached.search(query, options),
+        ])
         const slim = (page: typeof theirs): unknown =>
-          page.hits.map((hit) => ({ id: hit.id, rank: hit.rank, firstStage: { rank: hit.firstStage.rank, score: hit.firstStage.score }, document: hit.document }))
-        expect({ query, options, total: mine.total, hits: slim(mine) }).toEqual({ query, options, total: theirs.total, hits: slim(theirs) })
+          page.hits.map((hit) => ({
+            id: hit.id,
+            rank: hit.rank,
+            firstStage: { rank: hit.firstStage.rank, score: hit.firstStage.score },
+            document: hit.document,
+          }))
+        expect({ query, options, total: mine.total, hits: slim(mine) }).toEqual({
+          query,
+          options,
+          total: theirs.total,
+          hits: slim(theirs),
+        })
       }
     }
   })
@@ -149,20 +197,35 @@ describe.runIf(RUN)('a Solr-only engine over a local SolrCloud', () => {
         expect(idf.value * (tf.value / (k1.value + tf.value))).toBeCloseTo(term.value, 4)
         expect(idf.details.map((d) => d.label)).toEqual(['N', 'n'])
         for (const field of tf.details) {
-          expect(field.details.map((d) => d.label)).toEqual(['occ(t,f)', 'w(f)', 'b(f)', 'l(f)', 'avgl(f)'])
+          expect(field.details.map((d) => d.label)).toEqual([
+            'occ(t,f)',
+            'w(f)',
+            'b(f)',
+            'l(f)',
+            'avgl(f)',
+          ])
         }
       }
       // the same terms as the embedded explanation
       const local = embedded.explain(hit.id, 'breast cancer')
-      expect(tree.details.map((term) => term.label).sort()).toEqual(local.firstStage!.explain!.details.map((term) => term.label).sort())
+      expect(tree.details.map((term) => term.label).sort()).toEqual(
+        local.firstStage!.explain!.details.map((term) => term.label).sort(),
+      )
     }
     const second = page.hits[1]!
     const explained = await solrOnly.explain(second.id, 'breast cancer')
-    expect(explained).toMatchObject({ id: second.id, matches: true, firstStage: { rank: 2, score: second.score }, document: second.document })
+    expect(explained).toMatchObject({
+      id: second.id,
+      matches: true,
+      firstStage: { rank: 2, score: second.score },
+      document: second.document,
+    })
     const outside = await solrOnly.explain(second.id, 'zzzunmatched')
     expect(outside).toMatchObject({ matches: false, document: second.document })
     expect(outside.firstStage).toBeUndefined()
-    await expect(solrOnly.explain('99999999999', 'cancer')).rejects.toSatisfy((error) => isPubmatchError(error, 'NOT_FOUND'))
+    await expect(solrOnly.explain('99999999999', 'cancer')).rejects.toSatisfy((error) =>
+      isPubmatchError(error, 'NOT_FOUND'),
+    )
   })
 
   it('writes the same run as the embedded engine with its first stage in Solr', async () => {
@@ -173,9 +236,11 @@ describe.runIf(RUN)('a Solr-only engine over a local SolrCloud', () => {
   })
 
   it('refuses a model, and pseudo relevance feedback, with the reason', async () => {
-    await expect(openSolrEngine({ backend: solrOnly.openedWith.backend, model: join(work, 'model') })).rejects.toThrow(
-      /reranking a Solr-only engine needs the Solr rerank query/,
+    await expect(
+      openSolrEngine({ backend: solrOnly.openedWith.backend, model: join(work, 'model') }),
+    ).rejects.toThrow(/reranking a Solr-only engine needs the Solr rerank query/)
+    await expect(solrOnly.search('cancer', { prf: true })).rejects.toSatisfy((error) =>
+      isPubmatchError(error, 'INVALID_ARGUMENT'),
     )
-    await expect(solrOnly.search('cancer', { prf: true })).rejects.toSatisfy((error) => isPubmatchError(error, 'INVALID_ARGUMENT'))
   })
 })

@@ -52,7 +52,12 @@ function collectTerms(node: SolrExplanation, out: Explanation[]): void {
   }
 }
 
-function leaf(label: string, value: number, formula?: string, details: readonly Explanation[] = []): Explanation {
+function leaf(
+  label: string,
+  value: number,
+  formula?: string,
+  details: readonly Explanation[] = [],
+): Explanation {
   return { label, value, ...(formula === undefined ? {} : { formula }), details }
 }
 
@@ -64,7 +69,12 @@ function termExplanation(term: string, node: SolrExplanation): Explanation {
     const d = child.description
     if (d.startsWith('tf~')) {
       details.push(
-        leaf('tf~', child.value, 'Σ_f w(f)·occ(t,f) / (1 − b(f) + b(f)·l(f)/avgl(f))', (child.details ?? []).map(fieldExplanation)),
+        leaf(
+          'tf~',
+          child.value,
+          'Σ_f w(f)·occ(t,f) / (1 − b(f) + b(f)·l(f)/avgl(f))',
+          (child.details ?? []).map(fieldExplanation),
+        ),
       )
     } else if (d === 'k1') {
       details.push(leaf('k1', child.value))
@@ -80,7 +90,12 @@ function termExplanation(term: string, node: SolrExplanation): Explanation {
   if (boost !== undefined) {
     details.push(leaf('boost', boost))
   }
-  return leaf(term, node.value, `idf · tf~ / (k1 + tf~)${boost === undefined ? '' : ' · boost'}`, details)
+  return leaf(
+    term,
+    node.value,
+    `idf · tf~ / (k1 + tf~)${boost === undefined ? '' : ' · boost'}`,
+    details,
+  )
 }
 
 function fieldExplanation(node: SolrExplanation): Explanation {
@@ -105,7 +120,11 @@ function fieldExplanation(node: SolrExplanation): Explanation {
   }
   const inputs = ['occ(t,f)', 'w(f)', 'b(f)', 'l(f)', 'avgl(f)']
     .filter((name) => byName.has(name))
-    .map((name) => (name === 'avgl(f)' ? leaf(name, byName.get(name)!, 'totalLength(f) / N') : leaf(name, byName.get(name)!)))
+    .map((name) =>
+      name === 'avgl(f)'
+        ? leaf(name, byName.get(name)!, 'totalLength(f) / N')
+        : leaf(name, byName.get(name)!),
+    )
   return leaf(field, node.value, 'w(f)·occ(t,f) / (1 − b(f) + b(f)·l(f)/avgl(f))', inputs)
 }
 
@@ -116,9 +135,16 @@ function idfExplanation(node: SolrExplanation): Explanation {
     if (child.description.startsWith('N,')) {
       bigN = leaf('N', child.value)
     } else if (child.description.startsWith('n,')) {
-      const perField = (child.details ?? []).map((df) => leaf(`n(${df.description.replace(/^docFreq in /, '')})`, df.value))
+      const perField = (child.details ?? []).map((df) =>
+        leaf(`n(${df.description.replace(/^docFreq in /, '')})`, df.value),
+      )
       smallN = leaf('n', child.value, perField.length === 0 ? undefined : 'max_f n(f)', perField)
     }
   }
-  return leaf('idf', node.value, 'ln(1 + (N − n + 0.5) / (n + 0.5))', [bigN, smallN].filter((e): e is Explanation => e !== undefined))
+  return leaf(
+    'idf',
+    node.value,
+    'ln(1 + (N − n + 0.5) / (n + 0.5))',
+    [bigN, smallN].filter((e): e is Explanation => e !== undefined),
+  )
 }

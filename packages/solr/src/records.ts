@@ -6,7 +6,15 @@
  * base64), so that `[mh]` maps and explodes as with the corpus at hand.
  */
 import { gunzipSync, gzipSync, strFromU8, strToU8 } from 'fflate'
-import { checkJson, json, parseJson, PubmatchError, type Article, type JsonShape, type MeshDescriptor } from '@pubmatch/core'
+import {
+  checkJson,
+  json,
+  parseJson,
+  PubmatchError,
+  type Article,
+  type JsonShape,
+  type MeshDescriptor,
+} from '@pubmatch/core'
 import { defaultStoredDocument, type StoredDocument } from '@pubmatch/index'
 import type { SolrClient } from './client.ts'
 
@@ -65,8 +73,18 @@ const VOCABULARY: JsonShape<Array<readonly [string, string, string[], string[]]>
  * @param descriptors - the corpus's MeSH descriptors
  */
 export function meshDocument(descriptors: readonly VocabularyEntry[]): Record<string, string> {
-  const rows = descriptors.map((d) => [d.ui, d.name, d.treeNumbers, d.entryTerms.filter((term) => term !== d.name)])
-  return { id: MESH_ID, [MESH_FIELD]: Buffer.from(gzipSync(strToU8(JSON.stringify(rows)), { mtime: 0 })).toString('base64') }
+  const rows = descriptors.map((d) => [
+    d.ui,
+    d.name,
+    d.treeNumbers,
+    d.entryTerms.filter((term) => term !== d.name),
+  ])
+  return {
+    id: MESH_ID,
+    [MESH_FIELD]: Buffer.from(gzipSync(strToU8(JSON.stringify(rows)), { mtime: 0 })).toString(
+      'base64',
+    ),
+  }
 }
 
 /**
@@ -77,11 +95,21 @@ export function meshDocument(descriptors: readonly VocabularyEntry[]): Record<st
  * @throws PubmatchError `INDEX_CORRUPTED` for a vocabulary document that does not decode,
  *   `UPSTREAM_HTTP`/`NETWORK`
  */
-export async function readMeshVocabulary(client: SolrClient, collection: string): Promise<MeshDescriptor[] | undefined> {
-  const answer = await client.request({ path: `${collection}/select`, params: { q: '{!term f=id v=$id}', id: MESH_ID, fl: MESH_FIELD, rows: 1 } })
-  const { response } = checkJson(answer, json.object({ response: json.object({ docs: json.array(json.record(json.unknown)) }) }), {
-    file: `${collection}/select`,
+export async function readMeshVocabulary(
+  client: SolrClient,
+  collection: string,
+): Promise<MeshDescriptor[] | undefined> {
+  const answer = await client.request({
+    path: `${collection}/select`,
+    params: { q: '{!term f=id v=$id}', id: MESH_ID, fl: MESH_FIELD, rows: 1 },
   })
+  const { response } = checkJson(
+    answer,
+    json.object({ response: json.object({ docs: json.array(json.record(json.unknown)) }) }),
+    {
+      file: `${collection}/select`,
+    },
+  )
   const encoded = response.docs[0]?.[MESH_FIELD]
   if (typeof encoded !== 'string') {
     return undefined
@@ -91,16 +119,22 @@ export async function readMeshVocabulary(client: SolrClient, collection: string)
   try {
     text = strFromU8(gunzipSync(Buffer.from(encoded, 'base64')))
   } catch (cause) {
-    throw new PubmatchError('INDEX_CORRUPTED', `${where} is not gzip'd base64; index the corpus into the collection again`, {
-      cause,
-      details: { file: where },
-    })
+    throw new PubmatchError(
+      'INDEX_CORRUPTED',
+      `${where} is not gzip'd base64; index the corpus into the collection again`,
+      {
+        cause,
+        details: { file: where },
+      },
+    )
   }
-  return parseJson(text, VOCABULARY, { file: where, code: 'INDEX_CORRUPTED' }).map(([ui, name, treeNumbers, entryTerms]) => ({
-    ui,
-    name,
-    treeNumbers,
-    entryTerms: [name, ...entryTerms],
-    allowableQualifiers: [],
-  }))
+  return parseJson(text, VOCABULARY, { file: where, code: 'INDEX_CORRUPTED' }).map(
+    ([ui, name, treeNumbers, entryTerms]) => ({
+      ui,
+      name,
+      treeNumbers,
+      entryTerms: [name, ...entryTerms],
+      allowableQualifiers: [],
+    }),
+  )
 }

@@ -108,7 +108,11 @@ export interface SolrServing {
    * Where a document ranks for a query: its rank among the first `window` (by relevance), its
    * score and explanation, and its record.
    */
-  rank(id: string, query: string, options?: { readonly filters?: SearchFilters; readonly window?: number }): Promise<SolrDocumentRank>
+  rank(
+    id: string,
+    query: string,
+    options?: { readonly filters?: SearchFilters; readonly window?: number },
+  ): Promise<SolrDocumentRank>
   /** The articles the collection holds (the state and vocabulary documents left out). */
   articleCount(): Promise<number>
 }
@@ -117,12 +121,16 @@ const DOCS = json.object({
   response: json.object({ numFound: json.count, docs: json.array(json.record(json.unknown)) }),
 })
 
-const BUCKETS = json.optional(json.object({ buckets: json.array(json.object({ val: json.unknown, count: json.count })) }))
+const BUCKETS = json.optional(
+  json.object({ buckets: json.array(json.object({ val: json.unknown, count: json.count })) }),
+)
 const FACETS = json.object({
   facets: json.optional(json.object({ year: BUCKETS, pubtype: BUCKETS, language: BUCKETS })),
 })
 
-const EXPLAIN = json.object({ debug: json.optional(json.object({ explain: json.optional(json.record(SOLR_EXPLANATION)) })) })
+const EXPLAIN = json.object({
+  debug: json.optional(json.object({ explain: json.optional(json.record(SOLR_EXPLANATION)) })),
+})
 
 /** The JSON Facet API request of {@link SearchFacets} (every bucket: the counts are exact across shards). */
 const FACET_REQUEST = JSON.stringify({
@@ -138,13 +146,24 @@ const FACET_REQUEST = JSON.stringify({
 export function createSolrServing(options: SolrFirstStageOptions): SolrServing {
   const { client, collection } = options
   const where = `${collection}/select`
-  const select = async (params: Record<string, string | number | readonly string[]>, timeAllowedMs?: number): Promise<SolrResponse> => {
+  const select = async (
+    params: Record<string, string | number | readonly string[]>,
+    timeAllowedMs?: number,
+  ): Promise<SolrResponse> => {
     const answer = await client.request({
       path: where,
-      params: { ...params, ...(timeAllowedMs === undefined ? {} : { timeAllowed: Math.max(1, Math.round(timeAllowedMs)) }) },
+      params: {
+        ...params,
+        ...(timeAllowedMs === undefined
+          ? {}
+          : { timeAllowed: Math.max(1, Math.round(timeAllowedMs)) }),
+      },
     })
     if (answer.responseHeader?.partialResults === true) {
-      throw new PubmatchError('TIMEOUT', `the search ran past its time allowed (${timeAllowedMs} ms)`)
+      throw new PubmatchError(
+        'TIMEOUT',
+        `the search ran past its time allowed (${timeAllowedMs} ms)`,
+      )
     }
     return answer
   }
@@ -157,17 +176,30 @@ export function createSolrServing(options: SolrFirstStageOptions): SolrServing {
         { details: { file: where } },
       )
     }
-    return decodeRecord(text, `${RECORD_FIELD} of document ${String(doc['id'])} in collection ${collection}`)
+    return decodeRecord(
+      text,
+      `${RECORD_FIELD} of document ${String(doc['id'])} in collection ${collection}`,
+    )
   }
   const explanations = (answer: SolrResponse): Map<string, Explanation> => {
     const explain = checkJson(answer, EXPLAIN, { file: where }).debug?.explain ?? {}
     return new Map(Object.entries(explain).map(([id, tree]) => [id, toExplanation(tree)]))
   }
-  const byIds = (ids: readonly string[]): Record<string, string> => ({ fq: `{!terms f=id v=$pubmatch_ids}`, pubmatch_ids: ids.join(',') })
-  const debug = (explain: boolean | undefined): Record<string, string> => (explain === true ? { debug: 'results', 'debug.explain.structured': 'true' } : {})
-  const withFq = (translated: SolrQuery, extra: Record<string, string>): Record<string, string | readonly string[]> => {
+  const byIds = (ids: readonly string[]): Record<string, string> => ({
+    fq: `{!terms f=id v=$pubmatch_ids}`,
+    pubmatch_ids: ids.join(','),
+  })
+  const debug = (explain: boolean | undefined): Record<string, string> =>
+    explain === true ? { debug: 'results', 'debug.explain.structured': 'true' } : {}
+  const withFq = (
+    translated: SolrQuery,
+    extra: Record<string, string>,
+  ): Record<string, string | readonly string[]> => {
     const fq = translated.params['fq']
-    const fqs = [...(fq === undefined ? [] : typeof fq === 'string' ? [fq] : fq), ...(extra['fq'] === undefined ? [] : [extra['fq']])]
+    const fqs = [
+      ...(fq === undefined ? [] : typeof fq === 'string' ? [fq] : fq),
+      ...(extra['fq'] === undefined ? [] : [extra['fq']]),
+    ]
     return { ...translated.params, ...extra, ...(fqs.length === 0 ? {} : { fq: fqs }) }
   }
 
@@ -177,13 +209,29 @@ export function createSolrServing(options: SolrFirstStageOptions): SolrServing {
       const limit = pageOptions.limit ?? 20
       const translated = translateWith(options, query, pageOptions.filters)
       if (translated.empty) {
-        return { hits: [], total: 0, query: translated.query, warnings: translated.warnings, qtimeMs: 0, ...(pageOptions.facets === true ? { facets: NO_FACETS } : {}) }
+        return {
+          hits: [],
+          total: 0,
+          query: translated.query,
+          warnings: translated.warnings,
+          qtimeMs: 0,
+          ...(pageOptions.facets === true ? { facets: NO_FACETS } : {}),
+        }
       }
-      const facetParams: Record<string, string> = pageOptions.facets === true ? { 'json.facet': FACET_REQUEST } : {}
+      const facetParams: Record<string, string> =
+        pageOptions.facets === true ? { 'json.facet': FACET_REQUEST } : {}
       const sort = 'score desc,id asc'
       if (pageOptions.sort !== 'date') {
         const answer = await select(
-          { ...translated.params, ...facetParams, ...debug(pageOptions.explain), fl: `id,score,${RECORD_FIELD}`, sort, start: offset, rows: limit },
+          {
+            ...translated.params,
+            ...facetParams,
+            ...debug(pageOptions.explain),
+            fl: `id,score,${RECORD_FIELD}`,
+            sort,
+            start: offset,
+            rows: limit,
+          },
           pageOptions.timeAllowedMs,
         )
         const { response } = checkJson(answer, DOCS, { file: where })
@@ -191,7 +239,14 @@ export function createSolrServing(options: SolrFirstStageOptions): SolrServing {
         const hits = response.docs.map((doc, i): SolrPageHit => {
           const id = String(doc['id'])
           const explain = explained?.get(id)
-          return { id, rank: offset + i + 1, relevanceRank: offset + i + 1, score: Number(doc['score']), record: recordOf(doc), ...(explain === undefined ? {} : { explain }) }
+          return {
+            id,
+            rank: offset + i + 1,
+            relevanceRank: offset + i + 1,
+            score: Number(doc['score']),
+            record: recordOf(doc),
+            ...(explain === undefined ? {} : { explain }),
+          }
         })
         return {
           hits,
@@ -204,7 +259,10 @@ export function createSolrServing(options: SolrFirstStageOptions): SolrServing {
       }
       // newest first over the best `dateWindow` by relevance, as the embedded engine
       const window = pageOptions.dateWindow ?? 10_000
-      const answer = await select({ ...translated.params, ...facetParams, fl: 'id,score,pubdate', sort, rows: window }, pageOptions.timeAllowedMs)
+      const answer = await select(
+        { ...translated.params, ...facetParams, fl: 'id,score,pubdate', sort, rows: window },
+        pageOptions.timeAllowedMs,
+      )
       const { response } = checkJson(answer, DOCS, { file: where })
       const ranked = response.docs.map((doc, i) => ({
         id: String(doc['id']),
@@ -219,7 +277,12 @@ export function createSolrServing(options: SolrFirstStageOptions): SolrServing {
       let explained: Map<string, Explanation> | undefined
       if (shown.length > 0) {
         const second = await select(
-          { ...withFq(translated, byIds(shown.map((hit) => hit.id))), ...debug(pageOptions.explain), fl: `id,${RECORD_FIELD}`, rows: shown.length },
+          {
+            ...withFq(translated, byIds(shown.map((hit) => hit.id))),
+            ...debug(pageOptions.explain),
+            fl: `id,${RECORD_FIELD}`,
+            rows: shown.length,
+          },
           pageOptions.timeAllowedMs,
         )
         qtimeMs += second.responseHeader?.QTime ?? 0
@@ -231,10 +294,20 @@ export function createSolrServing(options: SolrFirstStageOptions): SolrServing {
       const hits = shown.map((hit, i): SolrPageHit => {
         const doc = records.get(hit.id)
         if (doc === undefined) {
-          throw new PubmatchError('UPSTREAM_ERROR', `collection ${collection} lost document ${hit.id} between two requests of one search; search again`)
+          throw new PubmatchError(
+            'UPSTREAM_ERROR',
+            `collection ${collection} lost document ${hit.id} between two requests of one search; search again`,
+          )
         }
         const explain = explained?.get(hit.id)
-        return { id: hit.id, rank: offset + i + 1, relevanceRank: hit.relevanceRank, score: hit.score, record: recordOf(doc), ...(explain === undefined ? {} : { explain }) }
+        return {
+          id: hit.id,
+          rank: offset + i + 1,
+          relevanceRank: hit.relevanceRank,
+          score: hit.score,
+          record: recordOf(doc),
+          ...(explain === undefined ? {} : { explain }),
+        }
       })
       return {
         hits,
@@ -247,7 +320,13 @@ export function createSolrServing(options: SolrFirstStageOptions): SolrServing {
     },
 
     async document(id) {
-      const answer = await select({ q: '{!term f=id v=$pubmatch_id}', pubmatch_id: id, fq: `{!term f=${ARTICLE_FIELD} v=1}`, fl: `id,${RECORD_FIELD}`, rows: 1 })
+      const answer = await select({
+        q: '{!term f=id v=$pubmatch_id}',
+        pubmatch_id: id,
+        fq: `{!term f=${ARTICLE_FIELD} v=1}`,
+        fl: `id,${RECORD_FIELD}`,
+        rows: 1,
+      })
       const doc = checkJson(answer, DOCS, { file: where }).response.docs[0]
       return doc === undefined ? undefined : recordOf(doc)
     },
@@ -260,13 +339,20 @@ export function createSolrServing(options: SolrFirstStageOptions): SolrServing {
       }
       const [top, own] = await Promise.all([
         select({ ...translated.params, fl: 'id', sort: 'score desc,id asc', rows: window }),
-        select({ ...withFq(translated, byIds([id])), ...debug(true), fl: `id,score,${RECORD_FIELD}`, rows: 1 }),
+        select({
+          ...withFq(translated, byIds([id])),
+          ...debug(true),
+          fl: `id,score,${RECORD_FIELD}`,
+          rows: 1,
+        }),
       ])
       const doc = checkJson(own, DOCS, { file: where }).response.docs[0]
       if (doc === undefined) {
         return { matches: false, record: await this.document(id) }
       }
-      const position = checkJson(top, DOCS, { file: where }).response.docs.findIndex((hit) => String(hit['id']) === id)
+      const position = checkJson(top, DOCS, { file: where }).response.docs.findIndex(
+        (hit) => String(hit['id']) === id,
+      )
       const explain = explanations(own).get(id)
       return {
         matches: true,
@@ -288,9 +374,12 @@ const NO_FACETS: SearchFacets = { years: [], publicationTypes: [], languages: []
 
 function facetsOf(answer: SolrResponse, where: string): SearchFacets {
   const facets = checkJson(answer, FACETS, { file: where }).facets
-  const counts = (buckets: { buckets: Array<{ val: unknown; count: number }> } | undefined): FacetCount[] =>
+  const counts = (
+    buckets: { buckets: Array<{ val: unknown; count: number }> } | undefined,
+  ): FacetCount[] =>
     (buckets?.buckets ?? []).map((bucket) => ({ value: String(bucket.val), count: bucket.count }))
-  const byCount = (a: FacetCount, b: FacetCount): number => b.count - a.count || compareCodePoints(a.value, b.value)
+  const byCount = (a: FacetCount, b: FacetCount): number =>
+    b.count - a.count || compareCodePoints(a.value, b.value)
   return {
     years: counts(facets?.year).sort((a, b) => Number(b.value) - Number(a.value)),
     publicationTypes: counts(facets?.pubtype).sort(byCount),

@@ -1,6 +1,7 @@
 import { emptyArticle, type Article } from '@pubmatch/core'
 import { describe, expect, it } from 'vitest'
 import { createDocumentMapper } from './documents.ts'
+import { decodeRecord } from './records.ts'
 
 describe('createDocumentMapper', () => {
   it('writes raw text fields, normalised keyword values and numeric dates, as the embedded index reads them', () => {
@@ -37,7 +38,10 @@ describe('createDocumentMapper', () => {
     const plain = createDocumentMapper('test-collection').toSolr({ ...emptyArticle('MED-1', 'test-collection'), title: 'T', abstract: [{ text: 'a' }, { text: 'b' }] })
     // "T" → t; "a b": a is a stop word (flags 1 | 2) dropped by biomedical, b → ref 2
     const forward = Buffer.from([1, 2, 1, 0x74, 1, 0x62, 1, 8, 2, 3, 16, 0]).toString('base64')
-    expect(plain).toEqual({ id: 'MED-1', title: ['T'], abstract: ['a b'], pubmatch_fwd: forward, pubmatch_article: '1' })
+    // the record a serving process shows without a local index: the embedded index's stored record
+    const record = JSON.stringify({ id: 'MED-1', title: 'T', authors: [], authorCount: 0, pubTypes: [], languages: [], abstract: 'a b' })
+    expect(plain).toEqual({ id: 'MED-1', title: ['T'], abstract: ['a b'], pubmatch_fwd: forward, pubmatch_article: '1', pubmatch_record: record })
+    expect(decodeRecord(String(doc.pubmatch_record), 'doc')).toMatchObject({ id: '12345', title: 'Aspirin and COX-2', year: 2016, pubTypes: ['Journal Article', 'Review'] })
   })
 
   it('writes the token streams of title, abstract and MeSH names with the collection’s analyzer', () => {

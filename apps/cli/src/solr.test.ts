@@ -369,7 +369,7 @@ describe.runIf(existsSync(bin) && (javaBuilt() || process.env.CI !== undefined))
       )
       expect([text.code, text.stderr]).toEqual([0, ''])
       expect(text.stdout).toMatch(/^\d+ matching documents; 3 shown from 1 /)
-      expect(text.stdout).toMatch(/\n  1\. \d+  \d+\.\d{4}  \S/)
+      expect(text.stdout).toMatch(/\n {2}1\. \d+ {2}\d+\.\d{4} {2}\S/)
       expect(text.stdout).toMatch(/\nyears: \d{4} \(\d+\)/)
       expect(existsSync(join(empty, '.pubmatch'))).toBe(false)
 

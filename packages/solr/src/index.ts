@@ -10,6 +10,17 @@ export type { IndexCorpusOptions, IndexCorpusResult } from './indexer.ts'
 // the first stage in Solr
 export { createSolrFirstStage } from './search.ts'
 export type { SolrFirstStage, SolrFirstStageOptions, SolrHit, SolrSearchOptions, SolrSearchResult } from './search.ts'
+export { createSolrReranker, queryTokens } from './rerank.ts'
+export type {
+  SolrQueryToken,
+  SolrRerankedHit,
+  SolrRerankFallback,
+  SolrReranker,
+  SolrRerankerOptions,
+  SolrRerankOptions,
+  SolrRerankResult,
+  SolrRerankStatistics,
+} from './rerank.ts'
 export { solrFields } from './configset.ts'
 export type { SolrFields, SolrFieldSet } from './configset.ts'
 // models deployed into a collection (ZooKeeper), for the second stage on the shards

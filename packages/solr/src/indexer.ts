@@ -290,7 +290,7 @@ export async function readCollectionState(client: SolrClient, collection: string
     const older = version < SOLR_SCHEMA_VERSION
     throw new PubmatchError(
       'SCHEMA_MISMATCH',
-      `collection ${collection} was indexed by ${older ? 'an older' : 'a newer'} pubmatch (Solr schema version ${version}; this version reads ${SOLR_SCHEMA_VERSION}${older ? ', which adds the token streams and doc values of the features' : ''}); delete the collection and index the corpus into it again (\`pubmatch index --solr … --collection ${collection}\`)`,
+      `collection ${collection} was indexed by ${older ? 'an older' : 'a newer'} pubmatch (Solr schema version ${version}; this version reads ${SOLR_SCHEMA_VERSION}${older ? ', which adds what the features and the rerank query read' : ''}); delete the collection and index the corpus into it again (\`pubmatch index --solr … --collection ${collection}\`)`,
       { details: { collection } },
     )
   }

@@ -40,10 +40,14 @@ interface ShardDoc {
 
 interface TermStats {
   term: string
+  /** Solr's analysis of title, abstract and MeSH. */
   title: number
   abstract: number
   mesh: number
+  /** pubmatch's own terms: title-or-abstract, title, abstract. */
   any: number
+  titleTerms: number
+  abstractTerms: number
 }
 
 describe.skipIf(!RUN)('the shard-side feature data in a local SolrCloud', () => {
@@ -151,22 +155,22 @@ describe.skipIf(!RUN)('the shard-side feature data in a local SolrCloud', () => 
     // statistics summed over both shards (what ExactStatsCache serves)
     expect(docCount).toBe(engine.docCount)
     expect(stats).toHaveLength(terms.length)
-    // Solr's analysis chain only approximates pubmatch's analyzer (README of @pubmatch/solr), so a
-    // term's document frequencies agree where both analyses find the same documents: on this sample
-    // title 10,348, abstract 9,238, MeSH 10,374 and title-or-abstract 9,237 of the forward store's
-    // 10,377 terms; the others are numbers (Solr splits 0.88 into 0 and 88: 1,100 terms) and 40
-    // short words (micro units as ug, um; roman numerals).
-    let compared = 0
+    // pubmatch's own index terms (pubmatch_ti_terms, pubmatch_ab_terms, pubmatch_tiab, written by
+    // the document mapper): every term's document frequencies are the embedded index's, exactly
     for (const s of stats) {
-      // docFreqAny counts the union: at least either field's, at most both
-      expect(s.any).toBeGreaterThanOrEqual(Math.max(s.title, s.abstract))
-      expect(s.any).toBeLessThanOrEqual(s.title + s.abstract)
-      // where both fields' frequencies agree with the embedded index, so does the union
-      if (s.title === reader.docFreq('title', s.term) && s.abstract === reader.docFreq('abstract', s.term)) {
-        expect([s.term, s.any]).toEqual([s.term, reader.docFreqAny(s.term, ['title', 'abstract'])])
-        compared++
-      }
+      expect([s.term, s.titleTerms, s.abstractTerms, s.any]).toEqual([
+        s.term,
+        reader.docFreq('title', s.term),
+        reader.docFreq('abstract', s.term),
+        reader.docFreqAny(s.term, ['title', 'abstract']),
+      ])
     }
-    expect(compared).toBeGreaterThan(9000)
+    // Solr's analysis chain of title and abstract only approximates pubmatch's analyzer (README of
+    // @pubmatch/solr): on this sample title agrees for 10,348 and abstract for 9,238 of the forward
+    // store's 10,377 terms; the others are numbers (Solr splits 0.88 into 0 and 88) and about 40
+    // short words (micro units as ug, um; roman numerals)
+    const agree = stats.filter((s) => s.title === reader.docFreq('title', s.term) && s.abstract === reader.docFreq('abstract', s.term))
+    expect(agree.length).toBeGreaterThan(9000)
+    expect(agree.length).toBeLessThan(stats.length)
   })
 })

@@ -26,9 +26,12 @@ describe('createConfigset', () => {
       expect(schema).toContain('<field name="pubmatch_fwd" type="binary" indexed="false" stored="false" docValues="true"/>')
       expect(schema).toContain('<field name="pubmatch_pubtype" type="string" indexed="false" stored="false" docValues="true" multiValued="true"/>')
       expect(schema).toContain('<field name="pubmatch_language" type="string" indexed="false" stored="false" docValues="true" multiValued="true"/>')
-      expect(schema).toMatch(/<field name="pubmatch_tiab" type="text_pubmatch" indexed="true" stored="false" multiValued="true" omitNorms="true" omitTermFreqAndPositions="true"\/>/)
-      expect(schema).toContain('<copyField source="title" dest="pubmatch_tiab"/>')
-      expect(schema).toContain('<copyField source="abstract" dest="pubmatch_tiab"/>')
+      for (const name of ['pubmatch_tiab', 'pubmatch_ti_terms', 'pubmatch_ab_terms']) {
+        expect(schema).toContain(
+          `<field name="${name}" type="string" indexed="true" stored="false" docValues="false" multiValued="true" omitNorms="true" omitTermFreqAndPositions="true"/>`,
+        )
+      }
+      expect(schema).not.toContain('<copyField')
       expect(schema).toContain('<field name="pubmatch_article" type="string" indexed="true"')
     }
   })
@@ -74,6 +77,8 @@ describe('createConfigset', () => {
     const config = createConfigset().files['solrconfig.xml']!
     expect(config).toContain('<statsCache class="org.apache.solr.search.stats.ExactStatsCache"/>')
     expect(config).toContain('<queryParser name="bm25f" class="org.pubmatch.solr.Bm25fQParserPlugin"/>')
+    expect(config).toContain('<queryParser name="pubmatch" class="org.pubmatch.solr.rerank.PubmatchRerankQParserPlugin"/>')
+    expect(config).toContain('<transformer name="pubmatch" class="org.pubmatch.solr.rerank.PubmatchFeaturesTransformerFactory"/>')
     expect(config).toMatch(/<autoSoftCommit>\s*<maxTime>-1<\/maxTime>/)
     expect(config).toMatch(/<openSearcher>false<\/openSearcher>/)
   })

@@ -40,8 +40,32 @@ describe('createDocumentMapper', () => {
     const forward = Buffer.from([1, 2, 1, 0x74, 1, 0x62, 1, 8, 2, 3, 16, 0]).toString('base64')
     // the record a serving process shows without a local index: the embedded index's stored record
     const record = JSON.stringify({ id: 'MED-1', title: 'T', authors: [], authorCount: 0, pubTypes: [], languages: [], abstract: 'a b' })
-    expect(plain).toEqual({ id: 'MED-1', title: ['T'], abstract: ['a b'], pubmatch_fwd: forward, pubmatch_article: '1', pubmatch_record: record })
+    expect(plain).toEqual({
+      id: 'MED-1',
+      title: ['T'],
+      abstract: ['a b'],
+      pubmatch_fwd: forward,
+      pubmatch_ti_terms: ['t'],
+      pubmatch_ab_terms: ['b'],
+      pubmatch_tiab: ['t', 'b'],
+      pubmatch_article: '1',
+      pubmatch_record: record,
+    })
     expect(decodeRecord(String(doc.pubmatch_record), 'doc')).toMatchObject({ id: '12345', title: 'Aspirin and COX-2', year: 2016, pubTypes: ['Journal Article', 'Review'] })
+  })
+
+  it('writes the index terms of title and abstract as the embedded index holds them, joined compound forms included', () => {
+    const article: Article = {
+      ...emptyArticle('1', 'pubmed'),
+      title: 'Aspirin and COX-2 in 4.031 µg',
+      abstract: [{ text: 'The COX-2 cats.' }, { text: 'IL-6 and aspirin' }],
+    }
+    const doc = createDocumentMapper('pubmed').toSolr(article)
+    // biomedical: stop words (and, in, the) dropped; COX-2 → cox2 (joined) beside cox, 2; 4.031 one
+    // token (Solr's chain would split it); µg → ug; cats → cat; each term once per field
+    expect(doc.pubmatch_ti_terms).toEqual(['aspirin', 'cox2', 'cox', '2', '4.031', 'ug'])
+    expect(doc.pubmatch_ab_terms).toEqual(['cox2', 'cox', '2', 'cat', 'il6', 'il', '6', 'aspirin'])
+    expect(doc.pubmatch_tiab).toEqual(['aspirin', 'cox2', 'cox', '2', '4.031', 'ug', 'cat', 'il6', 'il', '6'])
   })
 
   it('writes the token streams of title, abstract and MeSH names with the collection’s analyzer', () => {

@@ -4,9 +4,11 @@
  * (what pubmatch's keyword fields hold), `year` and `pubdate` (`YYYYMMDD`) as numbers; and what
  * the features read on the shards: the forward token streams (`pubmatch_fwd`, base64 of
  * {@link encodeForwardStreams}), the publication types and languages as the embedded index's doc
- * values hold them, and the article marker `pubmatch_article`.
+ * values hold them, pubmatch's own index terms of title and abstract (`pubmatch_ti_terms`,
+ * `pubmatch_ab_terms`, `pubmatch_tiab`: the features' document frequencies) and the article marker
+ * `pubmatch_article`.
  */
-import { getAnalyzer, type AnalyzerRegistry } from '@pubmatch/analysis'
+import { getAnalyzer, type Analyzer, type AnalyzerRegistry } from '@pubmatch/analysis'
 import { createTokenStreamer, tokenStreamTexts } from '@pubmatch/analysis/internal'
 import type { Article } from '@pubmatch/core'
 import {
@@ -19,7 +21,16 @@ import {
   type SortedSetDocValuesConfig,
 } from '@pubmatch/index'
 import { normalizeKeyword } from '@pubmatch/index/internal'
-import { ARTICLE_FIELD, FEATURE_DOC_VALUES, SEGMENT_FIELD, SOLR_NUMERIC_FIELDS, type SolrFieldSet } from './configset.ts'
+import {
+  ABSTRACT_TERMS_FIELD,
+  ARTICLE_FIELD,
+  FEATURE_DOC_VALUES,
+  SEGMENT_FIELD,
+  SOLR_NUMERIC_FIELDS,
+  TIAB_FIELD,
+  TITLE_TERMS_FIELD,
+  type SolrFieldSet,
+} from './configset.ts'
 import { encodeForwardStreams, FORWARD_FIELD } from './forward.ts'
 import { encodeRecord, RECORD_FIELD } from './records.ts'
 
@@ -62,15 +73,20 @@ export function createDocumentMapper(fieldSet: SolrFieldSet, options: DocumentMa
   const numeric: NumericDocValuesConfig[] = defaultNumericDocValues().filter((config) => SOLR_NUMERIC_FIELDS.includes(config.name))
   const sets: SortedSetDocValuesConfig[] = defaultSortedSetDocValues().filter((config) => Object.hasOwn(FEATURE_DOC_VALUES, config.name))
   const registry = options.analyzers ?? { get: getAnalyzer }
-  const streamer = createTokenStreamer(registry.get(options.analyzer ?? 'biomedical'), registry)
+  const analyzer = registry.get(options.analyzer ?? 'biomedical')
+  const streamer = createTokenStreamer(analyzer, registry)
   return {
     toSolr(article, segment) {
       const doc: SolrDocument = { id: article.id }
+      const terms: Record<string, Set<string>> = {}
       for (const field of fields) {
         const raw = field.source(article)
         const values = (raw === null || raw === undefined ? [] : typeof raw === 'string' ? [raw] : [...raw]).filter(
           (value) => value.trim() !== '',
         )
+        if (field.name === 'title' || field.name === 'abstract') {
+          terms[field.name] = indexTerms(analyzer, values)
+        }
         const kept = field.keyword === true ? [...new Set(values.map(normalizeKeyword))].filter((v) => v !== '') : values
         if (kept.length > 0) {
           doc[field.name] = kept
@@ -90,6 +106,14 @@ export function createDocumentMapper(fieldSet: SolrFieldSet, options: DocumentMa
         }
       }
       doc[FORWARD_FIELD] = Buffer.from(encodeForwardStreams(streamer, tokenStreamTexts(article))).toString('base64')
+      const title = terms['title'] ?? new Set<string>()
+      const abstract = terms['abstract'] ?? new Set<string>()
+      const tiab = new Set([...title, ...abstract])
+      for (const [name, set] of [[TITLE_TERMS_FIELD, title], [ABSTRACT_TERMS_FIELD, abstract], [TIAB_FIELD, tiab]] as const) {
+        if (set.size > 0) {
+          doc[name] = [...set]
+        }
+      }
       doc[ARTICLE_FIELD] = '1'
       // what serving shows without a local index (records.ts)
       doc[RECORD_FIELD] = encodeRecord(article)
@@ -99,4 +123,26 @@ export function createDocumentMapper(fieldSet: SolrFieldSet, options: DocumentMa
       return doc
     },
   }
+}
+
+/** Lucene's largest term, in UTF-8 bytes (`IndexWriter.MAX_TERM_LENGTH`). */
+const MAX_TERM_BYTES = 32_766
+
+/**
+ * The distinct terms the embedded index holds for a text field's values: every token of the
+ * field's analyzer, joined compound forms included (what `IndexReader.docFreq` counts). A term
+ * longer than Lucene accepts (over 32,766 UTF-8 bytes, never a query term in practice) is left out.
+ * @param analyzer - the field's analyzer
+ * @param values - the field's values
+ */
+export function indexTerms(analyzer: Pick<Analyzer, 'analyze'>, values: readonly string[]): Set<string> {
+  const out = new Set<string>()
+  for (const value of values) {
+    for (const token of analyzer.analyze(value)) {
+      if (token.term.length * 3 <= MAX_TERM_BYTES || Buffer.byteLength(token.term, 'utf8') <= MAX_TERM_BYTES) {
+        out.add(token.term)
+      }
+    }
+  }
+  return out
 }

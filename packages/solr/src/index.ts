@@ -13,6 +13,17 @@ export type { SolrFirstStage, SolrFirstStageOptions, SolrHit, SolrSearchOptions,
 // what a serving process without a local index reads: pages with records, facets, explanations
 export { createSolrServing } from './serving.ts'
 export type { FacetCount, SearchFacets, SolrDocumentRank, SolrPage, SolrPageHit, SolrPageOptions, SolrServing } from './serving.ts'
+export { createSolrReranker, queryTokens } from './rerank.ts'
+export type {
+  SolrQueryToken,
+  SolrRerankedHit,
+  SolrRerankFallback,
+  SolrReranker,
+  SolrRerankerOptions,
+  SolrRerankOptions,
+  SolrRerankResult,
+  SolrRerankStatistics,
+} from './rerank.ts'
 export { solrFields } from './configset.ts'
 export type { SolrFields, SolrFieldSet } from './configset.ts'
 // models deployed into a collection (ZooKeeper), for the second stage on the shards

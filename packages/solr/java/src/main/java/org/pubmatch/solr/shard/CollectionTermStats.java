@@ -3,7 +3,6 @@ package org.pubmatch.solr.shard;
 import java.io.IOException;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.index.TermStates;
-import org.apache.lucene.search.CollectionStatistics;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.TermStatistics;
 import org.apache.lucene.util.BytesRef;
@@ -34,15 +33,21 @@ public final class CollectionTermStats {
   }
 
   /**
-   * The number of article documents: the docCount of {@link ShardFields#ARTICLE} (every article,
-   * not the state document).
+   * The number of article documents: the docFreq of the term {@code 1} of {@link
+   * ShardFields#ARTICLE}, which every article holds (not the state document). A term statistic
+   * rather than the field's {@code docCount}: on a shard, {@code ExactStatsCache} served the
+   * shard's own collection statistics for a field asked with {@code solr.stats.fields} (seen on Solr
+   * 9.10.1), while it serves the collection's term statistics for the terms of {@code
+   * solr.stats.terms}.
    *
    * @throws IOException when the index cannot be read
    */
   public long docCount() throws IOException {
-    CollectionStatistics stats = searcher.collectionStatistics(ShardFields.ARTICLE);
-    return stats == null ? 0 : stats.docCount();
+    return docFreq(ShardFields.ARTICLE, ARTICLE_TERM);
   }
+
+  /** The one term of {@link ShardFields#ARTICLE}. */
+  public static final BytesRef ARTICLE_TERM = new BytesRef("1");
 
   /**
    * The number of documents holding a term in a field; 0 when none does.

@@ -32,7 +32,7 @@ import org.apache.lucene.util.Bits;
  *
  * <p>Document lines: {@code {"id": …, "year": n|null, "publicationTypes": […], "languages": […],
  * "title": [[term|null, flags], …], "abstract": …, "mesh": …}}. Term lines: {@code {"term": …,
- * "title": df, "abstract": df, "mesh": df, "any": df}}. Exit code 2 for bad arguments, 1 for an
+ * "title": df, "abstract": df, "mesh": df, "any": df, "titleTerms": df, "abstractTerms": df}}. Exit code 2 for bad arguments, 1 for an
  * error.
  */
 public final class ShardDump {
@@ -140,6 +140,8 @@ public final class ShardDump {
           line.append(",\"abstract\":").append(stats.docFreq(ShardFields.ABSTRACT, term));
           line.append(",\"mesh\":").append(stats.docFreq(ShardFields.MESH, term));
           line.append(",\"any\":").append(stats.docFreq(ShardFields.TITLE_ABSTRACT, term));
+          line.append(",\"titleTerms\":").append(stats.docFreq(ShardFields.TITLE_TERMS, term));
+          line.append(",\"abstractTerms\":").append(stats.docFreq(ShardFields.ABSTRACT_TERMS, term));
           out.append(line.append("}\n"));
         }
       }

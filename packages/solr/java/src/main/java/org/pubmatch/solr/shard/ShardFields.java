@@ -2,7 +2,7 @@ package org.pubmatch.solr.shard;
 
 /**
  * The names and constants of what pubmatch writes into each Solr document for the features
- * (schema version 2 of {@code @pubmatch/solr}: {@code SOLR_SCHEMA_VERSION}), as
+ * (schema version 3 of {@code @pubmatch/solr}: {@code SOLR_SCHEMA_VERSION}), as
  * {@code packages/solr/src/configset.ts} and {@code forward.ts} define them.
  */
 public final class ShardFields {
@@ -36,8 +36,19 @@ public final class ShardFields {
   public static final String MESH = "mesh";
 
   /**
-   * Indexed only: the terms of title and abstract (copy fields, same analyzer, documents only), so
-   * that its docFreq is the number of documents holding a term in the title or the abstract.
+   * Indexed only (a multi-valued string field, documents only): pubmatch's own index terms of the
+   * title, exactly those the embedded index holds (joined compound forms included), so that its
+   * docFreq is the embedded {@code docFreq('title', term)} (schema version 3).
+   */
+  public static final String TITLE_TERMS = "pubmatch_ti_terms";
+
+  /** As {@link #TITLE_TERMS}, for the abstract. */
+  public static final String ABSTRACT_TERMS = "pubmatch_ab_terms";
+
+  /**
+   * Indexed only (a multi-valued string field, documents only): pubmatch's index terms of the
+   * title and the abstract together, so that its docFreq is the number of documents holding a term
+   * in the title or the abstract (the embedded {@code docFreqAny}).
    */
   public static final String TITLE_ABSTRACT = "pubmatch_tiab";
 

@@ -66,7 +66,6 @@ export interface ParityReport {
   readonly neutral: number[]
   readonly columns: ColumnReport[]
   /** The rows computed again from the docValues encoding: how many were identical, the mean size. */
-  readonly encoded: { readonly identical: number; readonly bytesPerRow: number }
   readonly failures: number
 }
 

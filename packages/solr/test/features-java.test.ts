@@ -210,8 +210,6 @@ function expectParity(
       out.set(`${columnId(column.column)} ${column.name}`, column.maxRel)
     }
   }
-  // The shard's path (TokenStreamsCodec bytes read by EncodedCandidateDocument) gives the same rows.
-  expect(report.encoded.identical).toBe(report.rows)
   expect(report.failures).toBe(0)
   for (const id of exercised) {
     const c = id.startsWith('M') ? 178 + Number(id.slice(1)) : Number(id.slice(1)) - 1
@@ -224,7 +222,7 @@ function summary(label: string, report: ParityReport, maxRel: Map<string, number
   const identical = report.columns.filter((column) => column.identical === report.rows).length
   const inexact = [...maxRel].filter(([, rel]) => rel > 0)
   return [
-    `${label}: ${report.queries} queries, ${report.rows} rows; ${identical}/${report.columns.length} columns bit-identical in every row; token streams ${report.encoded.bytesPerRow.toFixed(0)} bytes per candidate encoded`,
+    `${label}: ${report.queries} queries, ${report.rows} rows; ${identical}/${report.columns.length} columns bit-identical in every row`,
     ...inexact.map(([name, rel]) => `  ${name}: max relative difference ${rel.toExponential(2)}`),
   ].join('\n')
 }
@@ -272,7 +270,6 @@ describe.runIf(javaBuilt() || process.env.CI !== undefined)(
       await writeFile(written.file, JSON.stringify(tampered))
       const caught = await runParityCheck(written.file)
       expect(caught.failures).toBe(2)
-      expect(caught.encoded.identical).toBe(caught.rows)
       expect(caught.columns.filter((column) => column.failed).map((column) => column.name)).toEqual(
         ['first_stage_score', 'title_matches'],
       )

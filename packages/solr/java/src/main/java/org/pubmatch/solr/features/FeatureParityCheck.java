@@ -50,11 +50,9 @@ import java.util.Map;
  * column, and per column {@code count} (an integer-valued column), {@code identical} (rows whose
  * two doubles are equal), {@code maxAbs}, {@code maxRel} (|a − b| / max(|a|, |b|)) and the worst
  * row; {@code failures} counts columns out of tolerance: a count column must be equal, a real one
- * within 1e-9 relative. Every row is also computed a second time from the bytes of {@link
- * TokenStreamsCodec} through {@link EncodedCandidateDocument}, the shard's path: {@code encoded}
- * says in how many rows that gave the identical doubles (any other row counts as one more
- * failure) and the mean encoded size. Exit status 0 without failures, 1 otherwise, 2 for bad
- * input.
+ * within 1e-9 relative. (The shard's own path, documents decoded from {@code pubmatch_fwd} by
+ * {@code shard.ShardDocumentReader}, is checked against the embedded extractor by the engine's
+ * Solr rerank test.) Exit status 0 without failures, 1 otherwise, 2 for bad input.
  */
 public final class FeatureParityCheck {
 
@@ -116,10 +114,6 @@ public final class FeatureParityCheck {
     double[] memoryRows = new double[0];
     BestMatchFeatures features = new BestMatchFeatures();
     double[] row = new double[width];
-    double[] encodedRow = new double[width];
-    EncodedCandidateDocument encoded = new EncodedCandidateDocument();
-    int encodedIdentical = 0;
-    long encodedBytes = 0;
     int rows = 0;
     int queries = 0;
     for (JsonNode query : root.required("queries")) {
@@ -171,24 +165,6 @@ public final class FeatureParityCheck {
         }
         CandidateDocument candidate = document(doc, hit.required("score").asDouble());
         features.extract(prepared, candidate, total, row, 0);
-        // The same row through the docValues encoding a shard reads.
-        byte[] bytes = TokenStreamsCodec.encode(candidate);
-        encodedBytes += bytes.length;
-        encoded.read(bytes, 0, bytes.length);
-        encoded.setYear(candidate.year());
-        encoded.publicationTypes().clear();
-        encoded.languages().clear();
-        for (int i = 0; i < candidate.publicationTypeCount(); i++) {
-          encoded.publicationTypes().add(candidate.publicationType(i));
-        }
-        for (int i = 0; i < candidate.languageCount(); i++) {
-          encoded.languages().add(candidate.language(i));
-        }
-        encoded.setFirstStageScore(candidate.firstStageScore());
-        features.extract(prepared, encoded, total, encodedRow, 0);
-        if (Arrays.equals(row, encodedRow)) {
-          encodedIdentical++;
-        }
         JsonNode expected = expectedRows.get(r);
         if (expected.size() != width) {
           throw new IllegalArgumentException(queryId + "/" + docId + ": a row of " + expected.size() + " values");
@@ -238,14 +214,6 @@ public final class FeatureParityCheck {
       out.writeEndObject();
     }
     out.writeEndArray();
-    // Rows computed again from TokenStreamsCodec's bytes through EncodedCandidateDocument.
-    out.writeObjectFieldStart("encoded");
-    out.writeNumberField("identical", encodedIdentical);
-    out.writeNumberField("bytesPerRow", rows == 0 ? 0 : (double) encodedBytes / rows);
-    out.writeEndObject();
-    if (encodedIdentical != rows) {
-      failures++;
-    }
     out.writeNumberField("failures", failures);
     out.writeEndObject();
     return failures;

@@ -408,7 +408,15 @@ describe.runIf(existsSync(bin) && (javaBuilt() || process.env.CI !== undefined))
           /INVALID_ARGUMENT: --rerank \S+bm-cli is a folder, but a collection searched alone \(--backend without -i\) reranks with a model deployed in it: deploy the folder with `pubmatch model deploy-solr \S+bm-cli --solr http:\/\/127\.0\.0\.1:\d+\/solr --collection pubmed --name bm-cli`/,
         ),
       ])
-      const absent = await pubmatchAt({ cwd: empty }, 'search', '--backend', backend, '--rerank', 'absent', 'cancer')
+      const absent = await pubmatchAt(
+        { cwd: empty },
+        'search',
+        '--backend',
+        backend,
+        '--rerank',
+        'absent',
+        'cancer',
+      )
       expect([absent.code, absent.stderr]).toEqual([
         2,
         expect.stringMatching(/NOT_FOUND: model absent is not deployed in collection pubmed/),
@@ -491,10 +499,15 @@ describe.runIf(existsSync(bin) && (javaBuilt() || process.env.CI !== undefined))
           .trim()
           .split('\n')
           .map((line) => line.split(' '))
-      const [mine, theirs] = await Promise.all([lines(join(dir, 'shards.run')), lines(join(dir, 'local.run'))])
+      const [mine, theirs] = await Promise.all([
+        lines(join(dir, 'shards.run')),
+        lines(join(dir, 'local.run')),
+      ])
       expect(mine.length).toBeGreaterThan(100)
       // ids and order identical (query, document, rank)
-      expect(mine.map((line) => [line[0], line[2], line[3]])).toEqual(theirs.map((line) => [line[0], line[2], line[3]]))
+      expect(mine.map((line) => [line[0], line[2], line[3]])).toEqual(
+        theirs.map((line) => [line[0], line[2], line[3]]),
+      )
       let scoreMax = 0
       mine.forEach((line, i) => {
         const a = Number(line[4])
@@ -507,7 +520,11 @@ describe.runIf(existsSync(bin) && (javaBuilt() || process.env.CI !== undefined))
 
       // a search page from the shards, as the local reranker over the same first stage
       // a query inside the model's range (so reranked), found with the same engine in this process
-      const engine = await openSolrEngine({ backend, model: 'bm-run', ranking: { syntax: 'plain', match: 'any' } })
+      const engine = await openSolrEngine({
+        backend,
+        model: 'bm-run',
+        ranking: { syntax: 'plain', match: 'any' },
+      })
       let text = ''
       for (const line of (await readFile(sampleSet.queries, 'utf8')).trim().split('\n')) {
         const candidate = line.split('\t')[1]!
@@ -545,10 +562,15 @@ describe.runIf(existsSync(bin) && (javaBuilt() || process.env.CI !== undefined))
         '-n',
         '10',
       )
-      type Page = { reranked: boolean; hits: Array<{ id: string; rank: number; secondStage?: { score: number } }> }
+      type Page = {
+        reranked: boolean
+        hits: Array<{ id: string; rank: number; secondStage?: { score: number } }>
+      }
       const [a, b] = [JSON.parse(searched.stdout) as Page, JSON.parse(viaIndex.stdout) as Page]
       expect([a.reranked, b.reranked]).toEqual([true, true])
-      expect(a.hits.map((hit) => [hit.id, hit.rank])).toEqual(b.hits.map((hit) => [hit.id, hit.rank]))
+      expect(a.hits.map((hit) => [hit.id, hit.rank])).toEqual(
+        b.hits.map((hit) => [hit.id, hit.rank]),
+      )
       const explained = await pubmatchAt(
         { cwd: empty },
         'search',
@@ -575,7 +597,10 @@ describe.runIf(existsSync(bin) && (javaBuilt() || process.env.CI !== undefined))
         const body = page.json<{
           reranked: boolean
           model: string
-          results: Array<{ pmid: string; secondStage?: { score: number; bias: number; contributions: Array<{ feature: string }> } }>
+          results: Array<{
+            pmid: string
+            secondStage?: { score: number; bias: number; contributions: Array<{ feature: string }> }
+          }>
         }>()
         expect(body.reranked).toBe(true)
         expect(body.model).toBe(engine.model!.id)
@@ -585,14 +610,26 @@ describe.runIf(existsSync(bin) && (javaBuilt() || process.env.CI !== undefined))
         const why = await app.inject({ method: 'GET', url: `/articles/${top.pmid}/explain?q=${q}` })
         expect(why.statusCode).toBe(200)
         const whyBody = why.json<{
-          secondStage: { rank: number; score: number; bias: number; contributions: Array<{ feature: string; name?: string; contribution: number }> }
+          secondStage: {
+            rank: number
+            score: number
+            bias: number
+            contributions: Array<{ feature: string; name?: string; contribution: number }>
+          }
         }>()
-        expect(whyBody.secondStage).toMatchObject({ rank: 1, score: top.secondStage!.score, bias: top.secondStage!.bias })
+        expect(whyBody.secondStage).toMatchObject({
+          rank: 1,
+          score: top.secondStage!.score,
+          bias: top.secondStage!.bias,
+        })
         expect(whyBody.secondStage.contributions.slice(0, 20).map((c) => c.feature)).toEqual(
           top.secondStage!.contributions.map((c) => c.feature),
         )
         expect(whyBody.secondStage.contributions[0]!.name).toEqual(expect.any(String))
-        const health = (await app.inject({ method: 'GET', url: '/health' })).json<{ model?: string; backend: string }>()
+        const health = (await app.inject({ method: 'GET', url: '/health' })).json<{
+          model?: string
+          backend: string
+        }>()
         expect(health).toMatchObject({ model: engine.model!.id, backend })
       } finally {
         await app.close()

@@ -19,7 +19,14 @@ import type { MatchMode, QuerySyntax, SearchFilters, SearchMeshLookup } from '@p
 import { PubmatchError } from '@pubmatch/core'
 import type { StoredDocument } from '@pubmatch/index'
 import { createMeshVocabulary } from '@pubmatch/ingest'
-import { BEST_MATCH_SCHEMA, DEFAULT_RANGE_MARGIN, type CurrentFirstStage, type FeatureContribution, type ModelManifest, type RerankFallback } from '@pubmatch/ltr'
+import {
+  BEST_MATCH_SCHEMA,
+  DEFAULT_RANGE_MARGIN,
+  type CurrentFirstStage,
+  type FeatureContribution,
+  type ModelManifest,
+  type RerankFallback,
+} from '@pubmatch/ltr'
 import { checkFirstStage, parseModelManifest } from '@pubmatch/ltr/internal'
 import {
   createSolrClient,
@@ -254,9 +261,7 @@ export async function openSolrEngine(options: OpenSolrEngineOptions): Promise<So
     firstStage: current,
     ...(model === undefined ? {} : { model }),
     search: (query, searchOptions = {}) =>
-      second === undefined ||
-      searchOptions.rerank === false ||
-      searchOptions.sort === 'date'
+      second === undefined || searchOptions.rerank === false || searchOptions.sort === 'date'
         ? search(serving, query, searchOptions)
         : rerankedSearch(parts, second, query, searchOptions),
     async run(query, limit = 1000, runOptions = {}) {
@@ -518,7 +523,11 @@ async function rerankHead(
   query: string,
   first: SolrSearchResult,
   head: readonly SolrHit[],
-  options: { readonly filters?: SearchFilters; readonly deadline?: number; readonly outOfRange?: 'rerank' },
+  options: {
+    readonly filters?: SearchFilters
+    readonly deadline?: number
+    readonly outOfRange?: 'rerank'
+  },
 ): Promise<OrderedHead> {
   const answer = await second.reranker.rerank(query, withHits(first, head), {
     rows: head.length,
@@ -530,7 +539,11 @@ async function rerankHead(
   })
   const index = new Map(head.map((hit, i) => [hit.id, i]))
   if (answer.fallback !== undefined) {
-    return { order: head.map((_, i) => i), scores: head.map(() => undefined), fallback: answer.fallback }
+    return {
+      order: head.map((_, i) => i),
+      scores: head.map(() => undefined),
+      fallback: answer.fallback,
+    }
   }
   const scores: Array<number | undefined> = head.map(() => undefined)
   for (const hit of answer.hits) {
@@ -575,7 +588,10 @@ async function explainHits(
   hits: readonly SolrHit[],
   options: { readonly filters?: SearchFilters; readonly deadline?: number },
 ): Promise<{
-  readonly byId: Map<string, { readonly bias: number; readonly contributions: FeatureContribution[] }>
+  readonly byId: Map<
+    string,
+    { readonly bias: number; readonly contributions: FeatureContribution[] }
+  >
   readonly fallback?: RerankFallback
 }> {
   if (hits.length === 0) {
@@ -588,7 +604,10 @@ async function explainHits(
     ...(options.filters === undefined ? {} : { filters: options.filters }),
     ...timeAllowed(options.deadline),
   })
-  const byId = new Map<string, { readonly bias: number; readonly contributions: FeatureContribution[] }>()
+  const byId = new Map<
+    string,
+    { readonly bias: number; readonly contributions: FeatureContribution[] }
+  >()
   for (const hit of answer.hits) {
     if (hit.explain !== undefined && hit.features !== undefined) {
       byId.set(hit.id, contributionsOf(second.model.manifest, hit.explain, hit.features))
@@ -634,9 +653,15 @@ async function rerankedSearch(
   let qtimeMs = first.qtimeMs
   const head = first.hits.slice(0, depth)
   const ranked =
-    head.length === 0 ? undefined : await rerankHead(second, query, first, head, { ...(filters === undefined ? {} : { filters }), ...(deadline === undefined ? {} : { deadline }) })
+    head.length === 0
+      ? undefined
+      : await rerankHead(second, query, first, head, {
+          ...(filters === undefined ? {} : { filters }),
+          ...(deadline === undefined ? {} : { deadline }),
+        })
   const end = Math.min(offset + limit, first.hits.length)
-  const shown: Array<{ readonly hit: SolrHit; readonly score: number; readonly model?: number }> = []
+  const shown: Array<{ readonly hit: SolrHit; readonly score: number; readonly model?: number }> =
+    []
   for (let i = offset; i < end; i++) {
     if (ranked !== undefined && i < head.length) {
       const at = ranked.order[i]!
@@ -665,7 +690,10 @@ async function rerankedSearch(
           query,
           first,
           shown.filter((entry) => entry.model !== undefined).map((entry) => entry.hit),
-          { ...(filters === undefined ? {} : { filters }), ...(deadline === undefined ? {} : { deadline }) },
+          {
+            ...(filters === undefined ? {} : { filters }),
+            ...(deadline === undefined ? {} : { deadline }),
+          },
         )
       : undefined,
     facetsRequest,
@@ -693,7 +721,12 @@ async function rerankedSearch(
       },
       ...(entry.model === undefined
         ? {}
-        : { secondStage: { score: entry.model, ...(contributions === undefined ? {} : { explain: contributions }) } }),
+        : {
+            secondStage: {
+              score: entry.model,
+              ...(contributions === undefined ? {} : { explain: contributions }),
+            },
+          }),
       document: record.record,
     }
   })
@@ -719,9 +752,17 @@ async function rerankedSearch(
  * scores; on a fallback, first-stage order and scores), then the tail in first-stage order with
  * scores below the head's (`withTail` of `@pubmatch/ltr`).
  */
-async function rerankedRun(parts: Parts, second: SecondStage, query: string, limit: number): Promise<EngineRun> {
+async function rerankedRun(
+  parts: Parts,
+  second: SecondStage,
+  query: string,
+  limit: number,
+): Promise<EngineRun> {
   const depth = second.model.depth
-  const first = await parts.firstStage.search(query, { limit: Math.max(limit, depth), tieBreak: 'idDescending' })
+  const first = await parts.firstStage.search(query, {
+    limit: Math.max(limit, depth),
+    tieBreak: 'idDescending',
+  })
   const head = first.hits.slice(0, depth)
   if (head.length === 0) {
     return { hits: [], warnings: first.warnings }
@@ -777,7 +818,10 @@ async function rerankedExplain(
   ])
   const contributions = explained.byId.get(id)
   if (contributions === undefined) {
-    throw new PubmatchError('UPSTREAM_ERROR', `collection ${parts.collection} did not explain document ${id}; ask again`)
+    throw new PubmatchError(
+      'UPSTREAM_ERROR',
+      `collection ${parts.collection} did not explain document ${id}; ask again`,
+    )
   }
   const at = ranked.order.indexOf(position)
   return {

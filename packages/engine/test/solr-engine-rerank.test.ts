@@ -49,7 +49,14 @@ describe.runIf(RUN)('a Solr-only engine reranking on the shards with a deployed 
   let attached: SolrSearch
   let solrOnly: SolrEngine
   let queries: string[]
-  const measured = { scoreMax: 0, contributionMax: 0, explained: 0, pages: 0, runs: 0, fallbacks: 0 }
+  const measured = {
+    scoreMax: 0,
+    contributionMax: 0,
+    explained: 0,
+    pages: 0,
+    runs: 0,
+    fallbacks: 0,
+  }
 
   beforeAll(async () => {
     work = await mkdtemp(join(tmpdir(), 'pubmatch-solr-engine-rerank-'))
@@ -92,7 +99,10 @@ describe.runIf(RUN)('a Solr-only engine reranking on the shards with a deployed 
     solrOnly = await openSolrEngine({ backend, model: MODEL })
     // the MeSH headings with the most matches (the training queries' kind), and three others
     // (a longer query outside the model's range falls back)
-    const totals = labelled.map((q) => ({ text: q.text, total: plain.firstStageSearch(q.text).total }))
+    const totals = labelled.map((q) => ({
+      text: q.text,
+      total: plain.firstStageSearch(q.text).total,
+    }))
     queries = [
       ...totals
         .sort((a, b) => b.total - a.total || (a.text < b.text ? -1 : 1))
@@ -176,7 +186,9 @@ describe.runIf(RUN)('a Solr-only engine reranking on the shards with a deployed 
       )
       sameScores(
         mine.hits.flatMap((hit) => (hit.secondStage === undefined ? [] : [hit.secondStage.score])),
-        theirs.hits.flatMap((hit) => (hit.secondStage === undefined ? [] : [hit.secondStage.score])),
+        theirs.hits.flatMap((hit) =>
+          hit.secondStage === undefined ? [] : [hit.secondStage.score],
+        ),
       )
       reranked += mine.reranked ? 1 : 0
       measured.fallbacks += mine.fallback === undefined ? 0 : 1
@@ -246,7 +258,10 @@ describe.runIf(RUN)('a Solr-only engine reranking on the shards with a deployed 
         const want = reference.hits[i]!
         const mine = await solrOnly.explain(want.id, query)
         expect(mine.matches).toBe(true)
-        expect(mine.firstStage).toMatchObject({ rank: want.firstStage.rank, score: want.firstStage.score })
+        expect(mine.firstStage).toMatchObject({
+          rank: want.firstStage.rank,
+          score: want.firstStage.score,
+        })
         expect(mine.firstStage!.explain?.label).toBe('bm25f')
         expect(mine.fallback).toEqual(reference.fallback)
         if (reference.fallback !== undefined) {
@@ -276,7 +291,11 @@ describe.runIf(RUN)('a Solr-only engine reranking on the shards with a deployed 
   it('writes the same run as the embedded engine with the same model over the same first stage', async () => {
     for (const query of queries) {
       const [mine, theirs] = await Promise.all([solrOnly.run(query, 100), attached.run(query, 100)])
-      expect({ query, ids: mine.hits.map((hit) => [hit.id, hit.rank]), fallback: mine.fallback }).toEqual({
+      expect({
+        query,
+        ids: mine.hits.map((hit) => [hit.id, hit.rank]),
+        fallback: mine.fallback,
+      }).toEqual({
         query,
         ids: theirs.hits.map((hit) => [hit.id, hit.rank]),
         fallback: theirs.fallback,

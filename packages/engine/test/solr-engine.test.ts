@@ -242,7 +242,9 @@ describe.runIf(RUN)('a Solr-only engine over a local SolrCloud', () => {
     await expect(
       openSolrEngine({ backend: solrOnly.openedWith.backend, model: join(work, 'model') }),
     ).rejects.toSatisfy(
-      (error) => isPubmatchError(error, 'NOT_FOUND') && /is not deployed in collection serve/.test(error.message),
+      (error) =>
+        isPubmatchError(error, 'NOT_FOUND') &&
+        /is not deployed in collection serve/.test(error.message),
     )
     await expect(solrOnly.search('cancer', { prf: true })).rejects.toSatisfy((error) =>
       isPubmatchError(error, 'INVALID_ARGUMENT'),

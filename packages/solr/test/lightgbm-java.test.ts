@@ -472,7 +472,9 @@ describe.runIf(javaBuilt() || process.env.CI !== undefined)('LightGbmModel (Java
 
     it('attributes scores to features (Saabas) as explainScore of @pubmatch/ltr does, the same doubles', async () => {
       const { model, path, rows } = await agree({ objective: 'lambdarank', num_leaves: 31 })
-      expect(model.trees.every((tree) => tree.numLeaves <= 1 || tree.internalValue !== undefined)).toBe(true)
+      expect(
+        model.trees.every((tree) => tree.numLeaves <= 1 || tree.internalValue !== undefined),
+      ).toBe(true)
       const stdout = await lightGbmScore([
         '--contributions',
         '--hex',

@@ -588,6 +588,37 @@ describe.runIf(existsSync(bin) && (javaBuilt() || process.env.CI !== undefined))
       expect(explained.stdout).toMatch(/, reranked by LambdaMART /)
       expect(explained.stdout).toMatch(/\n {6}model -?\d+\.\d{4} = bias -?\d+\.\d{3} \+ F\d+=/)
 
+      // `serve --model NAME` opens the deployed model: this one was trained on plain queries
+      // matching any word, which `serve` (no ranking flags: PubMed syntax, every word) refuses
+      const served = await pubmatchAt(
+        { cwd: empty },
+        'serve',
+        '--backend',
+        backend,
+        '--model',
+        'bm-run',
+        '--port',
+        '0',
+      )
+      expect(served.code).not.toBe(0)
+      expect(served.stderr).toMatch(
+        /SCHEMA_MISMATCH: model bm-run in collection pubmed was trained on a first stage with match "any"/,
+      )
+      const folder = await pubmatchAt(
+        { cwd: empty },
+        'serve',
+        '--backend',
+        backend,
+        '--model',
+        model,
+        '--port',
+        '0',
+      )
+      expect([folder.code, folder.stderr]).toEqual([
+        64,
+        expect.stringMatching(/INVALID_ARGUMENT: --model \S+bm-shards is a folder/),
+      ])
+
       // a server over the collection alone, reranking on the shards
       const app = await createServer({ engine, rateLimit: false })
       try {

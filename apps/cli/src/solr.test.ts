@@ -1,6 +1,8 @@
 /**
  * The Solr backend from the CLI and the server, on the bundled sample: `pubmatch solr up`,
- * `index --solr`, `search`/`run --backend`, the server's `solrBackend`, `solr down`. Needs the
+ * `index --solr`, `search`/`run --backend`, the server's `solrBackend`, a model deployed with
+ * `model deploy-solr` and used from a directory with no index (`run`/`search --backend …
+ * --rerank NAME`, a server over a Solr-only reranking engine), `solr down`. Needs the
  * Solr module built (a JDK and Maven at `pnpm build`); CI always has it.
  */
 import { existsSync } from 'node:fs'
@@ -390,6 +392,7 @@ describe.runIf(existsSync(bin) && (javaBuilt() || process.env.CI !== undefined))
         await readFile(join(dir, 'solr.run'), 'utf8'),
       )
 
+      // a collection searched alone reranks with a deployed model's name, not a folder
       const rerank = await pubmatchAt(
         { cwd: empty },
         'search',
@@ -402,9 +405,266 @@ describe.runIf(existsSync(bin) && (javaBuilt() || process.env.CI !== undefined))
       expect([rerank.code, rerank.stderr]).toEqual([
         64,
         expect.stringMatching(
-          /INVALID_ARGUMENT: reranking a Solr-only engine needs the Solr rerank query/,
+          /INVALID_ARGUMENT: --rerank \S+bm-cli is a folder, but a collection searched alone \(--backend without -i\) reranks with a model deployed in it: deploy the folder with `pubmatch model deploy-solr \S+bm-cli --solr http:\/\/127\.0\.0\.1:\d+\/solr --collection pubmed --name bm-cli`/,
         ),
       ])
+      const absent = await pubmatchAt(
+        { cwd: empty },
+        'search',
+        '--backend',
+        backend,
+        '--rerank',
+        'absent',
+        'cancer',
+      )
+      expect([absent.code, absent.stderr]).toEqual([
+        2,
+        expect.stringMatching(/NOT_FOUND: model absent is not deployed in collection pubmed/),
+      ])
+    })
+
+    it('deploys a model, then runs, searches and serves with both stages on the shards from a directory with no index', async () => {
+      const sampleSet = await writeSampleCollection(dir)
+      const model = join(dir, 'bm-shards')
+      const plain = ['--syntax', 'plain', '--match', 'any']
+      const trained = await pubmatch(
+        'train',
+        '-i',
+        join(dir, 'index'),
+        '--queries',
+        sampleSet.queries,
+        '--qrels',
+        sampleSet.qrels,
+        ...plain,
+        '--depth',
+        '20',
+        '--trees',
+        '10',
+        '-o',
+        model,
+        '-q',
+      )
+      expect([trained.code, trained.stderr]).toEqual([0, ''])
+      const empty = await mkdtemp(join(dir, 'shards-'))
+      const deployed = await pubmatchAt(
+        { cwd: empty },
+        'model',
+        'deploy-solr',
+        model,
+        '--solr',
+        `local:${cluster}`,
+        '--collection',
+        'pubmed',
+        '--name',
+        'bm-run',
+      )
+      expect([deployed.code, deployed.stderr]).toEqual([0, ''])
+
+      // the same run as the embedded reranker with the folder over the collection's first stage
+      const onShards = await pubmatchAt(
+        { cwd: empty },
+        'run',
+        '--backend',
+        backend,
+        '--rerank',
+        'bm-run',
+        ...plain,
+        '--queries',
+        sampleSet.queries,
+        '-o',
+        join(dir, 'shards.run'),
+        '--json',
+        '-q',
+      )
+      expect([onShards.code, onShards.stderr]).toEqual([0, ''])
+      expect(JSON.parse(onShards.stdout)).toMatchObject({ reranked: true })
+      const local = await pubmatch(
+        'run',
+        '-i',
+        join(dir, 'index'),
+        '--backend',
+        backend,
+        '--rerank',
+        model,
+        ...plain,
+        '--queries',
+        sampleSet.queries,
+        '-o',
+        join(dir, 'local.run'),
+        '-q',
+      )
+      expect([local.code, local.stderr]).toEqual([0, ''])
+      const lines = async (file: string): Promise<string[][]> =>
+        (await readFile(file, 'utf8'))
+          .trim()
+          .split('\n')
+          .map((line) => line.split(' '))
+      const [mine, theirs] = await Promise.all([
+        lines(join(dir, 'shards.run')),
+        lines(join(dir, 'local.run')),
+      ])
+      expect(mine.length).toBeGreaterThan(100)
+      // ids and order identical (query, document, rank)
+      expect(mine.map((line) => [line[0], line[2], line[3]])).toEqual(
+        theirs.map((line) => [line[0], line[2], line[3]]),
+      )
+      let scoreMax = 0
+      mine.forEach((line, i) => {
+        const a = Number(line[4])
+        const b = Number(theirs[i]![4])
+        scoreMax = Math.max(scoreMax, Math.abs(a - b) / Math.max(Math.abs(a), Math.abs(b), 1e-300))
+      })
+      console.log(JSON.stringify({ runLines: mine.length, runScoreMaxRelative: scoreMax }))
+      expect(scoreMax).toBeLessThanOrEqual(1e-9)
+      expect(existsSync(join(empty, '.pubmatch'))).toBe(false)
+
+      // a search page from the shards, as the local reranker over the same first stage
+      // a query inside the model's range (so reranked), found with the same engine in this process
+      const engine = await openSolrEngine({
+        backend,
+        model: 'bm-run',
+        ranking: { syntax: 'plain', match: 'any' },
+      })
+      let text = ''
+      for (const line of (await readFile(sampleSet.queries, 'utf8')).trim().split('\n')) {
+        const candidate = line.split('\t')[1]!
+        if ((await engine.search(candidate, { limit: 1 })).reranked) {
+          text = candidate
+          break
+        }
+      }
+      expect(text).not.toBe('')
+      const searched = await pubmatchAt(
+        { cwd: empty },
+        'search',
+        '--backend',
+        backend,
+        '--rerank',
+        'bm-run',
+        ...plain,
+        text,
+        '--json',
+        '-n',
+        '10',
+      )
+      expect([searched.code, searched.stderr]).toEqual([0, ''])
+      const viaIndex = await pubmatch(
+        'search',
+        '-i',
+        join(dir, 'index'),
+        '--backend',
+        backend,
+        '--rerank',
+        model,
+        ...plain,
+        text,
+        '--json',
+        '-n',
+        '10',
+      )
+      type Page = {
+        reranked: boolean
+        hits: Array<{ id: string; rank: number; secondStage?: { score: number } }>
+      }
+      const [a, b] = [JSON.parse(searched.stdout) as Page, JSON.parse(viaIndex.stdout) as Page]
+      expect([a.reranked, b.reranked]).toEqual([true, true])
+      expect(a.hits.map((hit) => [hit.id, hit.rank])).toEqual(
+        b.hits.map((hit) => [hit.id, hit.rank]),
+      )
+      const explained = await pubmatchAt(
+        { cwd: empty },
+        'search',
+        '--backend',
+        backend,
+        '--rerank',
+        'bm-run',
+        ...plain,
+        text,
+        '--explain',
+        '-n',
+        '2',
+      )
+      expect([explained.code, explained.stderr]).toEqual([0, ''])
+      expect(explained.stdout).toMatch(/, reranked by LambdaMART /)
+      expect(explained.stdout).toMatch(/\n {6}model -?\d+\.\d{4} = bias -?\d+\.\d{3} \+ F\d+=/)
+
+      // `serve --model NAME` opens the deployed model: this one was trained on plain queries
+      // matching any word, which `serve` (no ranking flags: PubMed syntax, every word) refuses
+      const served = await pubmatchAt(
+        { cwd: empty },
+        'serve',
+        '--backend',
+        backend,
+        '--model',
+        'bm-run',
+        '--port',
+        '0',
+      )
+      expect(served.code).not.toBe(0)
+      expect(served.stderr).toMatch(
+        /SCHEMA_MISMATCH: model bm-run in collection pubmed was trained on a first stage with match "any"/,
+      )
+      const folder = await pubmatchAt(
+        { cwd: empty },
+        'serve',
+        '--backend',
+        backend,
+        '--model',
+        model,
+        '--port',
+        '0',
+      )
+      expect([folder.code, folder.stderr]).toEqual([
+        64,
+        expect.stringMatching(/INVALID_ARGUMENT: --model \S+bm-shards is a folder/),
+      ])
+
+      // a server over the collection alone, reranking on the shards
+      const app = await createServer({ engine, rateLimit: false })
+      try {
+        const q = encodeURIComponent(text)
+        const page = await app.inject({ method: 'GET', url: `/search?q=${q}&size=5&explain=true` })
+        expect(page.statusCode).toBe(200)
+        const body = page.json<{
+          reranked: boolean
+          model: string
+          results: Array<{
+            pmid: string
+            secondStage?: { score: number; bias: number; contributions: Array<{ feature: string }> }
+          }>
+        }>()
+        expect(body.reranked).toBe(true)
+        expect(body.model).toBe(engine.model!.id)
+        expect(body.results.map((r) => r.pmid)).toEqual(a.hits.slice(0, 5).map((hit) => hit.id))
+        const top = body.results[0]!
+        expect(top.secondStage!.contributions.length).toBeGreaterThan(0)
+        const why = await app.inject({ method: 'GET', url: `/articles/${top.pmid}/explain?q=${q}` })
+        expect(why.statusCode).toBe(200)
+        const whyBody = why.json<{
+          secondStage: {
+            rank: number
+            score: number
+            bias: number
+            contributions: Array<{ feature: string; name?: string; contribution: number }>
+          }
+        }>()
+        expect(whyBody.secondStage).toMatchObject({
+          rank: 1,
+          score: top.secondStage!.score,
+          bias: top.secondStage!.bias,
+        })
+        expect(whyBody.secondStage.contributions.slice(0, 20).map((c) => c.feature)).toEqual(
+          top.secondStage!.contributions.map((c) => c.feature),
+        )
+        expect(whyBody.secondStage.contributions[0]!.name).toEqual(expect.any(String))
+        const health = (await app.inject({ method: 'GET', url: '/health' })).json<{
+          model?: string
+          backend: string
+        }>()
+        expect(health).toMatchObject({ model: engine.model!.id, backend })
+      } finally {
+        await app.close()
+      }
     })
 
     it('serves /search and the article routes from a collection alone', async () => {

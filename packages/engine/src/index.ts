@@ -40,5 +40,5 @@ export { attachSolrBackend, openSolrSearch } from './solr-backend.ts'
 export type { AttachSolrOptions, OpenSolrSearchOptions, SolrSearch } from './solr-backend.ts'
 // an engine with no local index: records, facets, explanations and MeSH from a Solr collection
 export { isSolrEngine, openSolrEngine } from './solr-engine.ts'
-export type { OpenSolrEngineOptions, ServingEngine, SolrEngine, SolrEngineResult } from './solr-engine.ts'
+export type { OpenSolrEngineOptions, ServingEngine, SolrEngine, SolrEngineModel, SolrEngineResult } from './solr-engine.ts'
 export type { FacetCount, SearchFacets } from '@pubmatch/solr'

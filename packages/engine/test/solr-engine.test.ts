@@ -4,7 +4,9 @@
  * sample corpus indexed into a local SolrCloud (2 shards) and into the embedded engine. Same ids,
  * ranks, scores, records, highlights and totals on the first page of every query; facets equal to
  * the embedded engine's counts over the same matching set; `document(id)` equal to the local
- * store's record; the date sort and a later page; the explanation tree's shape; reranking refused.
+ * store's record; the date sort and a later page; the explanation tree's shape; a model folder
+ * refused (a Solr-only engine reranks with a model deployed in the collection:
+ * solr-engine-rerank.test.ts).
  * Needs the Maven module of `@pubmatch/solr` built; CI always has it, so there it never skips.
  */
 import { mkdtemp, rm } from 'node:fs/promises'
@@ -235,10 +237,15 @@ describe.runIf(RUN)('a Solr-only engine over a local SolrCloud', () => {
     }
   })
 
-  it('refuses a model, and pseudo relevance feedback, with the reason', async () => {
+  it('refuses a model not deployed in the collection, and pseudo relevance feedback, with the reason', async () => {
+    // a model is a name deployed in the collection (see solr-engine-rerank.test.ts), not a folder
     await expect(
       openSolrEngine({ backend: solrOnly.openedWith.backend, model: join(work, 'model') }),
-    ).rejects.toThrow(/reranking a Solr-only engine needs the Solr rerank query/)
+    ).rejects.toSatisfy(
+      (error) =>
+        isPubmatchError(error, 'NOT_FOUND') &&
+        /is not deployed in collection serve/.test(error.message),
+    )
     await expect(solrOnly.search('cancer', { prf: true })).rejects.toSatisfy((error) =>
       isPubmatchError(error, 'INVALID_ARGUMENT'),
     )

@@ -15,10 +15,11 @@ export { createFeatureExtractor } from './features/extract.ts'
 export type { FeatureExtractorOptions } from './features/extract.ts'
 export { createQueryMemory, withQueryMemory } from './memory.ts'
 export type { QueryMemory } from './memory.ts'
-export { acceptedRange, memoryQueries } from './best-match.ts'
+export { acceptedRange, checkFirstStage, memoryQueries } from './best-match.ts'
 
 // training on a training set, and the model directory written by hand
 export { selectFeatures } from './training-set.ts'
 export { trainRanker } from './train.ts'
 export type { TrainedRanker } from './train.ts'
-export { MANIFEST_FILE, MODEL_FORMAT, saveModel } from './model.ts'
+export { MANIFEST_FILE, MODEL_FORMAT, parseModelManifest, saveModel } from './model.ts'
+export { explainScore } from './rerank.ts'

@@ -160,6 +160,18 @@ export async function saveModel(dir: string, manifest: ModelManifest, text: stri
 }
 
 /**
+ * A model's manifest from its text (`manifest.json`), checked as {@link loadModel} checks it: for
+ * a manifest read from elsewhere than a model directory (a model deployed into a Solr collection).
+ * @param text - the manifest's JSON
+ * @param file - where it came from, for messages
+ * @throws PubmatchError `UNSUPPORTED_FORMAT` (not a manifest of this format: the message names the
+ *   file and the first field that does not fit)
+ */
+export function parseModelManifest(text: string, file: string): ModelManifest {
+  return checkJson(parseJson(text, json.unknown, { file, code: 'UNSUPPORTED_FORMAT' }), MANIFEST, { file, code: 'UNSUPPORTED_FORMAT' })
+}
+
+/**
  * Reads a model directory and checks it against the feature schema it will be used with.
  * @param dir - the model directory
  * @param schema - the extractor's schema; its version and feature ids must equal the manifest's

@@ -46,6 +46,17 @@ export interface SolrRerankOptions {
   /** Return each hit's 179 feature values (the `[pubmatch]` transformer). Defaults to `false`. */
   readonly features?: boolean
   /**
+   * Return each hit's model score in double precision (`modelScore`) without its feature values
+   * (`[pubmatch features=false]`: what a full ordering needs, a few bytes per hit). Implied by
+   * `features` and `explain`. Defaults to `false`.
+   */
+  readonly scores?: boolean
+  /**
+   * Return each hit's 179 values and the model's raw score attributed to them (`explain`: Saabas'
+   * method, `[pubmatch explain=true]`), also when the query falls back. Defaults to `false`.
+   */
+  readonly explain?: boolean
+  /**
    * A query whose query-level features lie outside the model's range: `fallback` keeps the first
    * stage's order, `rerank` reranks it anyway. Defaults to `fallback`.
    */
@@ -63,12 +74,18 @@ export interface SolrRerankedHit {
   readonly score: number
   /** 1-based, after reranking. */
   readonly rank: number
-  /** With `features`: the model's raw score in double precision (`null` on a fallback). */
+  /** With `features`, `scores` or `explain`: the model's raw score in double precision (`null` on a fallback). */
   readonly modelScore?: number | null
-  /** With `features`: the first-stage score the shard computed (F143). */
+  /** With `features`, `scores` or `explain`: the first-stage score the shard computed (F143). */
   readonly firstStageScore?: number
-  /** With `features`: the 179 values, in `BEST_MATCH_SCHEMA`'s order. */
+  /** With `features` or `explain`: the 179 values, in `BEST_MATCH_SCHEMA`'s order. */
   readonly features?: readonly number[]
+  /**
+   * With `explain`: the model's raw score attributed to the features along the hit's tree paths
+   * (Saabas' method, as `explainScore` of `@pubmatch/ltr`): the bias (the roots' expected
+   * outputs) and one contribution per feature column, in `BEST_MATCH_SCHEMA`'s order.
+   */
+  readonly explain?: { readonly bias: number; readonly contributions: readonly number[] }
 }
 
 /** Why a query kept the first stage's order. */
@@ -134,7 +151,9 @@ const RERANK_ANSWER = json.object({
           json.object({
             score: json.nullable(json.number),
             firstStageScore: json.number,
-            features: json.array(json.number),
+            features: json.optional(json.array(json.number)),
+            bias: json.optional(json.number),
+            contributions: json.optional(json.array(json.number)),
             statistics: json.optional(
               json.object({
                 docCount: json.number,
@@ -239,6 +258,14 @@ export function createSolrReranker(options: SolrRerankerOptions): SolrReranker {
         )
       }
       const fq = translated.params.fq
+      const transformer =
+        rerankOptions.explain === true
+          ? '[pubmatch explain=true]'
+          : rerankOptions.features === true
+            ? '[pubmatch]'
+            : rerankOptions.scores === true
+              ? '[pubmatch features=false]'
+              : undefined
       const params = {
         ...translated.params,
         fq: [
@@ -254,8 +281,8 @@ export function createSolrReranker(options: SolrRerankerOptions): SolrReranker {
         'pm.text': query,
         'pm.tokens': JSON.stringify(queryTokens(analyzer, query)),
         'pm.stopwords': JSON.stringify(stopwords),
-        fl: rerankOptions.features === true ? 'id,score,[pubmatch]' : 'id,score',
-        ...(rerankOptions.features === true ? { 'distrib.singlePass': 'true' } : {}),
+        fl: `id,score${transformer === undefined ? '' : `,${transformer}`}`,
+        ...(transformer === undefined ? {} : { 'distrib.singlePass': 'true' }),
         rows,
         start,
         ...(rerankOptions.timeAllowedMs === undefined
@@ -285,7 +312,10 @@ export function createSolrReranker(options: SolrRerankerOptions): SolrReranker {
               : {
                   modelScore: extra.score,
                   firstStageScore: extra.firstStageScore,
-                  features: extra.features,
+                  ...(extra.features === undefined ? {} : { features: extra.features }),
+                  ...(extra.bias === undefined || extra.contributions === undefined
+                    ? {}
+                    : { explain: { bias: extra.bias, contributions: extra.contributions } }),
                 }),
           }
         }),

@@ -27,6 +27,8 @@ import {
   type LightGbmParams,
 } from '@pubmatch/lightgbm-wasm'
 import { createSyntheticRankingSet } from '@pubmatch/lightgbm-wasm/testing'
+import type { RankerModel } from '@pubmatch/ltr'
+import { explainScore } from '@pubmatch/ltr/internal'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { javaBuilt } from '../src/cluster.ts'
 
@@ -466,6 +468,45 @@ describe.runIf(javaBuilt() || process.env.CI !== undefined)('LightGbmModel (Java
             explainRow(model, some.data.subarray(r * some.numFeatures, (r + 1) * some.numFeatures)),
           )
         })
+    })
+
+    it('attributes scores to features (Saabas) as explainScore of @pubmatch/ltr does, the same doubles', async () => {
+      const { model, path, rows } = await agree({ objective: 'lambdarank', num_leaves: 31 })
+      expect(
+        model.trees.every((tree) => tree.numLeaves <= 1 || tree.internalValue !== undefined),
+      ).toBe(true)
+      const stdout = await lightGbmScore([
+        '--contributions',
+        '--hex',
+        path,
+        await file('all.json', rowsJson(rows)),
+      ])
+      const ids = Array.from({ length: rows.numFeatures }, (_, c) => `F${c + 1}`)
+      const ranker = { model, manifest: undefined, text: '' } as unknown as RankerModel
+      let exact = 0
+      let maxRelative = 0
+      const lines = stdout.trim().split('\n')
+      expect(lines).toHaveLength(rows.numRows)
+      lines.forEach((line, r) => {
+        const parsed = JSON.parse(line) as { bias: string; contributions: string[] }
+        const row = rows.data.subarray(r * rows.numFeatures, (r + 1) * rows.numFeatures)
+        const want = explainScore(ranker, Float64Array.from(row), ids)
+        const byId = new Map(want.contributions.map((c) => [c.feature, c.contribution]))
+        const java = parsed.contributions.map(parseJavaHex)
+        const bias = parseJavaHex(parsed.bias)
+        const pairs: Array<[number, number]> = [
+          [bias, want.bias],
+          ...java.map((value, c): [number, number] => [value, byId.get(ids[c]!) ?? 0]),
+        ]
+        for (const [have, expected] of pairs) {
+          const scale = Math.max(Math.abs(have), Math.abs(expected))
+          maxRelative = Math.max(maxRelative, scale === 0 ? 0 : Math.abs(have - expected) / scale)
+          exact += have === expected ? 1 : 0
+        }
+      })
+      // the same additions in the same order: the same doubles
+      expect(maxRelative).toBe(0)
+      expect(exact).toBe(rows.numRows * (rows.numFeatures + 1))
     })
 
     it('gives identical lambdarank scores for a model the TypeScript scorer compiles, NaN rows included', async () => {

@@ -1,4 +1,6 @@
+import { existsSync, statSync } from 'node:fs'
 import { rename } from 'node:fs/promises'
+import { basename } from 'node:path'
 import { Option, type Command } from 'commander'
 import { PubmatchError, type Query } from '@pubmatch/core'
 import { readQueries } from '@pubmatch/ingest'
@@ -173,9 +175,21 @@ async function openSearching(
     throw new PubmatchError('INVALID_ARGUMENT', 'search: --usage-log only matters with --rerank')
   }
   if (!indexGiven) {
-    // no local index: records, snippets, facets and explanations come from the collection
-    const solrOnly = await openSolrEngine({ backend: flags.backend, ranking: rankingOf(flags), ...(model === undefined ? {} : { model }) })
-    return { engine: undefined, model: undefined, search: (text, options) => solrOnly.search(text, options), run: (text, limit, options) => solrOnly.run(text, limit, options) }
+    // no local index: records, snippets, facets and explanations come from the collection, and
+    // --rerank names a model deployed in it (the second stage runs on the shards)
+    if (usageLog !== undefined) {
+      throw new PubmatchError('INVALID_ARGUMENT', 'search: --usage-log feeds F2–F3 from a local index; a collection searched alone (--backend without -i) takes none')
+    }
+    if (model !== undefined) {
+      refuseModelFolder(model, flags.backend, '--rerank')
+    }
+    const solrOnly = await openSolrEngine({
+      backend: flags.backend,
+      ranking: rankingOf(flags),
+      ...(model === undefined ? {} : { model }),
+      ...(depth === undefined ? {} : { depth }),
+    })
+    return { engine: undefined, model: solrOnly.model, search: (text, options) => solrOnly.search(text, options), run: (text, limit, options) => solrOnly.run(text, limit, options) }
   }
   assertIndex(flags.index)
   const solr = await openSolrSearch({
@@ -194,6 +208,26 @@ async function openSearching(
   }
 }
 
+/**
+ * Refuses a model folder where a collection searched alone needs a deployed model's name, saying
+ * how to deploy it.
+ * @param model - what the flag holds
+ * @param backend - the `solr://` address
+ * @param flag - the flag's name, for the message
+ */
+export function refuseModelFolder(model: string, backend: string, flag: string): void {
+  if (!existsSync(model) || !statSync(model).isDirectory()) {
+    return
+  }
+  const match = /^solr:\/\/([^/]+)\/(?:solr\/)?([^/?]+)/.exec(backend)
+  const urls = match === null ? 'URLS' : match[1]!.split(',').map((host) => `http://${host}/solr`).join(',')
+  const collection = match?.[2] ?? 'COLLECTION'
+  throw new PubmatchError(
+    'INVALID_ARGUMENT',
+    `${flag} ${model} is a folder, but a collection searched alone (--backend without -i) reranks with a model deployed in it: deploy the folder with \`pubmatch model deploy-solr ${model} --solr ${urls} --collection ${collection} --name ${basename(model)}\`, then give ${flag} ${basename(model)} (or search with -i INDEX to rerank with the folder here)`,
+  )
+}
+
 interface SearchFlags extends RankingFlags {
   backend?: string
   fulltext?: FulltextStrategy
@@ -210,12 +244,15 @@ interface SearchFlags extends RankingFlags {
 
 function addRerankOptions(command: Command): Command {
   return command
-    .option('--rerank <model>', 'rerank the first-stage candidates with a LambdaMART model (`pubmatch train`)')
+    .option(
+      '--rerank <model>',
+      'rerank the first-stage candidates with a LambdaMART model: a folder (`pubmatch train`), or with --backend and no -i the name of a model deployed in the collection (`pubmatch model deploy-solr`), run on the shards',
+    )
     .option('--usage-log <dir>', 'with --rerank: a click log for past usage (F2–F3)')
     .option('--depth <n>', 'with --rerank: first-stage candidates reranked (default: the model’s training depth)', parsePositiveInt)
     .option(
       '--backend <solr://host:port/solr/collection>',
-      'search a SolrCloud collection (`pubmatch index --solr`): alone (records, snippets, explanations from the collection; no --rerank), or with -i INDEX for its first stage only (the features, the model and the records from the local index built from the same corpus)',
+      'search a SolrCloud collection (`pubmatch index --solr`): alone (records, snippets, explanations from the collection; --rerank NAME: a model deployed in it, both stages on the shards), or with -i INDEX for its first stage only (the features, the model and the records from the local index built from the same corpus)',
     )
 }
 

@@ -9,6 +9,8 @@ import { SAMPLE_CORPUS_DIR } from '@pubmatch/sample-data'
 import { runIndex } from './index.ts'
 import { parseNonNegativeInt, runIngest } from './ingest.ts'
 import { assertIndex } from '../next-step.ts'
+import { PubmatchError } from '@pubmatch/core'
+import { refuseModelFolder } from './search.ts'
 
 interface ServeOptions {
   index?: string
@@ -33,7 +35,10 @@ export function registerServeCommand(program: Command): void {
     .command('serve')
     .description('serve an index over HTTP: the JSON API (/openapi.json), the search page, click logging, admin swaps')
     .option('-i, --index <dir>', `index directory (default: ${DEFAULT_INDEX}, built from the bundled sample corpus on first start)`)
-    .option('--model <dir>', 'a LambdaMART model (`pubmatch train`) for the second stage; without it, the first stage ranks alone')
+    .option(
+      '--model <dir|name>',
+      'a LambdaMART model for the second stage: a folder (`pubmatch train`), or with --backend and no -i the name of a model deployed in the collection (`pubmatch model deploy-solr`), run on the shards; without it, the first stage ranks alone',
+    )
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('-p, --port <n>', 'port (0: any free one)', parseNonNegativeInt, 8080)
     .option('--log <dir>', 'where shown searches and clicks are logged (`pubmatch clicks labels --log` reads it)', join(DEFAULT_HOME, 'search-log'))
@@ -46,7 +51,7 @@ export function registerServeCommand(program: Command): void {
     .option('--search-workers <n>', 'worker threads that run searches, each with its own copy of the engine (0: the server thread)', parseNonNegativeInt, 0)
     .option(
       '--backend <solr://host:port/solr/collection>',
-      'serve a SolrCloud collection (`pubmatch index --solr`): alone, with no local index (records, snippets, facets, explanations from the collection; no --model), or with -i INDEX for the first stage of /search only (features, model and records from the local index)',
+      'serve a SolrCloud collection (`pubmatch index --solr`): alone, with no local index (records, snippets, facets, explanations from the collection; --model NAME: a model deployed in it, reranking on the shards), or with -i INDEX for the first stage of /search only (features, model and records from the local index)',
     )
     .option('--plain', 'plain progress lines even on a terminal', false)
     .addHelpText(
@@ -59,7 +64,8 @@ POST /admin/reload (swap in a new index generation or model without dropping a r
 
 Examples:
   pubmatch serve                                   # then open http://127.0.0.1:8080/
-  pubmatch serve -i nf/index --model nf/model --port 9000`,
+  pubmatch serve -i nf/index --model nf/model --port 9000
+  pubmatch serve --backend solr://127.0.0.1:8983/solr/pubmed --model bm-2026-11   # deployed with \`pubmatch model deploy-solr\``,
     )
     .action(async (options: ServeOptions) => {
       const say = (text: string): void => {
@@ -124,6 +130,12 @@ Examples:
 
 /** `pubmatch serve --backend …` without `-i`: a Solr collection alone, no local index, corpus or forward store. */
 async function serveSolrOnly(options: ServeOptions & { backend: string }, say: (text: string) => void): Promise<void> {
+  if (options.usageLog !== undefined) {
+    throw new PubmatchError('INVALID_ARGUMENT', 'serve: --usage-log feeds F2–F3 from a local index; a collection served alone (--backend without -i) takes none')
+  }
+  if (options.model !== undefined) {
+    refuseModelFolder(options.model, options.backend, '--model')
+  }
   const server = await startServer({
     open: { backend: options.backend, ...(options.model === undefined ? {} : { model: options.model }) },
     host: options.host,
@@ -134,7 +146,10 @@ async function serveSolrOnly(options: ServeOptions & { backend: string }, say: (
     ...(process.env['PUBMATCH_ADMIN_TOKEN'] ? { adminToken: process.env['PUBMATCH_ADMIN_TOKEN'] } : {}),
   })
   const health = (await server.app.inject({ method: 'GET', url: '/health' })).json<{ documents: number; firstStage: string }>()
-  say(`serve: ${health.documents} documents in ${options.backend}, with no local index; ranking: ${health.firstStage} in Solr (no model)`)
+  say(
+    `serve: ${health.documents} documents in ${options.backend}, with no local index; ranking: ${health.firstStage} in Solr` +
+      (options.model === undefined ? ' (no model)' : `, then LambdaMART on the shards (model ${options.model} deployed in the collection)`),
+  )
   say(`serve: search page ${server.url}/   API ${server.url}/openapi.json   search log ${options.log}`)
   say(`serve: admin routes ${process.env['PUBMATCH_ADMIN_TOKEN'] ? 'on' : 'off (set PUBMATCH_ADMIN_TOKEN)'}; Ctrl-C stops`)
   await untilStopped(server)

@@ -40,7 +40,7 @@ const reloadBodySchema = {
   additionalProperties: false,
   properties: {
     index: { type: 'string', minLength: 1, description: 'An index directory (default: the current one, reopened at its newest generation)' },
-    model: { type: ['string', 'null'], description: 'A model directory; null serves the first stage only (default: the current model)' },
+    model: { type: ['string', 'null'], description: 'A model directory (a Solr-only server: the name of a model deployed in its collection); null serves the first stage only (default: the current model)' },
   },
 } as const
 
@@ -99,15 +99,18 @@ export const adminRoutes: FastifyPluginAsyncJsonSchemaToTs<{ Options: AdminRoute
  * and MeSH vocabulary read again).
  * @param request - what to change
  * @param current - the engine served now
- * @throws PubmatchError `INVALID_ARGUMENT` for an index or a model asked of a Solr-only engine
+ * @throws PubmatchError `INVALID_ARGUMENT` for an index asked of a Solr-only engine (whose `model`
+ *   is the name of a model deployed in its collection)
  */
 export async function reopenEngine(request: ReloadRequest, current: ServingEngine): Promise<ServingEngine> {
   if (isSolrEngine(current)) {
     if (request.index !== undefined) {
       throw new PubmatchError('INVALID_ARGUMENT', 'this server serves a Solr collection alone; it opens no local index')
     }
-    // a model asked for is refused by openSolrEngine, with the reason
-    return openSolrEngine({ ...current.openedWith, ...(typeof request.model === 'string' ? { model: request.model } : {}) })
+    // `model` names a model deployed in the collection (null: none; absent: the current one)
+    const { model: currentModel, ...rest } = current.openedWith
+    const model = request.model === null ? undefined : (request.model ?? currentModel)
+    return openSolrEngine({ ...rest, ...(model === undefined ? {} : { model }) })
   }
   const model = request.model === null ? undefined : (request.model ?? current.model?.dir)
   return openSearch({

@@ -94,6 +94,10 @@ public final class LightGbmModel {
   private final int[] catStart;
   private final int[] catWords;
   private final int[] catBits;
+  // Per internal node: the training rows' mean output below it (internal_value); per tree whether
+  // its text had them (trees without them put their whole output into the bias).
+  private final double[] internalValue;
+  private final boolean[] hasInternal;
 
   // Leaves of all trees, back to back; linear models per leaf (empty without linear trees).
   private final double[] leafValue;
@@ -138,6 +142,17 @@ public final class LightGbmModel {
     }
   }
 
+  /**
+   * A row's raw score attributed to its features along its paths (Saabas' method), as {@code
+   * explainScore} of {@code @pubmatch/ltr} computes it.
+   *
+   * @param bias the roots' expected outputs ({@code internal_value} of each tree's root; the whole
+   *     output of a one-leaf tree or of a tree whose text has no {@code internal_value})
+   * @param contributions per feature column, the sum over the trees of the changes of expected
+   *     output at the splits on that feature, from each node to the child the row took
+   */
+  public record Contributions(double bias, double[] contributions) {}
+
   private LightGbmModel(Header header, List<ParsedTree> trees, Transform transform) {
     this.version = header.version;
     this.numClass = header.numClass;
@@ -173,6 +188,8 @@ public final class LightGbmModel {
     catStart = new int[nodes];
     catWords = new int[nodes];
     catBits = new int[cats];
+    internalValue = new double[nodes];
+    hasInternal = new boolean[numTrees];
     leafValue = new double[leaves];
     boolean anyLinear = trees.stream().anyMatch(t -> t.leafConst != null);
     leafConst = anyLinear ? new double[leaves] : new double[0];
@@ -204,6 +221,10 @@ public final class LightGbmModel {
         }
       }
       System.arraycopy(tree.leafValue, 0, leafValue, lb, tree.numLeaves);
+      if (tree.internalValue != null) {
+        hasInternal[t] = true;
+        System.arraycopy(tree.internalValue, 0, internalValue, nb, inner);
+      }
       System.arraycopy(tree.catThreshold, 0, catBits, cb, tree.catThreshold.length);
       if (anyLinear) {
         linearTree[t] = tree.leafConst != null;
@@ -459,6 +480,43 @@ public final class LightGbmModel {
       trees.add(new TreeContribution(t, leaf - leafBase[t], output, path));
     }
     return new Explanation(averageOutput ? value / iterations : value, trees);
+  }
+
+  /**
+   * Attributes a row's raw score to its features (Saabas' method), exactly as {@code explainScore}
+   * of {@code @pubmatch/ltr} does over {@code explainRow}: for each tree of the first output, in
+   * model order, the root's {@code internal_value} goes to the bias, and at every split on the
+   * row's path the change from the node's {@code internal_value} to the child's (the leaf's output
+   * for the last split) goes to the split's feature; a tree without a split or without {@code
+   * internal_value}s puts its output into the bias. The same additions in the same order, so the
+   * same doubles. The bias plus the contributions equals {@link #predictRaw(double[])} up to
+   * rounding.
+   *
+   * @param row the feature values, {@link #numFeatures()} of them; NaN for a missing value
+   * @return the bias and one contribution per feature column
+   * @throws IllegalArgumentException when the row has another length
+   */
+  public Contributions explainContributions(double[] row) {
+    checkRow(row);
+    double[] byFeature = new double[numFeatures];
+    double bias = 0.0;
+    int iterations = numIterations();
+    for (int i = 0; i < iterations; i++) {
+      int t = i * treesPerIteration;
+      int node = root[t];
+      if (node < 0 || !hasInternal[t]) {
+        bias += treeOutput(t, row);
+        continue;
+      }
+      bias += internalValue[node];
+      while (node >= 0) {
+        int child = next(node, row[splitFeature[node]]);
+        double childValue = child >= 0 ? internalValue[child] : leafOutput(t, ~child, row);
+        byFeature[splitFeature[node]] += childValue - internalValue[node];
+        node = child;
+      }
+    }
+    return new Contributions(bias, byFeature);
   }
 
   @Override
@@ -768,6 +826,7 @@ public final class LightGbmModel {
     int[] linearStart;
     int[] linearFeatures;
     double[] linearCoeff;
+    double[] internalValue;
   }
 
   /** Reads LightGBM's text format line by line, keeping line numbers for messages. */
@@ -1099,6 +1158,10 @@ public final class LightGbmModel {
           }
         }
         checkStructure(tree, inner);
+        tree.internalValue =
+            inner > 0 && fields.containsKey("internal_value")
+                ? doubles("internal_value", inner, perNode)
+                : null;
         Field isLinear = fields.get("is_linear");
         if (isLinear != null && isLinear.value().strip().equals("1")) {
           linear(tree, perLeaf);

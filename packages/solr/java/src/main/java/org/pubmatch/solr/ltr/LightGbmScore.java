@@ -22,7 +22,7 @@ import java.nio.file.Path;
  *
  * <pre>
  * java -cp target/pubmatch-solr-0.1.0.jar:$(cat target/classpath.txt) \
- *   org.pubmatch.solr.ltr.LightGbmScore [--raw] [--hex] [--explain] MODEL ROWS.json
+ *   org.pubmatch.solr.ltr.LightGbmScore [--raw] [--hex] [--explain | --contributions] MODEL ROWS.json
  * </pre>
  *
  * <p>{@code MODEL} is a {@code model.txt} file or a model folder holding one. {@code ROWS.json} is
@@ -34,7 +34,10 @@ import java.nio.file.Path;
  * with {@link Double#toString(double)}, or exactly with {@link Double#toHexString(double)} with
  * {@code --hex}. With {@code --explain}, each line is instead a JSON object {@code {"value": …,
  * "trees": [{"tree": 0, "leaf": 2, "value": …, "path": [0, 1]}, …]}} (see {@link
- * LightGbmModel#explain(double[])}); with {@code --hex} its numbers are hexadecimal strings.
+ * LightGbmModel#explain(double[])}); with {@code --contributions}, {@code {"bias": …,
+ * "contributions": [one per feature]}} (Saabas' attribution, {@link
+ * LightGbmModel#explainContributions(double[])}); with {@code --hex} their numbers are
+ * hexadecimal strings.
  *
  * <p>Exit status 0 when every row was scored, 1 when the model or the rows cannot be read (the
  * message goes to stderr as {@code lightgbm-score: …}), 2 for bad arguments.
@@ -42,7 +45,7 @@ import java.nio.file.Path;
 public final class LightGbmScore {
 
   private static final String USAGE =
-      "usage: LightGbmScore [--raw] [--hex] [--explain] MODEL ROWS.json"
+      "usage: LightGbmScore [--raw] [--hex] [--explain | --contributions] MODEL ROWS.json"
           + " (MODEL: model.txt or a model folder; ROWS.json: a JSON array of rows, - for stdin)";
 
   private LightGbmScore() {}
@@ -56,6 +59,7 @@ public final class LightGbmScore {
     boolean raw = false;
     boolean hex = false;
     boolean explain = false;
+    boolean contributions = false;
     String model = null;
     String rows = null;
     for (String arg : args) {
@@ -68,6 +72,9 @@ public final class LightGbmScore {
           break;
         case "--explain":
           explain = true;
+          break;
+        case "--contributions":
+          contributions = true;
           break;
         default:
           if (arg.startsWith("--")) {
@@ -90,7 +97,7 @@ public final class LightGbmScore {
       PrintWriter out =
           new PrintWriter(
               new BufferedWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8)));
-      score(lightGbm, data, new Format(raw, hex, explain), out);
+      score(lightGbm, data, new Format(raw, hex, explain, contributions), out);
       out.flush();
       if (out.checkError()) {
         fail("cannot write the scores to stdout");
@@ -105,7 +112,7 @@ public final class LightGbmScore {
   }
 
   /** How to print. */
-  private record Format(boolean raw, boolean hex, boolean explain) {}
+  private record Format(boolean raw, boolean hex, boolean explain, boolean contributions) {}
 
   private static void score(LightGbmModel model, double[][] rows, Format format, PrintWriter out)
       throws IOException {
@@ -125,6 +132,21 @@ public final class LightGbmScore {
       }
       if (format.explain()) {
         out.println(mapper.writeValueAsString(explanationJson(mapper, model.explain(row), format)));
+        continue;
+      }
+      if (format.contributions()) {
+        LightGbmModel.Contributions c = model.explainContributions(row);
+        ObjectNode node = mapper.createObjectNode();
+        putNumber(node, "bias", c.bias(), format);
+        ArrayNode values = node.putArray("contributions");
+        for (double v : c.contributions()) {
+          if (format.hex()) {
+            values.add(Double.toHexString(v));
+          } else {
+            values.add(v);
+          }
+        }
+        out.println(mapper.writeValueAsString(node));
         continue;
       }
       if (format.raw()) {

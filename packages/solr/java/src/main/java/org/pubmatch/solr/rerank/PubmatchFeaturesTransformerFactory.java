@@ -12,6 +12,7 @@ import org.apache.solr.common.util.SimpleOrderedMap;
 import org.apache.solr.request.SolrQueryRequest;
 import org.apache.solr.response.transform.DocTransformer;
 import org.apache.solr.response.transform.TransformerFactory;
+import org.pubmatch.solr.ltr.LightGbmModel;
 
 /**
  * The {@code [pubmatch]} document transformer: each hit of a {@code rq={!pubmatch …}} request with
@@ -19,7 +20,11 @@ import org.apache.solr.response.transform.TransformerFactory;
  * when the query fell back to first-stage order), {@code firstStageScore} (F143) and {@code
  * features} (the 179 values in {@code BestMatchSchema}'s order). Register with {@code <transformer
  * name="pubmatch" class="org.pubmatch.solr.rerank.PubmatchFeaturesTransformerFactory"/>}; ask with
- * {@code fl=id,score,[pubmatch]}.
+ * {@code fl=id,score,[pubmatch]}. Parameters: {@code features=false} leaves the 179 values out
+ * (the double model score alone); {@code explain=true} adds {@code bias} and {@code contributions}
+ * (one per feature column: the model's raw score attributed to the features along the row's paths,
+ * Saabas' method, {@link LightGbmModel#explainContributions(double[])}, as {@code explainScore} of
+ * {@code @pubmatch/ltr}), computed also when the query fell back to first-stage order.
  *
  * <p>The values are those of the same shard request, so a distributed request needs {@code
  * distrib.singlePass=true} (the shards then return the documents' fields with the ids); a hit
@@ -30,6 +35,8 @@ public class PubmatchFeaturesTransformerFactory extends TransformerFactory {
   @Override
   public DocTransformer create(String field, SolrParams params, SolrQueryRequest req) {
     req.getContext().put(PubmatchRescorer.WANT_ROWS, Boolean.TRUE);
+    boolean withFeatures = params == null || params.getBool("features", true);
+    boolean explain = params != null && params.getBool("explain", false);
     return new DocTransformer() {
       @Override
       public String getName() {
@@ -51,11 +58,15 @@ public class PubmatchFeaturesTransformerFactory extends TransformerFactory {
         NamedList<Object> value = new SimpleOrderedMap<>();
         value.add("score", Double.isNaN(row.score()) ? null : row.score());
         value.add("firstStageScore", row.firstStageScore());
-        List<Double> features = new ArrayList<>(row.features().length);
-        for (double v : row.features()) {
-          features.add(v);
+        if (withFeatures) {
+          value.add("features", doubles(row.features()));
         }
-        value.add("features", features);
+        if (explain) {
+          LightGbmModel model = (LightGbmModel) req.getContext().get(PubmatchRescorer.MODEL);
+          LightGbmModel.Contributions c = model.explainContributions(row.features());
+          value.add("bias", c.bias());
+          value.add("contributions", doubles(c.contributions()));
+        }
         PubmatchRescorer.QueryStatistics stats = (PubmatchRescorer.QueryStatistics) req.getContext().get(PubmatchRescorer.STATS);
         if (stats != null) {
           NamedList<Object> s = new SimpleOrderedMap<>();
@@ -75,5 +86,13 @@ public class PubmatchFeaturesTransformerFactory extends TransformerFactory {
         doc.setField(field, value);
       }
     };
+  }
+
+  private static List<Double> doubles(double[] values) {
+    List<Double> out = new ArrayList<>(values.length);
+    for (double v : values) {
+      out.add(v);
+    }
+    return out;
   }
 }

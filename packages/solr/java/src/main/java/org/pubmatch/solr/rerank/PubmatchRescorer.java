@@ -41,6 +41,9 @@ public final class PubmatchRescorer extends Rescorer {
   /** Request context key: the rows kept, {@code Map<Integer, ScoredRow>} by top-level doc id. */
   static final String ROWS = "pubmatch.rerank.rows";
 
+  /** Request context key: the model that scored the rows kept ({@link LightGbmModel}). */
+  static final String MODEL = "pubmatch.rerank.model";
+
   /** Request context key: the statistics the IDFs used ({@link QueryStatistics}). */
   static final String STATS = "pubmatch.rerank.stats";
 
@@ -98,6 +101,7 @@ public final class PubmatchRescorer extends Rescorer {
       Arrays.fill(scores, Double.NaN);
     }
     if (kept != null) {
+      SolrRequestInfo.getRequestInfo().getReq().getContext().put(MODEL, request.model().model());
       for (int i = 0; i < n; i++) {
         kept.put(
             hits[i].doc,

@@ -17,7 +17,7 @@ import org.apache.solr.response.transform.TransformerFactory;
  * The {@code [pubmatch]} document transformer: each hit of a {@code rq={!pubmatch …}} request with
  * what the rescorer computed for it: {@code score} (the model's raw score as a double; {@code null}
  * when the query fell back to first-stage order), {@code firstStageScore} (F143) and {@code
- * features} (the 179 values in {@code BestMatchSchema}'s order). Register with {@code <transformer
+ * features} (the 179 values in {@code BestMatchSchema}'s order, then M1–M3 for a model with a query memory). Register with {@code <transformer
  * name="pubmatch" class="org.pubmatch.solr.rerank.PubmatchFeaturesTransformerFactory"/>}; ask with
  * {@code fl=id,score,[pubmatch]}.
  *

@@ -130,6 +130,21 @@ describe.runIf(RUN)('Best Match with a query memory reranked inside SolrCloud', 
         .map((line) => (JSON.parse(line) as { id: string }).id),
     )
     expect(lines.every((line) => line.terms.length > 0)).toBe(true)
+    // a memory model uploaded without its analysed form (an older client) is refused, named
+    await expect(
+      client.request({
+        path: `${COLLECTION}/pubmatch/models`,
+        params: { action: 'upload', name: 'no-terms' },
+        body: {
+          manifest: JSON.parse(
+            await readFile(join(work, 'model', 'manifest.json'), 'utf8'),
+          ) as unknown,
+          model: await readFile(join(work, 'model', 'model.txt'), 'utf8'),
+          memory,
+        },
+        retry: false,
+      }),
+    ).rejects.toThrow(/no-terms.*memoryTerms/)
     const replicas = await loadModelOnReplicas({ client, collection: COLLECTION, name: 'memory' })
     expect(replicas).toHaveLength(4)
     expect(

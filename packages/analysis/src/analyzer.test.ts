@@ -3,6 +3,7 @@ import {
   createAnalyzer,
   isJoinedToken,
   phraseTokens,
+  textTerms,
   withTerm,
   type AnalyzedToken,
   type TokenFilter,
@@ -75,5 +76,17 @@ describe('phraseTokens', () => {
     ]
     expect(tokens.map(isJoinedToken)).toEqual([true, false, false])
     expect(phraseTokens(tokens).map((t) => t.term)).toEqual(['cox', '2'])
+  })
+})
+
+describe('textTerms', () => {
+  it('keeps every one-position term in order, duplicates too, and drops joined forms', () => {
+    const analyzer = createAnalyzer('test', () => [
+      { term: 'cox2', position: 0, original: 'cox-2', positionLength: 2 },
+      { term: 'cox', position: 0, original: 'cox' },
+      { term: '2', position: 1, original: '2' },
+      { term: 'cox', position: 2, original: 'cox' },
+    ], [])
+    expect(textTerms(analyzer, 'cox-2 cox')).toEqual(['cox', '2', 'cox'])
   })
 })

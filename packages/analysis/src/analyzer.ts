@@ -98,6 +98,24 @@ export function isJoinedToken(token: AnalyzedToken): boolean {
 }
 
 /**
+ * The terms of a text as a term vector counts them: the analyzer's terms in order, duplicates kept
+ * (they are the term frequencies), joined compound forms left out (their parts are there). What
+ * `@pubmatch/ltr`'s query memory compares queries by, and what `@pubmatch/solr` sends a collection
+ * as a model's analysed memory, so both read a remembered query alike.
+ * @param analyzer - the analyzer (the index's text analyzer)
+ * @param text - the text
+ */
+export function textTerms(analyzer: Analyzer, text: string): string[] {
+  const out: string[] = []
+  for (const token of analyzer.analyze(text)) {
+    if (!isJoinedToken(token)) {
+      out.push(token.term)
+    }
+  }
+  return out
+}
+
+/**
  * The tokens a phrase matcher should use: every token that covers exactly one position, i.e.
  * the parts without their joined forms. `"COX-2"`, `"cox2"` and `"cox 2"` all give `cox`, `2`
  * at consecutive positions this way.

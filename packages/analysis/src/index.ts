@@ -1,5 +1,5 @@
 // Analyzers: a tokenizer and token filters under a name that an index records
-export { createAnalyzer, isJoinedToken, phraseTokens, withTerm } from './analyzer.ts'
+export { createAnalyzer, isJoinedToken, phraseTokens, textTerms, withTerm } from './analyzer.ts'
 export type { AnalyzedToken, Analyzer, TokenFilter, Tokenizer } from './analyzer.ts'
 // Ready-made analyzers, and analyzers by name
 export { biomedicalAnalyzer } from './analyzers/biomedical.ts'

@@ -14,7 +14,7 @@
  * exactly NCBI's. A training query must not see its own judgements: `exclude` leaves it out.
  */
 import type { Analyzer } from '@pubmatch/analysis'
-import { isJoinedToken } from '@pubmatch/analysis'
+import { textTerms } from '@pubmatch/analysis'
 import { PubmatchError } from '@pubmatch/core'
 import type { SearchResult } from '@pubmatch/bm25f'
 import type { FeatureDefinition, FeatureExtractor, FeatureSchema, LabelledQuery } from './types.ts'
@@ -79,10 +79,8 @@ export const MEMORY_FEATURES: ReadonlyArray<Omit<FeatureDefinition, 'column'>> =
 
 function terms(analyzer: Analyzer, text: string): Map<string, number> {
   const counts = new Map<string, number>()
-  for (const token of analyzer.analyze(text)) {
-    if (!isJoinedToken(token)) {
-      counts.set(token.term, (counts.get(token.term) ?? 0) + 1)
-    }
+  for (const term of textTerms(analyzer, text)) {
+    counts.set(term, (counts.get(term) ?? 0) + 1)
   }
   return counts
 }

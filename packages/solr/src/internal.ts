@@ -15,7 +15,7 @@ export type { DocumentMapper, DocumentMapperOptions, SolrDocument } from './docu
 export { translateQuery } from './translate.ts'
 export type { SolrQuery, TranslateOptions } from './translate.ts'
 // the collection's first-stage record (collection property) and a deployed model's files read back
-export { collectionFirstStage, FIRST_STAGE_PROPERTY, MODELS_HANDLER, readDeployedFile, recordFirstStage } from './models.ts'
+export { analyzeQueryMemory, collectionFirstStage, FIRST_STAGE_PROPERTY, MEMORY_TERMS_FILE, MODELS_HANDLER, readDeployedFile, recordFirstStage } from './models.ts'
 export type { CollectionFirstStage } from './models.ts'
 // the stored record and the MeSH vocabulary a serving process reads from the collection
 export { decodeRecord, encodeRecord, MESH_FIELD, MESH_ID, readMeshVocabulary, RECORD_FIELD } from './records.ts'

@@ -1,6 +1,7 @@
 /**
  * pubmatch models deployed into a SolrCloud collection, for the second stage on the shards: a
- * model folder (`manifest.json`, `model.txt`, optional `memory.jsonl`) sent to the collection's
+ * model folder (`manifest.json`, `model.txt`, optional `memory.jsonl`, and then the memory analysed
+ * by pubmatch's analyzer, `memory-terms.jsonl`) sent to the collection's
  * `/pubmatch/models` handler (the Java `org.pubmatch.solr.models.ModelHandler`), which checks it
  * and stores it in ZooKeeper under `/pubmatch/models/<collection>/<name>/`, immutable per name.
  * The collection's first stage, which a model must have been trained on, is the collection
@@ -9,6 +10,7 @@
  */
 import { readFile } from 'node:fs/promises'
 import { basename, join, resolve } from 'node:path'
+import { getAnalyzer, textTerms, type Analyzer, type AnalyzerRegistry } from '@pubmatch/analysis'
 import { checkJson, isPubmatchError, json, parseJson, PubmatchError } from '@pubmatch/core'
 import { createSolrClient, type SolrClient, type SolrResponse } from './client.ts'
 import { solrFields, type SolrFieldSet } from './configset.ts'
@@ -19,6 +21,9 @@ export const FIRST_STAGE_PROPERTY = 'pubmatch.firstStage'
 
 /** The handler's path under a collection (or a core). */
 export const MODELS_HANDLER = 'pubmatch/models'
+
+/** The query memory analysed by pubmatch's analyzer, stored beside `memory.jsonl` (the Java `ModelValidator.MEMORY_TERMS_FILE`). */
+export const MEMORY_TERMS_FILE = 'memory-terms.jsonl'
 
 /** What a model name may be (as the Java `ModelStore.NAME`). */
 const MODEL_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/
@@ -134,13 +139,63 @@ export interface DeployModelOptions extends ModelsOptions {
   readonly dir: string
   /** The name in the collection. Defaults to the folder's name. */
   readonly name?: string
+  /**
+   * Where the model's analyzer (its manifest's `firstStage.analyzer`, the collection's) is looked
+   * up to analyse a query memory. Defaults to the built-in analyzers, as `indexCorpus`'s.
+   */
+  readonly analyzers?: Pick<AnalyzerRegistry, 'get'>
+}
+
+const MEMORY_LINE = json.object({
+  id: json.string,
+  text: json.string,
+  judgements: json.record(json.number),
+})
+
+/**
+ * A model's query memory analysed as pubmatch's memory reads it (`createQueryMemory` of
+ * `@pubmatch/ltr`): per remembered query, in the file's order, its id, its terms (`textTerms`:
+ * the analyzer's terms in order, duplicates kept, joined compound forms left out) and its
+ * judgements. The Java rank query cannot run pubmatch's analyzer, so `deployModel` sends this
+ * beside `memory.jsonl` and the shards compute M1–M3 from it.
+ * @param memory - the text of `memory.jsonl` (JSON lines `{id, text, judgements}`)
+ * @param analyzer - the index's text analyzer (the title's: the collection's analyzer)
+ * @param file - the file's name, for messages
+ * @returns the text of `memory-terms.jsonl` (JSON lines `{id, terms, judgements}`)
+ * @throws PubmatchError `UNSUPPORTED_FORMAT` naming a bad line
+ */
+export function analyzeQueryMemory(
+  memory: string,
+  analyzer: Analyzer,
+  file = 'memory.jsonl',
+): string {
+  const lines: string[] = []
+  for (const [i, line] of memory.split('\n').entries()) {
+    if (line.trim() === '') {
+      continue
+    }
+    const query = parseJson(line, MEMORY_LINE, {
+      file: `${file}:${i + 1}`,
+      code: 'UNSUPPORTED_FORMAT',
+    })
+    lines.push(
+      JSON.stringify({
+        id: query.id,
+        terms: textTerms(analyzer, query.text),
+        judgements: query.judgements,
+      }),
+    )
+  }
+  return lines.length === 0 ? '' : `${lines.join('\n')}\n`
 }
 
 /**
  * Deploys a model folder into a collection. The handler checks the manifest (format
  * `pubmatch-ltr-model/2`), parses `model.txt`, compares the feature count with the manifest's
  * schema and the model's first stage with the collection's, then stores it in ZooKeeper; a
- * collection that records no first stage yet gets it from its state document first.
+ * collection that records no first stage yet gets it from its state document first. A model with a
+ * query memory (`memory.jsonl`) also gets the memory's analysed form ({@link analyzeQueryMemory},
+ * with the model's analyzer), from which the shards compute M1–M3.
  * @param options - see {@link DeployModelOptions}
  * @throws PubmatchError `NOT_FOUND` (no model in `dir`, no such collection, or a collection without
  *   the models handler or an indexed corpus), `INVALID_ARGUMENT` (a bad name, or the name exists:
@@ -156,6 +211,14 @@ export async function deployModel(options: DeployModelOptions): Promise<Deployed
     options.name === undefined ? ` (the folder's name; choose one with a name option)` : '',
   )
   const files = await readModelFolder(dir)
+  const memoryTerms =
+    files.memory === undefined
+      ? undefined
+      : analyzeQueryMemory(
+          files.memory,
+          memoryAnalyzer(files.manifest, dir, options.analyzers),
+          join(dir, 'memory.jsonl'),
+        )
   await ensureFirstStage(client, collection, name)
   const answer = await call(client, collection, name, {
     path: `${collection}/${MODELS_HANDLER}`,
@@ -164,6 +227,7 @@ export async function deployModel(options: DeployModelOptions): Promise<Deployed
       manifest: files.manifest,
       model: files.model,
       ...(files.memory === undefined ? {} : { memory: files.memory }),
+      ...(memoryTerms === undefined ? {} : { memoryTerms }),
     },
     retry: false,
   })
@@ -316,7 +380,7 @@ export async function loadModelOnReplicas(
 export async function readDeployedFile(
   options: ModelsOptions & {
     readonly name: string
-    readonly file: 'model.txt' | 'manifest.json' | 'memory.jsonl'
+    readonly file: 'model.txt' | 'manifest.json' | 'memory.jsonl' | 'memory-terms.jsonl'
   },
 ): Promise<{ readonly text: string; readonly bytes: number; readonly sha256: string }> {
   const { client, collection, name, file } = options
@@ -340,6 +404,24 @@ function checkName(name: string, hint: string): void {
       `"${name}" is not a valid model name${hint}: a letter or digit, then up to 127 letters, digits, _ . -`,
     )
   }
+}
+
+/** The analyzer a model's memory is read with: its first stage's (the collection's, checked by the handler). */
+function memoryAnalyzer(
+  manifest: unknown,
+  dir: string,
+  analyzers: Pick<AnalyzerRegistry, 'get'> | undefined,
+): Analyzer {
+  const firstStage = (manifest as { firstStage?: { analyzer?: unknown } } | null)?.firstStage
+  const name = firstStage?.analyzer
+  if (typeof name !== 'string') {
+    throw new PubmatchError(
+      'UNSUPPORTED_FORMAT',
+      `${join(dir, 'manifest.json')}: firstStage.analyzer must be a string (the analyzer the query memory is read with)`,
+      { details: { file: join(dir, 'manifest.json') } },
+    )
+  }
+  return (analyzers ?? { get: getAnalyzer }).get(name)
 }
 
 /** The files of a model folder, read as they are (the handler checks them). */

@@ -43,7 +43,7 @@ export interface SolrRerankOptions {
   readonly start?: number
   /** The filters the first stage ran with (the main query must be the same). Defaults to none. */
   readonly filters?: SearchFilters
-  /** Return each hit's 179 feature values (the `[pubmatch]` transformer). Defaults to `false`. */
+  /** Return each hit's feature values (the `[pubmatch]` transformer: 179, or 182 with a query memory). Defaults to `false`. */
   readonly features?: boolean
   /**
    * Return each hit's model score in double precision (`modelScore`) without its feature values
@@ -78,7 +78,7 @@ export interface SolrRerankedHit {
   readonly modelScore?: number | null
   /** With `features`, `scores` or `explain`: the first-stage score the shard computed (F143). */
   readonly firstStageScore?: number
-  /** With `features` or `explain`: the 179 values, in `BEST_MATCH_SCHEMA`'s order. */
+  /** With `features` or `explain`: the model's feature values: the 179 in `BEST_MATCH_SCHEMA`'s order, then M1–M3 for a model with a query memory. */
   readonly features?: readonly number[]
   /**
    * With `explain`: the model's raw score attributed to the features along the hit's tree paths
@@ -132,7 +132,8 @@ export interface SolrReranker {
    *   500) and its `total` is F176
    * @param options - see {@link SolrRerankOptions}
    * @throws PubmatchError `INVALID_ARGUMENT`, `TIMEOUT`, `UPSTREAM_HTTP` (Solr refused: an unknown
-   *   model answers 404, a model with a query memory 400), `NETWORK`
+   *   model answers 404, a model of another schema, or with a memory deployed without its analysed
+   *   form, 400), `NETWORK`
    */
   rerank(
     query: string,

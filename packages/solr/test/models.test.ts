@@ -10,6 +10,7 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { getAnalyzer, textTerms } from '@pubmatch/analysis'
 import { PubmatchError } from '@pubmatch/core'
 import { defaultReaders, ingestFiles, openCorpus } from '@pubmatch/ingest'
 import { loadLightGbm, type LightGbm, type LightGbmParams } from '@pubmatch/lightgbm-wasm'
@@ -201,8 +202,29 @@ describe.runIf(RUN)('models deployed into a SolrCloud collection', () => {
     })
     expect(Object.keys(deployed.files).sort()).toEqual([
       'manifest.json',
+      'memory-terms.jsonl',
       'memory.jsonl',
       'model.txt',
+    ])
+    // the memory analysed with the manifest's analyzer (biomedical): ids, terms, judgements
+    const terms = await readDeployedFile({
+      client,
+      collection,
+      name: 'bm-small',
+      file: 'memory-terms.jsonl',
+    })
+    expect(
+      terms.text
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as unknown),
+    ).toEqual([
+      {
+        id: 'q1',
+        terms: textTerms(getAnalyzer('biomedical'), 'asthma in children'),
+        judgements: { '27000001': 2 },
+      },
+      { id: 'q2', terms: textTerms(getAnalyzer('biomedical'), 'heart rate'), judgements: {} },
     ])
     expect(deployed.files['model.txt']).toMatchObject({
       bytes: Buffer.byteLength(small.text),

@@ -2,21 +2,37 @@
  * NFCorpus dev through SolrCloud against the embedded engine, end to end from the CLI: ingest and
  * index (embedded), a local 2-node SolrCloud, `pubmatch index --solr` into 2 shards × 2
  * replicas, the documented Best Match recipe trained on train (179 features + query memory,
- * depth 100, dev for early stopping), then four dev runs (first stage and reranked at depth 500,
- * each embedded and through Solr) evaluated exactly as trec_eval -c, with paired randomisation
- * tests of Solr against embedded. Output: Markdown on stdout and RESULTS-nfcorpus.md.
+ * depth 100, dev for early stopping), then the dev runs (first stage and reranked at depth 500,
+ * each embedded and through Solr; reranked through Solr twice: the Solr first stage reranked here,
+ * and the model deployed into the collection (`deployModel`) reranking on the shards,
+ * `createSolrFirstStage` top 1000 + `createSolrReranker` over its top 500) evaluated exactly as
+ * trec_eval -c, with paired randomisation tests of Solr against embedded. Output: Markdown on
+ * stdout and RESULTS-nfcorpus.md.
  *
  *   node dist/nfcorpus.js [--shared ../../../shared/data] [--dir .cache/nfcorpus] [--keep-cluster]
  */
 import { execFileSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { mkdir, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { cpus, loadavg, totalmem } from 'node:os'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import { compareRuns, evaluate, formatTable, readQrels, readRun, type EvaluationResult } from '@pubmatch/eval'
-import { startLocalCluster } from '@pubmatch/solr'
+import { openSearch } from '@pubmatch/engine'
+import { engineInternals } from '@pubmatch/engine/internal'
+import { compareRuns, evaluate, formatTable, readQrels, readRun, writeRun, type EvaluationResult } from '@pubmatch/eval'
+import {
+  createSolrClient,
+  createSolrFirstStage,
+  createSolrReranker,
+  deployModel,
+  listModels,
+  removeModel,
+  solrFields,
+  startLocalCluster,
+  type SolrClient,
+} from '@pubmatch/solr'
+import { readCollectionState } from '@pubmatch/solr/internal'
 
 const here = fileURLToPath(new URL('.', import.meta.url))
 const { values: args } = parseArgs({
@@ -30,6 +46,9 @@ const shared = resolve(args.shared)
 const work = resolve(args.dir)
 const cli = resolve(here, '../../../apps/cli/dist/bin.js')
 const nf = (path: string): string => join(shared, 'nfcorpus', path)
+
+/** The run reranked inside Solr. */
+const IN_SOLR = 'Solr reranked in Solr'
 
 const log = (text: string): void => {
   process.stderr.write(`[bench-solr ${new Date().toISOString().slice(11, 19)}] ${text}\n`)
@@ -57,7 +76,10 @@ try {
   const urls = cluster.urls().join(',')
   const backend = `solr://${cluster.urls()[0]!.replace(/^http:\/\//, '')}/nfcorpus`
   timings.push(['index --solr (2 shards × 2 replicas)', pubmatch('index', '--solr', urls, '--collection', 'nfcorpus', '--shards', '2', '--replicas', '2', '-c', corpus, '-q').seconds])
-  if (!existsSync(join(model, 'manifest.json'))) {
+  const reused = existsSync(join(model, 'manifest.json'))
+  if (reused) {
+    log(`reusing the model in ${model}`)
+  } else {
     timings.push([
       'train (179 + memory, depth 100)',
       pubmatch(
@@ -76,19 +98,29 @@ try {
   ]
   const qrels = await readQrels(nf('dev/s-3.qrel'))
   const results = new Map<string, EvaluationResult>()
+  const runFile = (name: string): string => join(work, `${name.replace(/[\s,]+/g, '-')}.run`)
+  const measures = ['ndcg_cut.10,20', 'P.10', 'recall.100,1000', 'map']
   for (const [name, extra] of runs) {
-    const file = join(work, `${name.replace(/[\s,]+/g, '-')}.run`)
+    const file = runFile(name)
     timings.push([`run dev: ${name}`, pubmatch('run', '-i', index, '--queries', nf('dev/q-titles.queries'), '-o', file, '-q', ...extra).seconds])
-    results.set(name, evaluate(await readRun(file), qrels, { measures: ['ndcg_cut.10,20', 'P.10', 'recall.100,1000', 'map'] }))
+    results.set(name, evaluate(await readRun(file), qrels, { measures }))
   }
+  // the same model deployed into the collection, reranking on the shards
+  const client = createSolrClient({ urls: cluster.urls() })
+  const inSolr = await rerankInSolr(client, 'nfcorpus', index, model, runFile('Solr first stage'), runFile(IN_SOLR))
+  timings.push(['deployModel (182 features: 179 + memory)', inSolr.deploySeconds])
+  timings.push([`run dev: ${IN_SOLR}`, inSolr.runSeconds])
+  results.set(IN_SOLR, evaluate(await readRun(runFile(IN_SOLR)), qrels, { measures }))
+  // the same model over the same candidates, here and on the shards: how alike the two runs are
+  const agreement = await compareRankings(runFile('Solr reranked'), runFile(IN_SOLR))
   load.push(`after: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`)
   const pick = (names: readonly string[]): Map<string, EvaluationResult> => new Map(names.map((n) => [n, results.get(n)!]))
   const firstStage = compareRuns(pick(['embedded first stage', 'Solr first stage', 'Solr first stage, CombinedFieldQuery']))
-  const reranked = compareRuns(pick(['embedded reranked', 'Solr reranked']))
+  const reranked = compareRuns(pick(['embedded reranked', 'Solr reranked', IN_SOLR]))
   const ndcg = (name: string): number => results.get(name)!.mean['ndcg_cut_10']!
-  const gap = (a: string, b: string): string => {
+  const gap = (a: string, b: string, target = 0.005): string => {
     const d = ndcg(b) - ndcg(a)
-    return `${d >= 0 ? '+' : ''}${d.toFixed(4)} (${Math.abs(d) <= 0.005 ? 'within' : 'NOT within'} 0.005)`
+    return `${d >= 0 ? '+' : ''}${d.toFixed(4)} (${Math.abs(d) <= target ? 'within' : 'NOT within'} ${target})`
   }
   const report = `# Solr backend on NFCorpus dev
 
@@ -113,14 +145,28 @@ ${formatTable(firstStage)}
 
 nDCG@10 gap: ${gap('embedded first stage', 'Solr first stage')}; CombinedFieldQuery ${gap('embedded first stage', 'Solr first stage, CombinedFieldQuery')}.
 
-## Reranked (same model, features and forward store; only the first stage differs)
+## Reranked (same model; only the first stage differs, or the whole second stage runs in Solr)
+
+\`Solr reranked\`: the Solr first stage (\`--backend\`), reranked here (local index, forward store
+and model). \`${IN_SOLR}\`: the model deployed into the collection (\`deployModel\`, with its query
+memory analysed by pubmatch's analyzer, \`memory-terms.jsonl\`); per query
+\`createSolrFirstStage\` top 1000 (trec_eval's tie order), then \`createSolrReranker\` over its top
+500 in one request: each shard computes its candidates' 182 features (179 + M1–M3) and model
+scores, the coordinator merges by score; the run's scores are Solr's (32-bit floats), ranks
+501–1000 follow in first-stage order as the embedded reranker writes them. Its first stage
+equals the CLI's \`Solr first stage\` run on ${inSolr.sameFirstStage} of ${inSolr.queries} queries; ${inSolr.fallbacks}
+queries kept first-stage order (outside the model's range). Against \`Solr reranked\` (the same
+candidates and model, reranked here): the same order of all 1,000 hits on ${agreement.same} of
+${agreement.queries} queries with hits (the top 10 on ${agreement.sameTop10}), scores within
+${agreement.maxRelative.toExponential(2)} relative (Solr's 32-bit floats; documents whose scores are
+equal as floats are tied in the run, trec_eval orders them by id).
 
 ${formatTable(reranked)}
 
-nDCG@10 gap: ${gap('embedded reranked', 'Solr reranked')}.
+nDCG@10 gap: Solr reranked ${gap('embedded reranked', 'Solr reranked')}; ${IN_SOLR} ${gap('embedded reranked', IN_SOLR, 0.003)}.
 
 ## Wall times
-
+${reused ? `\nThe model (and corpus, indexes and collection, which the steps below resume) came from an earlier run in ${work}.\n` : ''}
 | step | s |
 |---|---:|
 ${timings.map(([step, s]) => `| ${step} | ${s.toFixed(1)} |`).join('\n')}
@@ -131,4 +177,102 @@ ${timings.map(([step, s]) => `| ${step} | ${s.toFixed(1)} |`).join('\n')}
   if (!args['keep-cluster']) {
     await cluster.shutdown()
   }
+}
+
+/** How alike two runs of the same queries are: same order, same top 10, largest relative score difference. */
+async function compareRankings(a: string, b: string): Promise<{ queries: number; same: number; sameTop10: number; maxRelative: number }> {
+  const [left, right] = [await readRun(a), await readRun(b)]
+  let same = 0
+  let sameTop10 = 0
+  let maxRelative = 0
+  for (const [qid, entries] of left.queries) {
+    const other = right.queries.get(qid) ?? []
+    const ids = (list: typeof entries, n = Infinity): string => list.slice(0, n).map((e) => e.docId).join(' ')
+    same += ids(entries) === ids(other) ? 1 : 0
+    sameTop10 += ids(entries, 10) === ids(other, 10) ? 1 : 0
+    const scores = new Map(other.map((e) => [e.docId, e.score]))
+    for (const e of entries) {
+      const s = scores.get(e.docId)
+      const scale = Math.max(Math.abs(e.score), Math.abs(s ?? 0))
+      if (s !== undefined && scale > 0) {
+        maxRelative = Math.max(maxRelative, Math.abs(e.score - s) / scale)
+      }
+    }
+  }
+  return { queries: left.queries.size, same, sameTop10, maxRelative }
+}
+
+/**
+ * The dev queries reranked inside Solr: the model folder deployed into the collection (after
+ * removing an earlier deployment of the name), then per query the Solr first stage's top 1000
+ * with the options the CLI's \`--backend\` uses (the local index's analyzer, match, syntax and field
+ * weights), its top 500 reranked by the \`pubmatch\` rank query, the rest in first-stage order.
+ */
+async function rerankInSolr(
+  client: SolrClient,
+  collection: string,
+  indexDir: string,
+  modelDir: string,
+  cliFirstStageRun: string,
+  out: string,
+): Promise<{ deploySeconds: number; runSeconds: number; queries: number; sameFirstStage: number; fallbacks: number }> {
+  const name = 'nfcorpus-bm'
+  let started = performance.now()
+  if ((await listModels({ client, collection })).models.some((m) => m.name === name)) {
+    await removeModel({ client, collection, name })
+  }
+  log(`deployModel ${modelDir} → ${collection}/${name}`)
+  await deployModel({ client, collection, dir: modelDir, name })
+  const deploySeconds = (performance.now() - started) / 1000
+  const engine = await openSearch({ index: indexDir })
+  const state = await readCollectionState(client, collection)
+  if (state === undefined) {
+    throw new Error(`collection ${collection} holds no indexed corpus`)
+  }
+  const params = engine.firstStage.params as { fieldWeights?: Record<string, number>; defaultFieldWeight?: number; fieldB?: Record<string, number> }
+  const options = {
+    client,
+    collection,
+    fields: solrFields(state.fieldSet),
+    analyzer: engineInternals(engine).analyzer,
+    match: engine.firstStage.match,
+    syntax: engine.firstStage.syntax,
+    ...(params.fieldWeights === undefined ? {} : { fieldWeights: params.fieldWeights }),
+    ...(params.defaultFieldWeight === undefined ? {} : { defaultFieldWeight: params.defaultFieldWeight }),
+    ...(params.fieldB === undefined ? {} : { fieldB: params.fieldB }),
+  }
+  const firstStage = createSolrFirstStage(options)
+  const reranker = createSolrReranker({ ...options, model: name })
+  const cli = await readRun(cliFirstStageRun)
+  // QID<TAB>text, as \`pubmatch run --queries\` reads them
+  const queries = (await readFile(nf('dev/q-titles.queries'), 'utf8'))
+    .split(/\r?\n/)
+    .filter((line) => line.trim() !== '')
+    .map((line) => {
+      const tab = line.indexOf('\t')
+      return { id: line.slice(0, tab).trim(), text: line.slice(tab + 1).trim() }
+    })
+  const run = { tag: 'solr-rq', queries: new Map<string, Array<{ docId: string; score: number; rank: number }>>() }
+  let sameFirstStage = 0
+  let fallbacks = 0
+  started = performance.now()
+  log(`rerank in Solr: ${queries.length} dev queries`)
+  for (const query of queries) {
+    const first = await firstStage.search(query.text, { limit: 1000, tieBreak: 'idDescending' })
+    const expected = (cli.queries.get(query.id) ?? []).map((e) => e.docId).join(' ')
+    sameFirstStage += first.hits.map((h) => h.id).join(' ') === expected ? 1 : 0
+    const head = { ...first, hits: first.hits.slice(0, 500) }
+    const ranked = head.hits.length === 0 ? { hits: [] } : await reranker.rerank(query.text, head, { rows: head.hits.length })
+    if ('fallback' in ranked && ranked.fallback !== undefined) {
+      fallbacks++
+    }
+    const hits = ranked.hits.map((hit) => ({ docId: hit.id, score: hit.score, rank: hit.rank }))
+    // the tail as the embedded reranker writes it (withTail): below the head, first-stage order
+    const floor = hits.length > 0 ? Math.min(...hits.map((h) => h.score)) : 0
+    const tail = first.hits.slice(head.hits.length)
+    tail.forEach((hit, i) => hits.push({ docId: hit.id, score: floor - 1 - (i + 1) / (tail.length + 1), rank: head.hits.length + i + 1 }))
+    run.queries.set(query.id, hits)
+  }
+  await writeRun(run, out)
+  return { deploySeconds, runSeconds: (performance.now() - started) / 1000, queries: queries.length, sameFirstStage, fallbacks }
 }

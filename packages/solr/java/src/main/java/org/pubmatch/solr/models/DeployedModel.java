@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import org.pubmatch.solr.features.QueryMemoryFeatures;
 import org.pubmatch.solr.ltr.LightGbmModel;
 
 /**
@@ -19,6 +20,7 @@ public final class DeployedModel {
   private final LightGbmModel model;
   private final List<String> featureIds;
   private final String memory;
+  private final QueryMemoryFeatures queryMemory;
 
   DeployedModel(String collection, String name, JsonNode descriptor, ModelValidator.Checked checked) {
     this.collection = collection;
@@ -30,6 +32,7 @@ public final class DeployedModel {
     manifest.path("schema").path("features").forEach(id -> ids.add(id.asText()));
     this.featureIds = Collections.unmodifiableList(ids);
     this.memory = checked.memory();
+    this.queryMemory = checked.queryMemory();
   }
 
   /**
@@ -134,6 +137,27 @@ public final class DeployedModel {
    */
   public String memory() {
     return memory;
+  }
+
+  /**
+   * The query memory's features M1–M3 over its analysed form ({@code memory-terms.jsonl}, which
+   * {@code deployModel} writes with pubmatch's analyzer), or {@code null} for a model without a
+   * memory or one deployed before the analysed form existed.
+   *
+   * @return the memory, immutable and shared between queries, or {@code null}
+   */
+  public QueryMemoryFeatures queryMemory() {
+    return queryMemory;
+  }
+
+  /**
+   * Whether the model's features are the 179 followed by the query memory's M1–M3 (schema {@value
+   * ModelValidator#MEMORY_SCHEMA_VERSION}).
+   *
+   * @return whether it needs the memory's columns
+   */
+  public boolean usesMemory() {
+    return ModelValidator.MEMORY_SCHEMA_VERSION.equals(schemaVersion());
   }
 
   @Override

@@ -244,7 +244,8 @@ public final class ModelCache {
       String manifest = store.readFile(key.collection(), key.name(), descriptor, "manifest.json");
       String text = store.readFile(key.collection(), key.name(), descriptor, "model.txt");
       String memory = store.readFile(key.collection(), key.name(), descriptor, "memory.jsonl");
-      ModelValidator.Checked checked = ModelValidator.check(key.name(), manifest, text, memory);
+      String memoryTerms = store.readFile(key.collection(), key.name(), descriptor, ModelValidator.MEMORY_TERMS_FILE);
+      ModelValidator.Checked checked = ModelValidator.check(key.name(), manifest, text, memory, memoryTerms);
       ModelValidator.checkFirstStage(key.name(), key.collection(), checked.manifest(), ModelValidator.collectionFirstStage(zk, key.collection()));
       entry.future.complete(new DeployedModel(key.collection(), key.name(), descriptor, checked));
     } catch (RuntimeException | Error e) {

@@ -35,11 +35,13 @@ import org.apache.solr.security.AuthorizationContext;
  *   <li>{@code list} (default): {@code models} (descriptors of complete models) and {@code
  *       incomplete} (names being uploaded or whose upload was interrupted).
  *   <li>{@code get&name=N}: {@code model} (the descriptor) and {@code manifest}; with {@code
- *       file=model.txt|manifest.json|memory.jsonl}, that file read back from ZooKeeper: {@code
+ *       file=model.txt|manifest.json|memory.jsonl|memory-terms.jsonl}, that file read back from ZooKeeper: {@code
  *       file}, {@code bytes}, {@code sha256}, {@code text}.
  *   <li>{@code upload&name=N} (POST): the body is a JSON envelope {@code {"manifest": {…},
- *       "model": "…model.txt…", "memory": "…memory.jsonl…"}} ({@code memory} only for a model
- *       with a query memory). The model is checked ({@link ModelValidator}) against itself and
+ *       "model": "…model.txt…", "memory": "…memory.jsonl…", "memoryTerms":
+ *       "…memory-terms.jsonl…"}} ({@code memory} only for a model with a query memory; {@code
+ *       memoryTerms}, the memory analysed by pubmatch's analyzer, required when its features
+ *       include M1–M3). The model is checked ({@link ModelValidator}) against itself and
  *       against the collection's first stage, then stored ({@link ModelStore}); answers {@code
  *       model} (the descriptor). 409 when the name exists.
  *   <li>{@code delete&name=N} (POST): removes the model; {@code removed}, {@code wasComplete}.
@@ -128,7 +130,14 @@ public final class ModelHandler extends RequestHandlerBase {
         JsonNode manifest = envelope.get("manifest");
         String model = textOrNull(envelope, "model", name);
         String memory = textOrNull(envelope, "memory", name);
-        ModelValidator.Checked checked = ModelValidator.check(name, manifest, model, memory);
+        String memoryTerms = textOrNull(envelope, "memoryTerms", name);
+        ModelValidator.Checked checked = ModelValidator.check(name, manifest, model, memory, memoryTerms);
+        if (memoryTerms == null && checked.manifest().path("schema").path("version").asText().contains(ModelValidator.MEMORY_SCHEMA_SUFFIX)) {
+          throw new SolrException(
+              ErrorCode.BAD_REQUEST,
+              "model " + name + ": its features include a query memory (M1-M3) but the upload has no memoryTerms (" + ModelValidator.MEMORY_TERMS_FILE
+                  + ", the memory analysed by pubmatch's analyzer): deploy it with deployModel of @pubmatch/solr or `pubmatch model deploy-solr`");
+        }
         JsonNode firstStage = ModelValidator.collectionFirstStage(container.getZkController().getZkClient(), collection);
         ModelValidator.checkFirstStage(name, collection, checked.manifest(), firstStage);
         Map<String, String> files = new LinkedHashMap<>();
@@ -136,6 +145,9 @@ public final class ModelHandler extends RequestHandlerBase {
         files.put("model.txt", model);
         if (memory != null) {
           files.put("memory.jsonl", memory);
+        }
+        if (memoryTerms != null) {
+          files.put(ModelValidator.MEMORY_TERMS_FILE, memoryTerms);
         }
         Map<String, Object> summary = new LinkedHashMap<>();
         summary.put("trees", checked.model().numTrees());
@@ -170,6 +182,7 @@ public final class ModelHandler extends RequestHandlerBase {
         rsp.add("schemaFeatures", model.featureIds().size());
         rsp.add("depth", model.depth());
         rsp.add("memory", model.memory() != null);
+        rsp.add("memoryQueries", model.queryMemory() == null ? null : model.queryMemory().size());
         rsp.add("wasCached", wasCached);
         rsp.add("cached", cache.cached());
       }

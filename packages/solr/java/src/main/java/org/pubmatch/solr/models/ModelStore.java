@@ -39,6 +39,7 @@ import org.apache.zookeeper.Watcher;
  * /pubmatch/models/COLLECTION/NAME/manifest.json/000000   gzip of the file, bytes 0 … 524287
  * /pubmatch/models/COLLECTION/NAME/model.txt/000000, 000001, …
  * /pubmatch/models/COLLECTION/NAME/memory.jsonl/000000    (only for a model with a query memory)
+ * /pubmatch/models/COLLECTION/NAME/memory-terms.jsonl/000000  (the memory analysed by pubmatch's analyzer)
  * /pubmatch/models/COLLECTION/NAME/complete          the descriptor (JSON), created last
  * </pre>
  *
@@ -57,7 +58,7 @@ public final class ModelStore {
   public static final String COMPLETE = "complete";
 
   /** The files of a model, in the order they are written. */
-  public static final List<String> FILES = List.of("manifest.json", "model.txt", "memory.jsonl");
+  public static final List<String> FILES = List.of("manifest.json", "model.txt", "memory.jsonl", "memory-terms.jsonl");
 
   /** Bytes per chunk: half of ZooKeeper's default {@code jute.maxbuffer} (1 MB). */
   public static final int CHUNK_BYTES = 512 * 1024;
@@ -250,7 +251,7 @@ public final class ModelStore {
    * @param collection the collection
    * @param name the new model's name
    * @param files file name → text ({@code manifest.json} and {@code model.txt}, optionally {@code
-   *     memory.jsonl})
+   *     memory.jsonl} and {@code memory-terms.jsonl})
    * @param summary fields added to the descriptor (trees, features, first stage, …)
    * @return the descriptor
    * @throws SolrException 409 when the name is taken (complete, or an upload in progress or

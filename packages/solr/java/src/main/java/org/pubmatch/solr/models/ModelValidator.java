@@ -5,13 +5,17 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.apache.solr.common.SolrException;
 import org.apache.solr.common.SolrException.ErrorCode;
 import org.apache.solr.common.cloud.SolrZkClient;
 import org.apache.solr.common.cloud.ZkStateReader;
 import org.apache.zookeeper.KeeperException;
+import org.pubmatch.solr.features.BestMatchSchema;
+import org.pubmatch.solr.features.QueryMemoryFeatures;
 import org.pubmatch.solr.ltr.LightGbmModel;
 import org.pubmatch.solr.ltr.LightGbmModelException;
 
@@ -35,6 +39,15 @@ public final class ModelValidator {
    */
   public static final String FIRST_STAGE_PROPERTY = "pubmatch.firstStage";
 
+  /** The schema of a model with a query memory: the 179, then M1–M3 ({@code withMemorySchema} of pubmatch). */
+  public static final String MEMORY_SCHEMA_VERSION = BestMatchSchema.VERSION + "+memory-3/1";
+
+  /** What a query memory adds to a schema's version. */
+  public static final String MEMORY_SCHEMA_SUFFIX = "+memory-3/1";
+
+  /** The query memory analysed by pubmatch's analyzer, which {@code deployModel} sends beside {@code memory.jsonl}. */
+  public static final String MEMORY_TERMS_FILE = "memory-terms.jsonl";
+
   /** BM25F parameters a Solr first stage honours per request; k1 and b are the collection's. */
   private static final Set<String> QUERY_TIME_PARAMS = Set.of("fieldWeights", "defaultFieldWeight", "fieldB");
 
@@ -48,8 +61,10 @@ public final class ModelValidator {
    * @param manifest the manifest
    * @param model the parsed LightGBM model
    * @param memory the query memory's text, or {@code null}
+   * @param memoryTerms the analysed memory's text ({@value #MEMORY_TERMS_FILE}), or {@code null}
+   * @param queryMemory M1–M3 over the analysed memory, or {@code null} without {@code memoryTerms}
    */
-  public record Checked(JsonNode manifest, LightGbmModel model, String memory) {}
+  public record Checked(JsonNode manifest, LightGbmModel model, String memory, String memoryTerms, QueryMemoryFeatures queryMemory) {}
 
   /**
    * Reads and checks a model's files.
@@ -62,6 +77,21 @@ public final class ModelValidator {
    * @throws SolrException 400 naming the model, the file and what is wrong
    */
   public static Checked check(String name, String manifestText, String modelText, String memoryText) {
+    return check(name, manifestText, modelText, memoryText, null);
+  }
+
+  /**
+   * Reads and checks a model's files, with the analysed query memory.
+   *
+   * @param name the model's name, for messages
+   * @param manifestText {@code manifest.json}
+   * @param modelText {@code model.txt}
+   * @param memoryText {@code memory.jsonl}, or {@code null}
+   * @param memoryTermsText {@value #MEMORY_TERMS_FILE}, or {@code null}
+   * @return the checked model
+   * @throws SolrException 400 naming the model, the file and what is wrong
+   */
+  public static Checked check(String name, String manifestText, String modelText, String memoryText, String memoryTermsText) {
     if (manifestText == null) {
       throw bad(name, "manifest.json is missing");
     }
@@ -74,7 +104,7 @@ public final class ModelValidator {
     } catch (JsonProcessingException e) {
       throw bad(name, "manifest.json is not JSON: " + e.getOriginalMessage());
     }
-    return check(name, manifest, modelText, memoryText);
+    return check(name, manifest, modelText, memoryText, memoryTermsText);
   }
 
   /**
@@ -88,6 +118,23 @@ public final class ModelValidator {
    * @throws SolrException 400 naming the model, the file and what is wrong
    */
   public static Checked check(String name, JsonNode manifest, String modelText, String memoryText) {
+    return check(name, manifest, modelText, memoryText, null);
+  }
+
+  /**
+   * Checks a model whose manifest is already parsed, with the analysed query memory: each line of
+   * {@value #MEMORY_TERMS_FILE} is {@code {"id", "terms": [strings], "judgements": {doc: grade}}},
+   * the remembered queries of {@code memory.jsonl} in the same order.
+   *
+   * @param name the model's name, for messages
+   * @param manifest the manifest
+   * @param modelText {@code model.txt}
+   * @param memoryText {@code memory.jsonl}, or {@code null}
+   * @param memoryTermsText {@value #MEMORY_TERMS_FILE}, or {@code null}
+   * @return the checked model
+   * @throws SolrException 400 naming the model, the file and what is wrong
+   */
+  public static Checked check(String name, JsonNode manifest, String modelText, String memoryText, String memoryTermsText) {
     if (manifest == null || !manifest.isObject()) {
       throw bad(name, "manifest.json is not a JSON object");
     }
@@ -130,6 +177,7 @@ public final class ModelValidator {
     if (wantsMemory && memoryText == null) {
       throw bad(name, "manifest.json says the model was trained with a query memory, but memory.jsonl is missing");
     }
+    List<String> memoryIds = new ArrayList<>();
     if (memoryText != null) {
       String[] lines = memoryText.split("\n", -1);
       for (int i = 0; i < lines.length; i++) {
@@ -145,9 +193,70 @@ public final class ModelValidator {
         if (!line.path("id").isTextual() || !line.path("text").isTextual() || !line.path("judgements").isObject()) {
           throw bad(name, "memory.jsonl line " + (i + 1) + " is not {id, text, judgements}");
         }
+        memoryIds.add(line.path("id").asText());
       }
     }
-    return new Checked(manifest, model, memoryText);
+    QueryMemoryFeatures queryMemory = null;
+    if (memoryTermsText != null) {
+      if (memoryText == null) {
+        throw bad(name, MEMORY_TERMS_FILE + " comes without memory.jsonl");
+      }
+      queryMemory = queryMemory(name, memoryTermsText, memoryIds, memorySpec.path("k").asInt(QueryMemoryFeatures.DEFAULT_K));
+    }
+    return new Checked(manifest, model, memoryText, memoryTermsText, queryMemory);
+  }
+
+  /** M1–M3 over the analysed memory, whose queries must be memory.jsonl's in the same order. */
+  private static QueryMemoryFeatures queryMemory(String name, String text, List<String> memoryIds, int k) {
+    List<QueryMemoryFeatures.RememberedQuery> queries = new ArrayList<>();
+    String[] lines = text.split("\n", -1);
+    for (int i = 0; i < lines.length; i++) {
+      if (lines[i].isBlank()) {
+        continue;
+      }
+      String where = MEMORY_TERMS_FILE + " line " + (i + 1);
+      JsonNode line;
+      try {
+        line = JSON.readTree(lines[i]);
+      } catch (JsonProcessingException e) {
+        throw bad(name, where + " is not JSON: " + e.getOriginalMessage());
+      }
+      if (!line.path("id").isTextual() || !line.path("terms").isArray() || !line.path("judgements").isObject()) {
+        throw bad(name, where + " is not {id, terms, judgements}");
+      }
+      List<String> terms = new ArrayList<>();
+      for (JsonNode term : line.get("terms")) {
+        if (!term.isTextual()) {
+          throw bad(name, where + ": terms must be strings");
+        }
+        terms.add(term.asText());
+      }
+      List<QueryMemoryFeatures.Judgement> judgements = new ArrayList<>();
+      for (Iterator<Map.Entry<String, JsonNode>> it = line.get("judgements").fields(); it.hasNext(); ) {
+        Map.Entry<String, JsonNode> judgement = it.next();
+        if (!judgement.getValue().isNumber()) {
+          throw bad(name, where + ": the grade of " + judgement.getKey() + " is not a number");
+        }
+        judgements.add(new QueryMemoryFeatures.Judgement(judgement.getKey(), judgement.getValue().asDouble()));
+      }
+      String id = line.get("id").asText();
+      int q = queries.size();
+      if (q >= memoryIds.size() || !memoryIds.get(q).equals(id)) {
+        throw bad(name, where + ": query " + id + " is not memory.jsonl's query " + (q + 1) + (q < memoryIds.size() ? " (" + memoryIds.get(q) + ")" : "") + "; deploy the model folder again");
+      }
+      queries.add(new QueryMemoryFeatures.RememberedQuery(id, List.copyOf(terms), List.copyOf(judgements)));
+    }
+    if (queries.size() != memoryIds.size()) {
+      throw bad(name, MEMORY_TERMS_FILE + " has " + queries.size() + " queries, memory.jsonl " + memoryIds.size() + "; deploy the model folder again");
+    }
+    if (k < 1) {
+      throw bad(name, "manifest.json: training.memory.k must be a positive integer, got " + k);
+    }
+    try {
+      return new QueryMemoryFeatures(queries, k);
+    } catch (IllegalArgumentException e) {
+      throw bad(name, MEMORY_TERMS_FILE + ": " + e.getMessage());
+    }
   }
 
   /**

@@ -18,7 +18,7 @@ import org.pubmatch.solr.ltr.LightGbmModel;
  * The {@code [pubmatch]} document transformer: each hit of a {@code rq={!pubmatch …}} request with
  * what the rescorer computed for it: {@code score} (the model's raw score as a double; {@code null}
  * when the query fell back to first-stage order), {@code firstStageScore} (F143) and {@code
- * features} (the 179 values in {@code BestMatchSchema}'s order). Register with {@code <transformer
+ * features} (the 179 values in {@code BestMatchSchema}'s order, then M1–M3 for a model with a query memory). Register with {@code <transformer
  * name="pubmatch" class="org.pubmatch.solr.rerank.PubmatchFeaturesTransformerFactory"/>}; ask with
  * {@code fl=id,score,[pubmatch]}. Parameters: {@code features=false} leaves the 179 values out
  * (the double model score alone); {@code explain=true} adds {@code bias} and {@code contributions}

@@ -25,9 +25,11 @@ import org.apache.solr.search.SyntaxError;
 import org.apache.solr.search.stats.StatsUtil;
 import org.pubmatch.solr.features.BestMatchQuery;
 import org.pubmatch.solr.features.BestMatchSchema;
+import org.pubmatch.solr.features.QueryMemoryFeatures;
 import org.pubmatch.solr.features.QueryToken;
 import org.pubmatch.solr.models.DeployedModel;
 import org.pubmatch.solr.models.ModelCache;
+import org.pubmatch.solr.models.ModelValidator;
 import org.pubmatch.solr.shard.CollectionTermStats;
 import org.pubmatch.solr.shard.ShardFields;
 
@@ -54,9 +56,14 @@ import org.pubmatch.solr.shard.ShardFields;
  * document count the features use are the collection's. On the coordinator it adds {@code
  * pubmatch} to the response: the model and, when the query falls back, why.
  *
- * <p>Refused with 400: a missing or bad parameter, a model whose features are not the 179 of
- * {@link BestMatchSchema#VERSION} (a model with a query memory, M1–M3, cannot run here yet); 404:
- * an unknown model.
+ * <p>Models: the 179 features of {@link BestMatchSchema#VERSION}, or those followed by the query
+ * memory's M1–M3 ({@link ModelValidator#MEMORY_SCHEMA_VERSION}), computed from the memory's
+ * analysed form that {@code deployModel} stored with the model and the query's terms from {@code
+ * pm.tokens} (every token that is not a joined compound form, as pubmatch's memory analyses the
+ * query text with the same analyzer; no stop words dropped).
+ *
+ * <p>Refused with 400: a missing or bad parameter, a model of another schema, a model with a
+ * memory deployed without its analysed form; 404: an unknown model.
  */
 public class PubmatchRerankQParserPlugin extends QParserPlugin {
 
@@ -96,7 +103,9 @@ public class PubmatchRerankQParserPlugin extends QParserPlugin {
     }
     SolrCore core = req.getCore();
     DeployedModel model = ModelCache.of(core).get(core, name);
-    if (!BestMatchSchema.VERSION.equals(model.schemaVersion()) || model.featureIds().size() != BestMatchSchema.FEATURE_COUNT) {
+    boolean plain = BestMatchSchema.VERSION.equals(model.schemaVersion()) && model.featureIds().size() == BestMatchSchema.FEATURE_COUNT;
+    boolean withMemory = model.usesMemory() && model.featureIds().size() == BestMatchSchema.FEATURE_COUNT + QueryMemoryFeatures.COUNT;
+    if (!plain && !withMemory) {
       throw bad(
           "model "
               + name
@@ -108,9 +117,17 @@ public class PubmatchRerankQParserPlugin extends QParserPlugin {
               + BestMatchSchema.FEATURE_COUNT
               + " features of \""
               + BestMatchSchema.VERSION
-              + "\" only"
-              + (model.memory() != null ? " (a query memory, M1-M3, is not computed in Solr)" : "")
-              + "; rerank with this model in pubmatch, or train one without a memory");
+              + "\", optionally followed by the query memory's M1-M3 (\""
+              + ModelValidator.MEMORY_SCHEMA_VERSION
+              + "\"), only; rerank with this model in pubmatch");
+    }
+    if (withMemory && model.queryMemory() == null) {
+      throw bad(
+          "model "
+              + name
+              + " uses a query memory (M1-M3) but was deployed without its analysed form ("
+              + ModelValidator.MEMORY_TERMS_FILE
+              + "); remove it and deploy it again with deployModel of @pubmatch/solr or `pubmatch model deploy-solr`");
     }
     String totalText = local.get("total");
     if (totalText == null) {

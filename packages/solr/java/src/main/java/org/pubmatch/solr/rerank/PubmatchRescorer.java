@@ -16,6 +16,7 @@ import org.apache.solr.request.SolrRequestInfo;
 import org.pubmatch.solr.features.BestMatchFeatures;
 import org.pubmatch.solr.features.BestMatchQuery;
 import org.pubmatch.solr.features.BestMatchSchema;
+import org.pubmatch.solr.features.QueryMemoryFeatures;
 import org.pubmatch.solr.ltr.LightGbmModel;
 import org.pubmatch.solr.shard.CollectionTermStats;
 import org.pubmatch.solr.shard.ShardDocument;
@@ -25,7 +26,8 @@ import org.pubmatch.solr.shard.ShardDocumentReader;
  * Scores a shard's first-stage candidates with a Best Match model: reads each candidate's feature
  * data ({@link ShardDocumentReader}, in doc id order), computes its 179 features ({@link
  * BestMatchFeatures}; F143 is the candidate's first-stage score, F176 the request's collection-wide
- * total, the IDFs from collection-wide statistics), scores the row with the model's raw score
+ * total, the IDFs from collection-wide statistics) and, for a model with a query memory, M1–M3
+ * ({@link QueryMemoryFeatures}, by the candidate's id), scores the row with the model's raw score
  * ({@link LightGbmModel#predictRaw}) and returns the candidates by model score, highest first (ties:
  * first-stage order). A query whose query-level features lie outside the model's range ({@link
  * RerankRequest#fallback()}) keeps its first-stage order and scores.
@@ -62,7 +64,7 @@ public final class PubmatchRescorer extends Rescorer {
   /**
    * One candidate as the rescorer saw it.
    *
-   * @param features the 179 feature values
+   * @param features the feature values (179, or 182 with a query memory)
    * @param score the model's raw score ({@code NaN} when the query fell back)
    * @param firstStageScore the first-stage score (F143)
    */
@@ -88,7 +90,7 @@ public final class PubmatchRescorer extends Rescorer {
       return new TopDocs(firstPass.totalHits, Arrays.copyOf(hits, Math.min(topN, n)));
     }
     double[] rows = features(searcher, hits);
-    int width = BestMatchSchema.FEATURE_COUNT;
+    int width = request.model().featureIds().size();
     double[] scores = new double[n];
     if (request.fallback() == null) {
       LightGbmModel model = request.model().model();
@@ -126,16 +128,17 @@ public final class PubmatchRescorer extends Rescorer {
   }
 
   /**
-   * The 179 features of each hit, row after row in the hits' order.
+   * The model's features of each hit, row after row in the hits' order: the 179, then, for a model
+   * with a query memory, M1–M3 from its memory, the query's terms and the candidates' ids.
    *
    * @param searcher the shard's searcher (documents and statistics)
    * @param hits the candidates with their first-stage scores
-   * @return {@code hits.length × 179} values
+   * @return {@code hits.length × width} values (width 179, or 182 with a memory)
    * @throws IOException when the index cannot be read
    */
   double[] features(IndexSearcher searcher, ScoreDoc[] hits) throws IOException {
     int n = hits.length;
-    int width = BestMatchSchema.FEATURE_COUNT;
+    int width = request.model().featureIds().size();
     double[] rows = new double[n * width];
     if (n == 0) {
       return rows;
@@ -152,10 +155,17 @@ public final class PubmatchRescorer extends Rescorer {
     ShardDocument doc = new ShardDocument();
     ShardCandidate candidate = new ShardCandidate(doc);
     BestMatchFeatures extractor = new BestMatchFeatures();
+    QueryMemoryFeatures memory = request.model().usesMemory() ? request.model().queryMemory() : null;
+    String[] ids = new String[n];
     for (int i : byDoc) {
       reader.read(hits[i].doc, doc);
       candidate.setFirstStageScore(firstStageScore(hits[i].score));
       extractor.extract(query, candidate, request.total(), rows, i * width);
+      ids[i] = doc.id();
+    }
+    if (memory != null) {
+      // serving: no remembered query is left out (exclude is for training queries only)
+      memory.evidence(QueryMemoryFeatures.terms(request.tokens()), Arrays.asList(ids), null, rows, BestMatchSchema.FEATURE_COUNT, width);
     }
     return rows;
   }
@@ -179,7 +189,8 @@ public final class PubmatchRescorer extends Rescorer {
     double[] row = features(searcher, new ScoreDoc[] {hit});
     List<Explanation> details = new ArrayList<>();
     details.add(firstPass);
-    List<String> names = BestMatchSchema.names();
+    List<String> names = new ArrayList<>(BestMatchSchema.names());
+    names.addAll(QueryMemoryFeatures.NAMES);
     List<String> ids = request.model().featureIds();
     for (int c = 0; c < row.length; c++) {
       details.add(Explanation.match(row[c], ids.get(c) + " " + names.get(c)));

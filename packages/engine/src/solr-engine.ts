@@ -27,7 +27,7 @@ import {
   type ModelManifest,
   type RerankFallback,
 } from '@pubmatch/ltr'
-import { checkFirstStage, parseModelManifest } from '@pubmatch/ltr/internal'
+import { checkFirstStage, MEMORY_SCHEMA_SUFFIX, parseModelManifest } from '@pubmatch/ltr/internal'
 import {
   createSolrClient,
   createSolrFirstStage,
@@ -461,10 +461,11 @@ async function openDeployedModel(
     (await readDeployedFile({ client, collection, name, file: 'manifest.json' })).text,
     `${where}: manifest.json`,
   )
-  if (manifest.schema.version !== BEST_MATCH_SCHEMA.version) {
+  const computed = [BEST_MATCH_SCHEMA.version, `${BEST_MATCH_SCHEMA.version}${MEMORY_SCHEMA_SUFFIX}`]
+  if (!computed.includes(manifest.schema.version)) {
     throw new PubmatchError(
       'INVALID_ARGUMENT',
-      `${where} has features of schema ${manifest.schema.version}; the rank query on the shards computes the 179 of ${BEST_MATCH_SCHEMA.version} only (a query memory or extra feature blocks are not computed in Solr): rerank with it over a local index (-i INDEX), or train one without them`,
+      `${where} has features of schema ${manifest.schema.version}; the rank query on the shards computes ${computed.join(' and ')} only (the 179, with or without the query memory; extra feature blocks such as full-text sections are not computed in Solr): rerank with it over a local index (-i INDEX), or train one without them`,
     )
   }
   checkFirstStage(manifest, current, where)

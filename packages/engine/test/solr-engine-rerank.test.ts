@@ -327,4 +327,50 @@ describe.runIf(RUN)('a Solr-only engine reranking on the shards with a deployed 
       solrOnly.search(queries[0]!, { deadline: performance.now() - 1 }),
     ).rejects.toSatisfy((error) => isPubmatchError(error, 'TIMEOUT'))
   })
+
+  it('reranks with a deployed model that has a query memory (M1–M3) as the embedded engine with its folder', async () => {
+    const client = createSolrClient({ urls: cluster!.urls(), backoffMs: 100, retries: 8 })
+    const sample = await sampleIndex(work)
+    const plain = await openSearch({ index: sample.index })
+    const lightgbm = await loadLightGbm()
+    try {
+      const trained = await trainModel(plain, {
+        lightgbm,
+        queries: await meshQueries(sample.corpus),
+        depth: 50,
+        trees: 60,
+        earlyStopping: 60,
+        memory: { k: 20 },
+      })
+      await saveBestMatchModel(join(work, 'model-memory'), trained)
+    } finally {
+      await lightgbm.terminate()
+    }
+    await deployModel({
+      client,
+      collection: COLLECTION,
+      dir: join(work, 'model-memory'),
+      name: 'sample-memory',
+    })
+    const withMemory = await openSearch({ index: sample.index, model: join(work, 'model-memory') })
+    const reference = await attachSolrBackend(withMemory, { backend })
+    const served = await openSolrEngine({ backend, model: 'sample-memory' })
+    expect(served.model!.manifest.schema.features.slice(-3)).toEqual(['M1', 'M2', 'M3'])
+    for (const query of queries) {
+      const [mine, theirs] = await Promise.all([served.run(query, 100), reference.run(query, 100)])
+      expect({
+        query,
+        ids: mine.hits.map((hit) => [hit.id, hit.rank]),
+        fallback: mine.fallback,
+      }).toEqual({
+        query,
+        ids: theirs.hits.map((hit) => [hit.id, hit.rank]),
+        fallback: theirs.fallback,
+      })
+      sameScores(
+        mine.hits.map((hit) => hit.score),
+        theirs.hits.map((hit) => hit.score),
+      )
+    }
+  })
 })

@@ -13,7 +13,7 @@ export type { ForwardIndexBuilder } from './features/forward.ts'
 // features and the query memory, assembled by hand
 export { createFeatureExtractor } from './features/extract.ts'
 export type { FeatureExtractorOptions } from './features/extract.ts'
-export { createQueryMemory, withQueryMemory } from './memory.ts'
+export { createQueryMemory, MEMORY_SCHEMA_SUFFIX, withQueryMemory } from './memory.ts'
 export type { QueryMemory } from './memory.ts'
 export { acceptedRange, checkFirstStage, memoryQueries } from './best-match.ts'
 

@@ -158,7 +158,7 @@ function latency(results: RerankResults): string[] {
   if (results.agreement !== undefined) {
     const a = results.agreement
     out.push(
-      `Top ${results.options.rows} of Solr against the embedded engine, first ${a.queries} accepted queries: ${a.sameOrder} the same ids in the same order, ${a.sameSet} the same set, mean overlap ${pct(a.meanOverlap)} (scores are Solr’s 32-bit floats, so near ties may swap; the features are bit-identical, packages/engine/test/solr-rerank.test.ts).`,
+      `Top ${results.options.rows} of Solr against the embedded engine, first ${a.queries} accepted queries: ${a.sameOrder} the same ids in the same order, ${a.sameSet} the same set, mean overlap ${pct(a.meanOverlap)} (not a parity test: Solr’s first-stage scores differ slightly from the embedded ones — Lucene keeps a field’s length in one byte — so F143, the candidates near rank 500 and near ties differ, and Solr merges shards by 32-bit float scores; given the same candidates and scores the 179 features are bit-identical, packages/engine/test/solr-rerank.test.ts).`,
       '',
     )
   }

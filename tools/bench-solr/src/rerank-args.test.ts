@@ -32,6 +32,8 @@ describe('parseRerankArgs', () => {
     expect(
       parseRerankArgs(['--docs', '200000', '--quick', '--rates', '2, 4.5', '--stop-node', '1', '--skip-embedded']),
     ).toMatchObject({ docs: 200_000, queries: 40, rates: [2, 4.5], stopNode: 1, skipEmbedded: true })
+    expect(parseRerankArgs(['--note', 'why 200k']).note).toBe('why 200k')
+    expect(() => parseRerankArgs(['--note'])).toThrow(/--note needs a value/)
   })
 
   it('rejects unknown flags, bad numbers, a third node and too many queries', () => {

@@ -48,6 +48,8 @@ export interface RerankOptions {
   readonly shardDocs: number
   /** Skip the embedded engine. */
   readonly skipEmbedded: boolean
+  /** A note printed under the report's heading (why this size, what else ran). Defaults to none. */
+  readonly note?: string
 }
 
 const INTEGER_FLAGS = {
@@ -74,7 +76,7 @@ const INTEGER_FLAGS = {
 type IntegerOption = (typeof INTEGER_FLAGS)[keyof typeof INTEGER_FLAGS]
 
 const USAGE =
-  '--docs N --queries N --warmup N --train-queries N --trees N --depth N --rows N --rates 5,10 --paced-requests N --fault-rate R --fault-requests N --stop-node I --swap-rate R --swap-requests N --check-queries N --shard-queries N --dir DIR --quick --timeout-min N --heap 4g --seed N --shard-docs N --skip-embedded'
+  '--docs N --queries N --warmup N --train-queries N --trees N --depth N --rows N --rates 5,10 --paced-requests N --fault-rate R --fault-requests N --stop-node I --swap-rate R --swap-requests N --check-queries N --shard-queries N --dir DIR --quick --timeout-min N --heap 4g --seed N --shard-docs N --skip-embedded --note TEXT'
 
 function invalid(message: string): PubmatchError {
   return new PubmatchError('INVALID_ARGUMENT', `@pubmatch/bench-solr: ${message}`)
@@ -175,6 +177,7 @@ export function parseRerankArgs(argv: readonly string[]): RerankOptions {
   const given: Partial<Record<IntegerOption, number>> & {
     dir?: string
     heap?: string
+    note?: string
     rates?: number[]
     skipEmbedded?: boolean
   } = {}
@@ -185,12 +188,12 @@ export function parseRerankArgs(argv: readonly string[]): RerankOptions {
     }
     if (flag === '--skip-embedded') {
       given.skipEmbedded = true
-    } else if (flag === '--dir' || flag === '--heap') {
+    } else if (flag === '--dir' || flag === '--heap' || flag === '--note') {
       const value = argv[++i]
       if (value === undefined || value.startsWith('--')) {
         throw invalid(`${flag} needs a value`)
       }
-      given[flag === '--dir' ? 'dir' : 'heap'] = value
+      given[flag === '--dir' ? 'dir' : flag === '--heap' ? 'heap' : 'note'] = value
     } else if (flag === '--rates') {
       given.rates = parseRates(argv[++i])
     } else if (flag in INTEGER_FLAGS) {

@@ -149,6 +149,8 @@ describe('renderRerankReport', () => {
     expect(text).toContain('| shards × replicas, nodes | 12 × 2 (3,000,000 per shard), 24 nodes | one replica per node |')
     expect(text).toContain('| index bytes per article (one replica) | 3,146 |')
     expect(text).not.toContain('smoke run')
+    expect(text).not.toContain('**Note:**')
+    expect(renderRerankReport({ ...results, options: { ...results.options, note: '200k, not 1M' } })).toContain('**Note:** 200k, not 1M')
   })
 
   it('says when a run is a smoke run and lists errors', () => {

@@ -60,6 +60,7 @@ function header(results: RerankResults): string[] {
     `Run: ${results.startedAt} – ${results.endedAt ?? '(unfinished)'}; machine: ${machine.cpu}, ${machine.cores} cores, ${formatBytes(machine.memoryBytes)} RAM, Node ${machine.node}, ${machine.java}, ${machine.os}. ` +
       `1-minute load average ${first?.before[0] ?? DASH} before the first phase, ${last?.after[0] ?? DASH} after the last (range ${load.length === 0 ? DASH : `${Math.min(...load)}–${Math.max(...load)}`}; every phase's below).`,
     '',
+    ...(options.note === undefined ? [] : [`**Note:** ${options.note}`, '']),
     `Corpus: ${formatInt(results.setup?.docCount ?? options.docs)} synthetic articles (tools/synth, seed ${options.seed}), the same corpus store indexed by both engines. ` +
       `${options.quick ? '**A smoke run (`--quick`), not a result.** ' : ''}` +
       `Queries: ${options.queries} real PubMed log queries of 1–5 terms (tools/synth \`sampleQueries\`, seed 1, as scale.ts), after ${options.warmup} disjoint warm-up queries; PubMed syntax, **match any** (ranked OR retrieval, as tools/bench-server serves the synthetic corpus, so that searches reach the model at full depth). ` +

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { parseHeapInfo } from './rerank-jvm.ts'
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { damonPageout, parseHeapInfo } from './rerank-jvm.ts'
 
 describe('parseHeapInfo', () => {
   it('reads the committed and used heap of G1 in MiB', () => {
@@ -14,5 +17,18 @@ describe('parseHeapInfo', () => {
 
   it('gives undefined for text without a heap line', () => {
     expect(parseHeapInfo('12345:\nCommand executed successfully')).toBeUndefined()
+  })
+})
+
+describe('damonPageout', () => {
+  it('is true only for a running kdamond whose first scheme pages out', () => {
+    const root = mkdtempSync(join(tmpdir(), 'damon-'))
+    mkdirSync(join(root, '0/contexts/0/schemes/0'), { recursive: true })
+    writeFileSync(join(root, '0/state'), 'on\n')
+    writeFileSync(join(root, '0/contexts/0/schemes/0/action'), 'pageout\n')
+    expect(damonPageout(root)).toBe(true)
+    writeFileSync(join(root, '0/state'), 'off\n')
+    expect(damonPageout(root)).toBe(false)
+    expect(damonPageout(join(root, 'missing'))).toBe(false)
   })
 })

@@ -4,6 +4,7 @@
  * (`GC.run`), so the used heap after it is the live set.
  */
 import { spawnSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 
 /** The heap as `GC.heap_info` prints it, MiB. */
 export interface HeapInfo {
@@ -50,4 +51,19 @@ export function jvmHeap(pid: number): JvmHeap | undefined {
   spawnSync('jcmd', [String(pid), 'GC.run'], { encoding: 'utf8', timeout: 120_000 })
   const afterGc = heapInfo(pid)
   return afterGc === undefined ? undefined : { before, afterGc }
+}
+
+/**
+ * Whether the kernel runs a DAMON `pageout` scheme (kdamond), which reclaims cold pages: an idle
+ * process's RSS then reads low.
+ * @param root - the DAMON sysfs directory. Defaults to `/sys/kernel/mm/damon/admin/kdamonds`.
+ */
+export function damonPageout(root = '/sys/kernel/mm/damon/admin/kdamonds'): boolean {
+  try {
+    const state = readFileSync(`${root}/0/state`, 'utf8').trim()
+    const action = readFileSync(`${root}/0/contexts/0/schemes/0/action`, 'utf8').trim()
+    return state === 'on' && action === 'pageout'
+  } catch {
+    return false
+  }
 }

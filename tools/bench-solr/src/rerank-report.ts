@@ -206,6 +206,12 @@ function memory(results: RerankResults): string[] {
     '',
     markdownTable(['when', 'JVM RSS', 'JVM peak RSS', 'heap used of committed', 'after a full GC (live)'], [jvmRow('after indexing and the deploy of model A', jvm?.before), jvmRow('after the serving process', jvm?.after)]),
     '',
+    ...(results.damonPageout === true
+      ? [
+          'This VM’s kernel runs a DAMON `pageout` scheme (kdamond), which reclaims cold pages: the RSS of a process that has been idle reads low (the JVM’s can fall below its used heap); peak RSS (VmHWM) is the upper figure, the heap after a full GC what the JVM needs live.',
+          '',
+        ]
+      : []),
   )
   const size = results.size
   if (size !== undefined && results.indexing !== undefined) {

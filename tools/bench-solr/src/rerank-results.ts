@@ -61,6 +61,8 @@ export interface RerankResults {
   readonly phases: PhaseLoad[]
   readonly errors: Array<{ readonly phase: string; readonly message: string }>
   readonly solrHeap: string
+  /** Whether the kernel ran a DAMON pageout scheme (RSS of idle processes reads low). */
+  damonPageout?: boolean
   setup?: RerankSetup
   embedded?: RerankEmbedded
   indexing?: RerankIndexing

@@ -25,7 +25,7 @@ import { parseRerankArgs, type RerankOptions } from './rerank-args.ts'
 import type { RerankCase } from './rerank-case.ts'
 import { RERANK_EMBEDDED, type RerankEmbedded } from './rerank-embedded.ts'
 import { renderRerankReport } from './rerank-report.ts'
-import { jvmHeap } from './rerank-jvm.ts'
+import { damonPageout, jvmHeap } from './rerank-jvm.ts'
 import { deriveRerank, type JvmSample, type RerankResults } from './rerank-results.ts'
 import { RERANK_SETUP, type RerankSetup } from './rerank-setup.ts'
 import { RERANK_SOLR } from './rerank-solr.ts'
@@ -249,6 +249,7 @@ async function main(): Promise<number> {
     phases: [],
     errors: [],
     solrHeap: options.heap,
+    damonPageout: damonPageout(),
   }
   const limitMs = options.timeoutMin * 60_000
   let cluster: LocalCluster | undefined

@@ -132,7 +132,7 @@ function latency(results: RerankResults): string[] {
   const out = [
     '## Latency',
     '',
-    'Client wall time per search, ms, nearest-rank p50 / p95 / p99. For Solr a reranked search is both requests from the serving process, (a) the first stage and (b) the rerank on the shards; paced runs are open loop (request i is due at i / rate s, its time counts from then, so a wait behind a slow request counts). The embedded engine answers in its own thread: at a paced rate a search waits for the one before it.',
+    'Client wall time per search, ms, nearest-rank p50 / p95 / p99. For Solr a reranked search is both requests from the serving process, (a) the first stage and (b) the rerank on the shards; paced runs are open loop (request i is due at i / rate s, its time counts from then, so a wait behind a slow request counts). The embedded engine answers in its own thread: at a paced rate a search waits for the one before it. Every Solr request bypasses Solr’s result caches (`cache=false` on the main query and on the candidates’ `{!terms}` filter; the embedded engine has none), so the paced runs’ repeated queries are computed again. Run order: one client (each query for the first time after the warm-up), the first stage alone, then the paced rates.',
     '',
     markdownTable(
       ['load', 'embedded p50 / p95 / p99', 'Solr p50 / p95 / p99', 'Solr / embedded p50', 'p99', 'failed (emb. / Solr)', 'reranked (emb. / Solr)'],

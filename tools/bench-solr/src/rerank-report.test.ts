@@ -148,6 +148,10 @@ describe('renderRerankReport', () => {
     expect(text).toContain('| after indexing and the deploy of model A | 2,000 MiB | 2,100 MiB | 800 MiB of 1,024 MiB | 300 MiB of 1,024 MiB |')
     expect(text).toContain('| shards × replicas, nodes | 12 × 2 (3,000,000 per shard), 24 nodes | one replica per node |')
     expect(text).toContain('| index bytes per article (one replica) | 3,146 |')
+    // scale.ts's match-all and embedded-row assumptions are left out, the second stage's added
+    expect(text).not.toContain('match-all queries here are not pruned')
+    expect(text).not.toContain('The embedded rows use')
+    expect(text).toContain('- Request (b) on one shard costs time linear in the candidates it holds')
     expect(text).not.toContain('smoke run')
     expect(text).not.toContain('**Note:**')
     expect(renderRerankReport({ ...results, options: { ...results.options, note: '200k, not 1M' } })).toContain('**Note:** 200k, not 1M')

@@ -306,7 +306,8 @@ function projection(results: RerankResults): string[] {
     '',
     'Assumptions:',
     '',
-    ...PROJECTION_ASSUMPTIONS.map((a) => `- ${a}`),
+    // scale.ts's assumptions, less those about its match-all queries and its embedded rows
+    ...PROJECTION_ASSUMPTIONS.filter((a) => !/^(A shard’s search time|Synthetic text|The embedded rows)/.test(a)).map((a) => `- ${a}`),
     ...SECOND_STAGE_ASSUMPTIONS.map((a) => `- ${a}`),
     '',
   ]

@@ -270,6 +270,8 @@ export function projectSecondStage(input: SecondStageProjectionInput): SecondSta
 
 /** The assumptions of {@link projectSecondStage}, for the report (beside {@link PROJECTION_ASSUMPTIONS}). */
 export const SECOND_STAGE_ASSUMPTIONS: readonly string[] = [
+  'Request (a) on one shard (QTime with distrib=false and Solr’s result caches bypassed, top 500 with an exact count: every matching document is scored) grows linearly with the shard’s documents, as the posting lists of the query’s terms do.',
+  'Synthetic text (words drawn independently): with match any most log queries match many documents, as on PubMed, but the term statistics, match counts and so the first stage’s work per query are not PubMed’s.',
   'The replica’s bytes per article are measured with everything the second stage reads on the shards (pubmatch_fwd, pubmatch_ti_terms/pubmatch_ab_terms/pubmatch_tiab, the stored record) and grow linearly, like the first stage’s.',
   'Request (b) on one shard costs time linear in the candidates it holds and independent of its size: the 179 features read each candidate’s own forward data and the query terms’ statistics (a few term lookups), and the 500 trees score each candidate once. With S shards each holds depth / S of the candidates (hash routing spreads them evenly), so a shard’s share shrinks as shards are added.',
   'Request (b)’s fan-out (distributed wall − one shard’s QTime, same percentile, 2 shards on one machine) is fixed: the statistics phase (ExactStatsCache over the query terms), the candidate ids sent to every shard (a terms filter of depth ids) and the merge of the shards’ lists. Optimistic for 12 shards, as the first stage’s.',

@@ -28,10 +28,30 @@ describe('parseRerankArgs', () => {
   })
 
   it('makes --quick a small run whose flags can still be overridden', () => {
-    expect(parseRerankArgs(['--quick'])).toMatchObject({ docs: 20_000, queries: 40, pacedRequests: 60, timeoutMin: 15 })
+    expect(parseRerankArgs(['--quick'])).toMatchObject({
+      docs: 20_000,
+      queries: 40,
+      pacedRequests: 60,
+      timeoutMin: 15,
+    })
     expect(
-      parseRerankArgs(['--docs', '200000', '--quick', '--rates', '2, 4.5', '--stop-node', '1', '--skip-embedded']),
-    ).toMatchObject({ docs: 200_000, queries: 40, rates: [2, 4.5], stopNode: 1, skipEmbedded: true })
+      parseRerankArgs([
+        '--docs',
+        '200000',
+        '--quick',
+        '--rates',
+        '2, 4.5',
+        '--stop-node',
+        '1',
+        '--skip-embedded',
+      ]),
+    ).toMatchObject({
+      docs: 200_000,
+      queries: 40,
+      rates: [2, 4.5],
+      stopNode: 1,
+      skipEmbedded: true,
+    })
     expect(parseRerankArgs(['--note', 'why 200k']).note).toBe('why 200k')
     expect(() => parseRerankArgs(['--note'])).toThrow(/--note needs a value/)
   })
@@ -44,7 +64,9 @@ describe('parseRerankArgs', () => {
     expect(() => parseRerankArgs(['--stop-node', '2'])).toThrow(/0 or 1/)
     expect(() => parseRerankArgs(['--trees', '0'])).toThrow(/--trees must be at least 1/)
     // 500 + 50 + 2 × 200 = 950 > 918
-    expect(() => parseRerankArgs(['--queries', '500', '--train-queries', '200'])).toThrow(/at most 918.*got 950/)
+    expect(() => parseRerankArgs(['--queries', '500', '--train-queries', '200'])).toThrow(
+      /at most 918.*got 950/,
+    )
     expect(() => parseRerankArgs(['--heap', 'lots'])).toThrow(/--heap/)
   })
 })

@@ -97,8 +97,14 @@ function parseInteger(flag: string, value: string | undefined): number {
  */
 export function parseRates(value: string | undefined): number[] {
   const rates = (value ?? '').split(',').map((part) => Number(part.trim()))
-  if (value === undefined || value.trim() === '' || rates.some((rate) => !(rate > 0) || !Number.isFinite(rate))) {
-    throw invalid(`--rates needs positive numbers separated by commas, got ${truncateForMessage(String(value))}`)
+  if (
+    value === undefined ||
+    value.trim() === '' ||
+    rates.some((rate) => !(rate > 0) || !Number.isFinite(rate))
+  ) {
+    throw invalid(
+      `--rates needs positive numbers separated by commas, got ${truncateForMessage(String(value))}`,
+    )
   }
   return rates
 }

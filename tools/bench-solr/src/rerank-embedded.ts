@@ -77,7 +77,11 @@ const say = (text: string): void => {
  */
 export async function serveEmbeddedReranked(request: RerankEmbeddedCase): Promise<RerankEmbedded> {
   const t0 = performance.now()
-  const engine = await openSearch({ index: request.index, model: request.model, ranking: { match: 'any' } })
+  const engine = await openSearch({
+    index: request.index,
+    model: request.model,
+    ranking: { match: 'any' },
+  })
   const openMs = performance.now() - t0
   const t1 = performance.now()
   await engine.prepareFeatures()
@@ -124,7 +128,10 @@ export async function serveEmbeddedReranked(request: RerankEmbeddedCase): Promis
     const samples = await runPaced(
       request.pacedRequests,
       rate,
-      (i) => ({ reranked: engine.search(accepted[i % accepted.length]!.text, { limit: request.rows }).reranked }),
+      (i) => ({
+        reranked: engine.search(accepted[i % accepted.length]!.text, { limit: request.rows })
+          .reranked,
+      }),
       { progressEvery: 100, progress: (text) => say(`${rate} req/s: ${text}`) },
     )
     paced.push({ rate, summary: summarizeLoad(samples) })

@@ -34,7 +34,10 @@ export function parseHeapInfo(text: string): HeapInfo | undefined {
 }
 
 function heapInfo(pid: number): HeapInfo | undefined {
-  const run = spawnSync('jcmd', [String(pid), 'GC.heap_info'], { encoding: 'utf8', timeout: 60_000 })
+  const run = spawnSync('jcmd', [String(pid), 'GC.heap_info'], {
+    encoding: 'utf8',
+    timeout: 60_000,
+  })
   return run.status === 0 ? parseHeapInfo(run.stdout) : undefined
 }
 

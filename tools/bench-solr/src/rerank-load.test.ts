@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { dueTimes, runPaced, runSerial, summarizeLoad, windowAround, type RequestSample } from './rerank-load.ts'
+import {
+  dueTimes,
+  runPaced,
+  runSerial,
+  summarizeLoad,
+  windowAround,
+  type RequestSample,
+} from './rerank-load.ts'
 
 describe('dueTimes', () => {
   it('spaces requests 1000 / rate ms apart from 0', () => {
@@ -51,7 +58,11 @@ describe('summarizeLoad', () => {
 
 describe('windowAround', () => {
   it('keeps the requests due within half the width on each side, the end excluded', () => {
-    const samples = [0, 4999, 5000, 9999, 10_000, 15_000].map((due, i): RequestSample => ({ i, due, ms: 1 }))
+    const samples = [0, 4999, 5000, 9999, 10_000, 15_000].map((due, i): RequestSample => ({
+      i,
+      due,
+      ms: 1,
+    }))
     expect(windowAround(samples, 10_000, 5000).map((s) => s.due)).toEqual([5000, 9999, 10_000])
   })
 })

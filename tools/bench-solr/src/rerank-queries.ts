@@ -22,9 +22,12 @@ export interface RerankQueries {
  * @param warmup - warm-up queries
  */
 export function rerankQueries(measured: number, warmup: number): RerankQueries {
-  const all = sampleQueries({ count: MAX_LOG_QUERIES, seed: LOG_QUERY_SEED, minTerms: 1, maxTerms: 5 }).map(
-    (entry): Query => ({ id: entry.qid, text: entry.text }),
-  )
+  const all = sampleQueries({
+    count: MAX_LOG_QUERIES,
+    seed: LOG_QUERY_SEED,
+    minTerms: 1,
+    maxTerms: 5,
+  }).map((entry): Query => ({ id: entry.qid, text: entry.text }))
   return {
     warmup: all.slice(0, warmup),
     measured: all.slice(warmup, warmup + measured),

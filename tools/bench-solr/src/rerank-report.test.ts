@@ -8,7 +8,14 @@ const MIB = 2 ** 20
 
 /** Requests due 100 ms apart with the given (a, b) times; total = a + b. */
 function load(pairs: ReadonlyArray<readonly [number, number]>, failed = 0): LoadSummary {
-  const samples: RequestSample[] = pairs.map(([a, b], i) => ({ i, due: i * 100, ms: a + b, aMs: a, bMs: b, reranked: true }))
+  const samples: RequestSample[] = pairs.map(([a, b], i) => ({
+    i,
+    due: i * 100,
+    ms: a + b,
+    aMs: a,
+    bMs: b,
+    reranked: true,
+  }))
   for (let k = 0; k < failed; k++) {
     samples.push({ i: pairs.length + k, due: (pairs.length + k) * 100, ms: 1, error: 'NETWORK' })
   }
@@ -28,7 +35,14 @@ function fixture(): RerankResults {
   return {
     command: 'node tools/bench-solr/dist/rerank-scale.js --docs 200000',
     options: { ...parseRerankArgs(['--docs', '200000']), dir: '/tmp/x' },
-    machine: { cpu: 'Xeon', cores: 2, memoryBytes: 24 * 2 ** 30, node: 'v20.20.2', java: 'openjdk 17', os: 'Debian 12' },
+    machine: {
+      cpu: 'Xeon',
+      cores: 2,
+      memoryBytes: 24 * 2 ** 30,
+      node: 'v20.20.2',
+      java: 'openjdk 17',
+      os: 'Debian 12',
+    },
     startedAt: '2026-11-27T23:05:00.000Z',
     endedAt: '2026-11-27T23:20:00.000Z',
     phases: [{ phase: 'embedded', before: [1.2, 2, 3], after: [1.8, 2, 3], seconds: 120 }],
@@ -43,8 +57,30 @@ function fixture(): RerankResults {
       forwardSeconds: 1,
       reused: true,
       models: [
-        { name: 'A', dir: '/a', seed: 1, queries: 150, trainRows: 60_000, trees: 500, modelBytes: 2 * MIB, seconds: 100, grades: { 0: 10, 1: 5, 2: 1 }, reused: true },
-        { name: 'B', dir: '/b', seed: 2, queries: 150, trainRows: 61_000, trees: 500, modelBytes: 2 * MIB, seconds: 100, grades: { 0: 10 }, reused: false },
+        {
+          name: 'A',
+          dir: '/a',
+          seed: 1,
+          queries: 150,
+          trainRows: 60_000,
+          trees: 500,
+          modelBytes: 2 * MIB,
+          seconds: 100,
+          grades: { 0: 10, 1: 5, 2: 1 },
+          reused: true,
+        },
+        {
+          name: 'B',
+          dir: '/b',
+          seed: 2,
+          queries: 150,
+          trainRows: 61_000,
+          trees: 500,
+          modelBytes: 2 * MIB,
+          seconds: 100,
+          grades: { 0: 10 },
+          reused: false,
+        },
       ],
     },
     embedded: {
@@ -81,8 +117,18 @@ function fixture(): RerankResults {
     },
     jvm: {
       before: {
-        memory: { jvmRssMiB: 2000, jvmPeakRssMiB: 2100, jvmRssAnonMiB: 1500, jvmRssFileMiB: 500, nodeRssMiB: 100, nodePeakRssMiB: 100 },
-        heap: { before: { totalMiB: 1024, usedMiB: 800 }, afterGc: { totalMiB: 1024, usedMiB: 300 } },
+        memory: {
+          jvmRssMiB: 2000,
+          jvmPeakRssMiB: 2100,
+          jvmRssAnonMiB: 1500,
+          jvmRssFileMiB: 500,
+          nodeRssMiB: 100,
+          nodePeakRssMiB: 100,
+        },
+        heap: {
+          before: { totalMiB: 1024, usedMiB: 800 },
+          afterGc: { totalMiB: 1024, usedMiB: 300 },
+        },
       },
     },
     solr: {
@@ -108,7 +154,10 @@ function fixture(): RerankResults {
 describe('compareTopIds', () => {
   it('counts same order, same set and the mean overlap over the queries both answered', () => {
     // q1 same order; q2 same set, other order; q3 missing on the embedded side; q4 half
-    const a = compareTopIds({ q1: ['1', '2'], q2: ['4', '3'], q3: ['9'], q4: ['5', '6'] }, { q1: ['1', '2'], q2: ['3', '4'], q4: ['5', '7'] })
+    const a = compareTopIds(
+      { q1: ['1', '2'], q2: ['4', '3'], q3: ['9'], q4: ['5', '6'] },
+      { q1: ['1', '2'], q2: ['3', '4'], q4: ['5', '7'] },
+    )
     expect(a).toEqual({ queries: 3, sameOrder: 1, sameSet: 2, meanOverlap: (1 + 1 + 0.5) / 3 })
     expect(compareTopIds({}, {}).meanOverlap).toBeNaN()
   })
@@ -140,21 +189,33 @@ describe('renderRerankReport', () => {
     const text = renderRerankReport(results)
     expect(text).toContain('Command: `node tools/bench-solr/dist/rerank-scale.js --docs 200000`')
     // Solr one client 30 / 60 / 90 against embedded 10 / 20 / 30: nearest rank p50 = the 2nd → 60 / 20 = 3.00×
-    expect(text).toContain('| reranked, one client | 20.0 / 30.0 / 30.0 | 60.0 / 90.0 / 90.0 | 3.00× | 3.00× | 0 / 0 | 3 / 3 |')
-    expect(text).toContain('| reranked, paced 10 req/s | 12.0 / 12.0 / 12.0 | 36.0 / 36.0 / 36.0 | 3.00× | 3.00× | 0 / **1** (NETWORK 1) | 1 / 1 |')
+    expect(text).toContain(
+      '| reranked, one client | 20.0 / 30.0 / 30.0 | 60.0 / 90.0 / 90.0 | 3.00× | 3.00× | 0 / 0 | 3 / 3 |',
+    )
+    expect(text).toContain(
+      '| reranked, paced 10 req/s | 12.0 / 12.0 / 12.0 | 36.0 / 36.0 / 36.0 | 3.00× | 3.00× | 0 / **1** (NETWORK 1) | 1 / 1 |',
+    )
     // (a) 60 of 180 ms summed
     expect(text).toContain('| one client | 20.0 / 30.0 / 30.0 | 40.0 / 60.0 / 60.0 | 33 % | 67 % |')
     expect(text).toContain('Embedded / Solr client RSS after the queries: 4.17×')
-    expect(text).toContain('| after indexing and the deploy of model A | 2,000 MiB | 2,100 MiB | 800 MiB of 1,024 MiB | 300 MiB of 1,024 MiB |')
-    expect(text).toContain('| shards × replicas, nodes | 12 × 2 (3,000,000 per shard), 24 nodes | one replica per node |')
+    expect(text).toContain(
+      '| after indexing and the deploy of model A | 2,000 MiB | 2,100 MiB | 800 MiB of 1,024 MiB | 300 MiB of 1,024 MiB |',
+    )
+    expect(text).toContain(
+      '| shards × replicas, nodes | 12 × 2 (3,000,000 per shard), 24 nodes | one replica per node |',
+    )
     expect(text).toContain('| index bytes per article (one replica) | 3,146 |')
     // scale.ts's match-all and embedded-row assumptions are left out, the second stage's added
     expect(text).not.toContain('match-all queries here are not pruned')
     expect(text).not.toContain('The embedded rows use')
-    expect(text).toContain('- Request (b) on one shard costs time linear in the candidates it holds')
+    expect(text).toContain(
+      '- Request (b) on one shard costs time linear in the candidates it holds',
+    )
     expect(text).not.toContain('smoke run')
     expect(text).not.toContain('**Note:**')
-    expect(renderRerankReport({ ...results, options: { ...results.options, note: '200k, not 1M' } })).toContain('**Note:** 200k, not 1M')
+    expect(
+      renderRerankReport({ ...results, options: { ...results.options, note: '200k, not 1M' } }),
+    ).toContain('**Note:** 200k, not 1M')
   })
 
   it('says when a run is a smoke run and lists errors', () => {

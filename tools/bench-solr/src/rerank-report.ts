@@ -36,7 +36,9 @@ const mib = (value: number | undefined): string =>
   value === undefined || !Number.isFinite(value) ? DASH : `${formatInt(value)} MiB`
 
 const triple = (s: SampleSummary | undefined): string =>
-  s === undefined || s.count === 0 ? DASH : `${formatMs(s.p50)} / ${formatMs(s.p95)} / ${formatMs(s.p99)}`
+  s === undefined || s.count === 0
+    ? DASH
+    : `${formatMs(s.p50)} / ${formatMs(s.p95)} / ${formatMs(s.p99)}`
 
 const failedOf = (s: LoadSummary | undefined): string =>
   s === undefined
@@ -49,7 +51,9 @@ const failedOf = (s: LoadSummary | undefined): string =>
 
 function header(results: RerankResults): string[] {
   const { options, machine } = results
-  const load = results.phases.map((p) => p.before[0]!).concat(results.phases.map((p) => p.after[0]!))
+  const load = results.phases
+    .map((p) => p.before[0]!)
+    .concat(results.phases.map((p) => p.after[0]!))
   const first = results.phases[0]
   const last = results.phases.at(-1)
   return [
@@ -70,7 +74,12 @@ function header(results: RerankResults): string[] {
       ? []
       : ['**Errors:**', '', ...results.errors.map((e) => `- ${e.phase}: ${e.message}`), '']),
     ...(results.solr !== undefined && results.solr.errors.length > 0
-      ? ['**Errors in the Solr serving process:**', '', ...results.solr.errors.map((e) => `- ${e}`), '']
+      ? [
+          '**Errors in the Solr serving process:**',
+          '',
+          ...results.solr.errors.map((e) => `- ${e}`),
+          '',
+        ]
       : []),
   ]
 }
@@ -128,29 +137,51 @@ function latency(results: RerankResults): string[] {
       solr?.paced.find((p) => p.rate === rate)?.summary,
     )
   }
-  row('first stage alone (top 500, exact total), one client', embedded?.firstStage, solr?.firstStage)
+  row(
+    'first stage alone (top 500, exact total), one client',
+    embedded?.firstStage,
+    solr?.firstStage,
+  )
   const out = [
     '## Latency',
     '',
     'Client wall time per search, ms, nearest-rank p50 / p95 / p99. For Solr a reranked search is both requests from the serving process, (a) the first stage and (b) the rerank on the shards; paced runs are open loop (request i is due at i / rate s, its time counts from then, so a wait behind a slow request counts). The embedded engine answers in its own thread: at a paced rate a search waits for the one before it. Every Solr request bypasses Solr’s result caches (`cache=false` on the main query and on the candidates’ `{!terms}` filter; the embedded engine has none), so the paced runs’ repeated queries are computed again. Run order: one client (each query for the first time after the warm-up), the first stage alone, then the paced rates.',
     '',
     markdownTable(
-      ['load', 'embedded p50 / p95 / p99', 'Solr p50 / p95 / p99', 'Solr / embedded p50', 'p99', 'failed (emb. / Solr)', 'reranked (emb. / Solr)'],
+      [
+        'load',
+        'embedded p50 / p95 / p99',
+        'Solr p50 / p95 / p99',
+        'Solr / embedded p50',
+        'p99',
+        'failed (emb. / Solr)',
+        'reranked (emb. / Solr)',
+      ],
       rows,
     ),
     '',
   ]
   if (solr !== undefined) {
-    const split: string[][] = [['one client', solr.serial], ...solr.paced.map((p) => [`paced ${p.rate} req/s`, p.summary] as const)].map(
-      ([label, s]) => {
-        const summary = s as LoadSummary
-        return [label as string, triple(summary.a), triple(summary.b), pct(summary.shareA), pct(summary.shareA === undefined ? undefined : 1 - summary.shareA)]
-      },
-    )
+    const split: string[][] = [
+      ['one client', solr.serial],
+      ...solr.paced.map((p) => [`paced ${p.rate} req/s`, p.summary] as const),
+    ].map(([label, s]) => {
+      const summary = s as LoadSummary
+      return [
+        label as string,
+        triple(summary.a),
+        triple(summary.b),
+        pct(summary.shareA),
+        pct(summary.shareA === undefined ? undefined : 1 - summary.shareA),
+      ]
+    })
     out.push(
       'Where Solr’s time goes (searches with both requests; ms, p50 / p95 / p99; share of the summed time):',
       '',
-      markdownTable(['load', '(a) first stage', '(b) rerank on the shards', 'share (a)', 'share (b)'], split),
+      markdownTable(
+        ['load', '(a) first stage', '(b) rerank on the shards', 'share (a)', 'share (b)'],
+        split,
+      ),
       '',
       `Solr’s own QTime at one client: (a) ${triple(solr.qtime.a)}, (b) ${triple(solr.qtime.b)} ms. On one shard alone (\`distrib=false\`, ${formatInt(solr.shard.candidates)} of the candidates on that shard on average): (a) ${triple(solr.shard.a)}, (b) ${triple(solr.shard.b)} ms (QTime).`,
       '',
@@ -171,8 +202,12 @@ function jvmRow(label: string, sample: JvmSample | undefined): string[] {
     label,
     mib(sample?.memory.jvmRssMiB),
     mib(sample?.memory.jvmPeakRssMiB),
-    sample?.heap === undefined ? DASH : `${mib(sample.heap.before.usedMiB)} of ${mib(sample.heap.before.totalMiB)}`,
-    sample?.heap === undefined ? DASH : `${mib(sample.heap.afterGc.usedMiB)} of ${mib(sample.heap.afterGc.totalMiB)}`,
+    sample?.heap === undefined
+      ? DASH
+      : `${mib(sample.heap.before.usedMiB)} of ${mib(sample.heap.before.totalMiB)}`,
+    sample?.heap === undefined
+      ? DASH
+      : `${mib(sample.heap.afterGc.usedMiB)} of ${mib(sample.heap.afterGc.totalMiB)}`,
   ]
 }
 
@@ -181,7 +216,13 @@ function memory(results: RerankResults): string[] {
   const out = ['## Memory', '']
   out.push(
     markdownTable(
-      ['serving process', 'RSS after open / start', 'RSS after the queries', 'peak RSS', 'what it holds'],
+      [
+        'serving process',
+        'RSS after open / start',
+        'RSS after the queries',
+        'peak RSS',
+        'what it holds',
+      ],
       [
         [
           'embedded reranked engine',
@@ -202,9 +243,17 @@ function memory(results: RerankResults): string[] {
     '',
     `Embedded / Solr client RSS after the queries: ${formatRatio(embedded?.rssAfterQueriesMiB, solr?.rssAfterLatencyMiB)}. The Solr client’s RSS at the end of the run (after the fault and swap phases, which also deployed model B from this process): ${mib(solr?.rssEndMiB)}. Embedded: \`openSearch\` with the model (index, forward store, model) took ${formatMs(embedded?.openMs ?? Number.NaN)} ms.`,
     '',
-    'The cluster JVM (both Solr nodes and ZooKeeper in one JVM, `-Xmx' + results.solrHeap + '`; VmRSS from /proc, heap from `jcmd GC.heap_info` before and after `jcmd GC.run`):',
+    'The cluster JVM (both Solr nodes and ZooKeeper in one JVM, `-Xmx' +
+      results.solrHeap +
+      '`; VmRSS from /proc, heap from `jcmd GC.heap_info` before and after `jcmd GC.run`):',
     '',
-    markdownTable(['when', 'JVM RSS', 'JVM peak RSS', 'heap used of committed', 'after a full GC (live)'], [jvmRow('after indexing and the deploy of model A', jvm?.before), jvmRow('after the serving process', jvm?.after)]),
+    markdownTable(
+      ['when', 'JVM RSS', 'JVM peak RSS', 'heap used of committed', 'after a full GC (live)'],
+      [
+        jvmRow('after indexing and the deploy of model A', jvm?.before),
+        jvmRow('after the serving process', jvm?.after),
+      ],
+    ),
     '',
     ...(results.damonPageout === true
       ? [
@@ -240,14 +289,26 @@ function faults(results: RerankResults): string[] {
       markdownTable(
         ['requests due while', 'requests', 'failed', 'p50 / p95 / p99 ms'],
         [
-          ['the whole run', formatInt(fault.summary.requests), failedOf(fault.summary), triple(fault.summary.latency)],
-          ...Object.entries(fault.byState).map(([state, s]) => [`node ${state}`, formatInt(s.requests), failedOf(s), triple(s.latency)]),
+          [
+            'the whole run',
+            formatInt(fault.summary.requests),
+            failedOf(fault.summary),
+            triple(fault.summary.latency),
+          ],
+          ...Object.entries(fault.byState).map(([state, s]) => [
+            `node ${state}`,
+            formatInt(s.requests),
+            failedOf(s),
+            triple(s.latency),
+          ]),
         ],
       ),
       '',
       `**Failed queries: ${fault.summary.failed}** (target 0). HTTP attempts during the run: ${formatInt(fault.fetch.attempts)}, of which ${formatInt(fault.fetch.networkErrors)} got no answer and ${formatInt(fault.fetch.httpErrors)} an error status (retried by the client). ` +
         `Results: of ${fault.checkedQueries} fixed queries (top ${results.options.rows} ids before the stop), ${fault.sameWhileDown} gave the same ids in the same order while the node was down (${fault.sameSetWhileDown} the same set; ${fault.checkFailuresWhileDown} failed) and ${fault.sameAfterRestart} after the restart (${fault.sameSetAfterRestart} the same set; ${fault.checkFailuresAfter} failed).` +
-        (fault.differing.length === 0 ? '' : ` Differing: ${fault.differing.map((q) => `\`${q}\``).join(', ')}.`),
+        (fault.differing.length === 0
+          ? ''
+          : ` Differing: ${fault.differing.map((q) => `\`${q}\``).join(', ')}.`),
       '',
     )
   }
@@ -260,9 +321,24 @@ function faults(results: RerankResults): string[] {
       markdownTable(
         ['window', 'requests', 'failed', 'p50 / p95 / p99 ms'],
         [
-          ['the whole run', formatInt(swap.summary.requests), failedOf(swap.summary), triple(swap.summary.latency)],
-          ['deploy and load of B (on A)', formatInt(swap.deployWindow.requests), failedOf(swap.deployWindow), triple(swap.deployWindow.latency)],
-          ['**10 s around the switch** (5 s each side)', formatInt(swap.window.requests), failedOf(swap.window), triple(swap.window.latency)],
+          [
+            'the whole run',
+            formatInt(swap.summary.requests),
+            failedOf(swap.summary),
+            triple(swap.summary.latency),
+          ],
+          [
+            'deploy and load of B (on A)',
+            formatInt(swap.deployWindow.requests),
+            failedOf(swap.deployWindow),
+            triple(swap.deployWindow.latency),
+          ],
+          [
+            '**10 s around the switch** (5 s each side)',
+            formatInt(swap.window.requests),
+            failedOf(swap.window),
+            triple(swap.window.latency),
+          ],
         ],
       ),
       '',
@@ -276,7 +352,12 @@ function faults(results: RerankResults): string[] {
 function projection(results: RerankResults): string[] {
   const p = results.projection
   if (p === undefined) {
-    return ['## Projection to PubMed’s 36M', '', 'Not computed (a phase it needs did not finish).', '']
+    return [
+      '## Projection to PubMed’s 36M',
+      '',
+      'Not computed (a phase it needs did not finish).',
+      '',
+    ]
   }
   const { cluster, second } = p
   return [
@@ -287,15 +368,51 @@ function projection(results: RerankResults): string[] {
     markdownTable(
       ['for 36M articles', 'value', 'from'],
       [
-        ['shards × replicas, nodes', `${cluster.shards} × ${cluster.replicas} (${formatInt(cluster.docsPerShard)} per shard), ${cluster.nodes} nodes`, 'one replica per node'],
-        ['index bytes per article (one replica)', formatInt(second.bytesPerDoc), 'measured: replica size / articles per shard'],
-        ['index per shard / all replicas', `${formatBytes(cluster.shardIndexBytes)} / ${formatBytes(cluster.totalIndexBytes)}`, 'linear in articles'],
-        ['RAM per node', `${(cluster.ramPerNodeBytes / GIB).toFixed(1)} GiB`, `replica index (page cache) + ${cluster.input.heapGiB} GiB heap`],
-        ['(a) first stage p50 / p99 ms', `${formatMs(cluster.p50)} / ${formatMs(cluster.p99)}`, `one shard’s QTime × ${cluster.scale.toFixed(2)} + fan-out ${formatMs(cluster.fanOutP50)} / ${formatMs(cluster.fanOutP99)}`],
-        ['(b) rerank p50 / p99 ms', `${formatMs(second.p50)} / ${formatMs(second.p99)}`, `one shard’s rerank QTime × ${second.candidateScale.toFixed(2)} (${formatInt(second.candidatesPerShard)} candidates per shard instead of ${formatInt(second.input.measuredCandidatesPerShard)}) + fan-out ${formatMs(second.fanOutP50)} / ${formatMs(second.fanOutP99)}`],
-        ['**reranked search p50 / p99 ms**', `**${formatMs(second.totalP50)} / ${formatMs(second.totalP99)}**`, '(a) + (b)'],
-        ['fan-out share of the p99', pct(second.fanOutShareP99), 'both requests’ fan-out / the total p99'],
-        ['indexing 36M at this run’s rate', `${cluster.indexHoursMeasuredRate.toFixed(1)} h`, 'same hardware, no added nodes'],
+        [
+          'shards × replicas, nodes',
+          `${cluster.shards} × ${cluster.replicas} (${formatInt(cluster.docsPerShard)} per shard), ${cluster.nodes} nodes`,
+          'one replica per node',
+        ],
+        [
+          'index bytes per article (one replica)',
+          formatInt(second.bytesPerDoc),
+          'measured: replica size / articles per shard',
+        ],
+        [
+          'index per shard / all replicas',
+          `${formatBytes(cluster.shardIndexBytes)} / ${formatBytes(cluster.totalIndexBytes)}`,
+          'linear in articles',
+        ],
+        [
+          'RAM per node',
+          `${(cluster.ramPerNodeBytes / GIB).toFixed(1)} GiB`,
+          `replica index (page cache) + ${cluster.input.heapGiB} GiB heap`,
+        ],
+        [
+          '(a) first stage p50 / p99 ms',
+          `${formatMs(cluster.p50)} / ${formatMs(cluster.p99)}`,
+          `one shard’s QTime × ${cluster.scale.toFixed(2)} + fan-out ${formatMs(cluster.fanOutP50)} / ${formatMs(cluster.fanOutP99)}`,
+        ],
+        [
+          '(b) rerank p50 / p99 ms',
+          `${formatMs(second.p50)} / ${formatMs(second.p99)}`,
+          `one shard’s rerank QTime × ${second.candidateScale.toFixed(2)} (${formatInt(second.candidatesPerShard)} candidates per shard instead of ${formatInt(second.input.measuredCandidatesPerShard)}) + fan-out ${formatMs(second.fanOutP50)} / ${formatMs(second.fanOutP99)}`,
+        ],
+        [
+          '**reranked search p50 / p99 ms**',
+          `**${formatMs(second.totalP50)} / ${formatMs(second.totalP99)}**`,
+          '(a) + (b)',
+        ],
+        [
+          'fan-out share of the p99',
+          pct(second.fanOutShareP99),
+          'both requests’ fan-out / the total p99',
+        ],
+        [
+          'indexing 36M at this run’s rate',
+          `${cluster.indexHoursMeasuredRate.toFixed(1)} h`,
+          'same hardware, no added nodes',
+        ],
       ],
       1,
     ),
@@ -307,7 +424,9 @@ function projection(results: RerankResults): string[] {
     'Assumptions:',
     '',
     // scale.ts's assumptions, less those about its match-all queries and its embedded rows
-    ...PROJECTION_ASSUMPTIONS.filter((a) => !/^(A shard’s search time|Synthetic text|The embedded rows)/.test(a)).map((a) => `- ${a}`),
+    ...PROJECTION_ASSUMPTIONS.filter(
+      (a) => !/^(A shard’s search time|Synthetic text|The embedded rows)/.test(a),
+    ).map((a) => `- ${a}`),
     ...SECOND_STAGE_ASSUMPTIONS.map((a) => `- ${a}`),
     '',
   ]
@@ -319,7 +438,12 @@ function phases(results: RerankResults): string[] {
     '',
     markdownTable(
       ['phase', 'wall s', 'load before (1/5/15 min)', 'load after'],
-      results.phases.map((p) => [p.phase, formatSeconds(p.seconds), p.before.join(' / '), p.after.join(' / ')]),
+      results.phases.map((p) => [
+        p.phase,
+        formatSeconds(p.seconds),
+        p.before.join(' / '),
+        p.after.join(' / '),
+      ]),
     ),
     '',
     results.setup === undefined
@@ -337,5 +461,13 @@ function phases(results: RerankResults): string[] {
  * @param results - a run
  */
 export function renderRerankReport(results: RerankResults): string {
-  return [...header(results), ...latency(results), ...memory(results), ...faults(results), ...projection(results), ...models(results), ...phases(results)].join('\n')
+  return [
+    ...header(results),
+    ...latency(results),
+    ...memory(results),
+    ...faults(results),
+    ...projection(results),
+    ...models(results),
+    ...phases(results),
+  ].join('\n')
 }

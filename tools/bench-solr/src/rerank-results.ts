@@ -101,7 +101,12 @@ export function compareTopIds(
     const size = Math.max(mine.length, theirs.length)
     overlap += size === 0 ? 1 : common / size
   }
-  return { queries, sameOrder, sameSet, meanOverlap: queries === 0 ? Number.NaN : overlap / queries }
+  return {
+    queries,
+    sameOrder,
+    sameSet,
+    meanOverlap: queries === 0 ? Number.NaN : overlap / queries,
+  }
 }
 
 /**
@@ -122,7 +127,12 @@ export function deriveRerank(results: RerankResults): void {
   if (solr !== undefined && embedded !== undefined) {
     results.agreement = compareTopIds(solr.topIds, embedded.topIds)
   }
-  if (solr === undefined || size === undefined || indexing === undefined || deployed === undefined) {
+  if (
+    solr === undefined ||
+    size === undefined ||
+    indexing === undefined ||
+    deployed === undefined
+  ) {
     return
   }
   const a = solr.serial.a
@@ -157,7 +167,9 @@ export function deriveRerank(results: RerankResults): void {
     })
     results.projection = { cluster, second }
   } catch (error) {
-    results.errors.push({ phase: 'projection', message: error instanceof Error ? error.message : String(error) })
+    results.errors.push({
+      phase: 'projection',
+      message: error instanceof Error ? error.message : String(error),
+    })
   }
 }
-

@@ -54,9 +54,13 @@ let runningChild: ChildProcess | undefined
 function runCase<T>(request: RerankCase, shape: JsonShape<T>, timeLimitMs: number): Promise<T> {
   const file = fileURLToPath(new URL('./rerank-case.js', import.meta.url))
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, ['--expose-gc', '--max-old-space-size=16384', file, JSON.stringify(request)], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    })
+    const child = spawn(
+      process.execPath,
+      ['--expose-gc', '--max-old-space-size=16384', file, JSON.stringify(request)],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    )
     runningChild = child
     const chunks: Buffer[] = []
     let killed = false
@@ -80,7 +84,12 @@ function runCase<T>(request: RerankCase, shape: JsonShape<T>, timeLimitMs: numbe
       }
       try {
         const last = Buffer.concat(chunks).toString('utf8').trimEnd().split('\n').at(-1) ?? ''
-        done(parseJson(last, shape, { file: `the last line of case ${request.kind}`, nullAsNaN: true }))
+        done(
+          parseJson(last, shape, {
+            file: `the last line of case ${request.kind}`,
+            nullAsNaN: true,
+          }),
+        )
       } catch (error) {
         fail(error instanceof Error ? error : new Error(String(error)))
       }
@@ -88,7 +97,11 @@ function runCase<T>(request: RerankCase, shape: JsonShape<T>, timeLimitMs: numbe
   })
 }
 
-async function phase<T>(results: RerankResults, name: string, run: () => Promise<T>): Promise<T | undefined> {
+async function phase<T>(
+  results: RerankResults,
+  name: string,
+  run: () => Promise<T>,
+): Promise<T | undefined> {
   const before = loadAverages()
   const t0 = performance.now()
   say(`${name}: started`)
@@ -146,11 +159,18 @@ async function runSolr(
         onProgress: ({ done, total }) => {
           if (performance.now() - last > 30_000) {
             last = performance.now()
-            say(`  indexed ${done.toLocaleString('en-US')} of ${(total ?? setup.docCount).toLocaleString('en-US')}, ${Math.round(done / ((last - t0) / 1000))} docs/s`)
+            say(
+              `  indexed ${done.toLocaleString('en-US')} of ${(total ?? setup.docCount).toLocaleString('en-US')}, ${Math.round(done / ((last - t0) / 1000))} docs/s`,
+            )
           }
         },
       })
-      return { docs: result.added, seconds: result.seconds, docsPerSecond: result.added / result.seconds, errors: result.errorList.length }
+      return {
+        docs: result.added,
+        seconds: result.seconds,
+        docsPerSecond: result.added / result.seconds,
+        errors: result.errorList.length,
+      }
     }),
   )
   if (indexed === undefined) {
@@ -161,13 +181,23 @@ async function runSolr(
   if (modelA === undefined || modelB === undefined) {
     throw new PubmatchError('INTERNAL', '@pubmatch/bench-solr: setup trained fewer than two models')
   }
-  results.deployed = await phase(results, 'Solr: deploy model A, load it on every replica', async () => {
-    const t0 = performance.now()
-    await deployModel({ client: admin, collection: COLLECTION, dir: modelA.dir, name: 'A' })
-    const t1 = performance.now()
-    await loadModelOnReplicas({ client: admin, collection: COLLECTION, name: 'A' })
-    return { name: 'A', deployMs: t1 - t0, loadMs: performance.now() - t1, trees: modelA.trees, modelBytes: modelA.modelBytes }
-  })
+  results.deployed = await phase(
+    results,
+    'Solr: deploy model A, load it on every replica',
+    async () => {
+      const t0 = performance.now()
+      await deployModel({ client: admin, collection: COLLECTION, dir: modelA.dir, name: 'A' })
+      const t1 = performance.now()
+      await loadModelOnReplicas({ client: admin, collection: COLLECTION, name: 'A' })
+      return {
+        name: 'A',
+        deployMs: t1 - t0,
+        loadMs: performance.now() - t1,
+        trees: modelA.trees,
+        modelBytes: modelA.modelBytes,
+      }
+    },
+  )
   if (results.deployed === undefined) {
     return
   }
@@ -227,7 +257,9 @@ function writeOutputs(results: RerankResults, dir: string): string {
 /** `--report FILE.json`: renders a saved run again (to stdout and `RESULTS-rerank.md`). */
 function rerender(file: string): number {
   // the raw file this program wrote; its shape is checked loosely (an object)
-  const results = readJsonFileSync(file, json.record(json.unknown), { nullAsNaN: true }) as unknown as RerankResults
+  const results = readJsonFileSync(file, json.record(json.unknown), {
+    nullAsNaN: true,
+  }) as unknown as RerankResults
   const report = renderRerankReport(results)
   if (!results.options.quick) {
     writeFileSync(RESULTS_MD, report)
@@ -242,7 +274,9 @@ async function main(): Promise<number> {
   const dir = resolve(options.dir)
   mkdirSync(dir, { recursive: true })
   const results: RerankResults = {
-    command: ['node', relative(process.cwd(), process.argv[1] ?? 'rerank-scale.js'), ...argv].join(' '),
+    command: ['node', relative(process.cwd(), process.argv[1] ?? 'rerank-scale.js'), ...argv].join(
+      ' ',
+    ),
     options: { ...options, dir },
     machine: machineInfo(),
     startedAt: new Date().toISOString(),
@@ -285,22 +319,25 @@ async function main(): Promise<number> {
   process.once('SIGINT', interrupt)
   process.once('SIGTERM', interrupt)
   try {
-    const setup = await phase(results, 'setup: corpus store, index, forward store, models A and B (cached)', () =>
-      runCase(
-        {
-          kind: 'setup',
-          dir,
-          docs: options.docs,
-          seed: options.seed,
-          queries: options.queries,
-          warmup: options.warmup,
-          trainQueries: options.trainQueries,
-          trees: options.trees,
-          depth: options.depth,
-        },
-        RERANK_SETUP,
-        limitMs,
-      ),
+    const setup = await phase(
+      results,
+      'setup: corpus store, index, forward store, models A and B (cached)',
+      () =>
+        runCase(
+          {
+            kind: 'setup',
+            dir,
+            docs: options.docs,
+            seed: options.seed,
+            queries: options.queries,
+            warmup: options.warmup,
+            trainQueries: options.trainQueries,
+            trees: options.trees,
+            depth: options.depth,
+          },
+          RERANK_SETUP,
+          limitMs,
+        ),
     )
     if (setup !== undefined) {
       results.setup = setup
@@ -329,7 +366,10 @@ async function main(): Promise<number> {
       })
     }
   } catch (error) {
-    results.errors.push({ phase: 'run', message: error instanceof Error ? error.message : String(error) })
+    results.errors.push({
+      phase: 'run',
+      message: error instanceof Error ? error.message : String(error),
+    })
   } finally {
     await phase(results, 'Solr: shutdown', stopCluster)
   }
@@ -337,7 +377,12 @@ async function main(): Promise<number> {
 }
 
 const [first, second] = process.argv.slice(2)
-if (first === '--report' && second !== undefined && existsSync(second) && statSync(second).isFile()) {
+if (
+  first === '--report' &&
+  second !== undefined &&
+  existsSync(second) &&
+  statSync(second).isFile()
+) {
   process.exit(rerender(second))
 }
 process.exit(await main())

@@ -164,7 +164,9 @@ async function ensureCorpusAndIndex(
         for (const article of syntheticArticles(docs, seed)) {
           yield { kind: 'article', article }
           if (++done % 20_000 === 0) {
-            say(`  corpus ${done.toLocaleString('en-US')} of ${docs.toLocaleString('en-US')}, ${((performance.now() - t0) / 1000).toFixed(0)} s`)
+            say(
+              `  corpus ${done.toLocaleString('en-US')} of ${docs.toLocaleString('en-US')}, ${((performance.now() - t0) / 1000).toFixed(0)} s`,
+            )
           }
         }
       }
@@ -250,7 +252,9 @@ export async function runRerankSetup(request: RerankSetupCase): Promise<RerankSe
           }
         })
         .slice(0, request.trainQueries)
-      say(`model ${spec.name}: labelling the top ${request.depth} of ${chosen.length} log queries by title-term coverage`)
+      say(
+        `model ${spec.name}: labelling the top ${request.depth} of ${chosen.length} log queries by title-term coverage`,
+      )
       const queries = chosen.map((q) => coverageLabels(engine, q.id, q.text, request.depth, grades))
       let lastProgress = 0
       const trained = await trainModel(engine, {
@@ -267,11 +271,15 @@ export async function runRerankSetup(request: RerankSetupCase): Promise<RerankSe
         onProgress: (event) => {
           if (event.type !== 'message' && performance.now() - lastProgress > 20_000) {
             lastProgress = performance.now()
-            say(`  ${spec.name}: ${event.type === 'features' ? `features (${event.set}) ${event.done}/${event.total}` : `tree ${event.iteration}`}`)
+            say(
+              `  ${spec.name}: ${event.type === 'features' ? `features (${event.set}) ${event.done}/${event.total}` : `tree ${event.iteration}`}`,
+            )
           }
         },
       })
-      say(`  ${spec.name}: ${trained.train.features.numRows} rows; ${request.trees} trees without early stopping`)
+      say(
+        `  ${spec.name}: ${trained.train.features.numRows} rows; ${request.trees} trees without early stopping`,
+      )
       const full = trainRanker({
         lightgbm,
         train: trained.train,

@@ -17,7 +17,10 @@ describe('uncachedParams', () => {
   })
 
   it('handles a parser without parameters, a single filter, and leaves cache settings and plain queries alone', () => {
-    expect(uncachedParams({ q: '{!bool}', fq: '{!terms f=id v=$x}' })).toEqual({ q: '{!bool cache=false}', fq: '{!terms cache=false f=id v=$x}' })
+    expect(uncachedParams({ q: '{!bool}', fq: '{!terms f=id v=$x}' })).toEqual({
+      q: '{!bool cache=false}',
+      fq: '{!terms cache=false f=id v=$x}',
+    })
     expect(uncachedParams({ q: '{!bm25f cache=true v=$p}' }).q).toBe('{!bm25f cache=true v=$p}')
     expect(uncachedParams({ q: '*:*', action: 'STATUS' })).toEqual({ q: '*:*', action: 'STATUS' })
   })

@@ -123,14 +123,22 @@ export interface RerankSolr {
   readonly firstStage: LoadSummary
   readonly paced: ReadonlyArray<{ readonly rate: number; readonly summary: LoadSummary }>
   readonly qtime: { readonly a: SampleSummary; readonly b: SampleSummary }
-  readonly shard: { readonly a: SampleSummary; readonly b: SampleSummary; readonly candidates: number }
+  readonly shard: {
+    readonly a: SampleSummary
+    readonly b: SampleSummary
+    readonly candidates: number
+  }
   readonly topIds: Readonly<Record<string, readonly string[]>>
   readonly fault?: FaultResult
   readonly swap?: SwapResult
   readonly errors: readonly string[]
 }
 
-const FETCH_COUNTS = json.object({ attempts: json.count, networkErrors: json.count, httpErrors: json.count })
+const FETCH_COUNTS = json.object({
+  attempts: json.count,
+  networkErrors: json.count,
+  httpErrors: json.count,
+})
 
 /** The shape of {@link RerankSolr}. */
 export const RERANK_SOLR: JsonShape<RerankSolr> = json.object({
@@ -230,15 +238,27 @@ function countingFetch(): { fetch: typeof fetch; counts: () => FetchCounts; rese
  * @param params - the request's parameters
  */
 export function uncachedParams(params: SolrParams): SolrParams {
-  const local = (value: string): string => value.replace(/^\{!(\S+?)([ }])/, (_, parser: string, end: string) => `{!${parser} cache=false${end}`)
+  const local = (value: string): string =>
+    value.replace(
+      /^\{!(\S+?)([ }])/,
+      (_, parser: string, end: string) => `{!${parser} cache=false${end}`,
+    )
   const out: Record<string, SolrParams[string]> = { ...params }
-  if (typeof params.q === 'string' && params.q.startsWith('{!') && !/^\{![^}]*\bcache=/.test(params.q)) {
+  if (
+    typeof params.q === 'string' &&
+    params.q.startsWith('{!') &&
+    !/^\{![^}]*\bcache=/.test(params.q)
+  ) {
     out.q = local(params.q)
   }
   const fq = params.fq
   if (fq !== undefined && typeof fq !== 'boolean' && typeof fq !== 'number') {
     const list = typeof fq === 'string' ? [fq] : fq
-    const mapped = list.map((one) => (typeof one === 'string' && one.startsWith('{!terms ') && !one.includes('cache=') ? local(one) : one))
+    const mapped = list.map((one) =>
+      typeof one === 'string' && one.startsWith('{!terms ') && !one.includes('cache=')
+        ? local(one)
+        : one,
+    )
     out.fq = typeof fq === 'string' ? mapped[0]! : mapped
   }
   return out
@@ -248,7 +268,12 @@ export function uncachedParams(params: SolrParams): SolrParams {
 function uncached(client: SolrClient): SolrClient {
   return {
     urls: client.urls,
-    request: (request) => client.request(request.params === undefined ? request : { ...request, params: uncachedParams(request.params) }),
+    request: (request) =>
+      client.request(
+        request.params === undefined
+          ? request
+          : { ...request, params: uncachedParams(request.params) },
+      ),
   }
 }
 
@@ -256,7 +281,8 @@ function uncached(client: SolrClient): SolrClient {
 function singleCore(client: SolrClient): SolrClient {
   return {
     urls: client.urls,
-    request: (request) => client.request({ ...request, params: { ...request.params, distrib: 'false' } }),
+    request: (request) =>
+      client.request({ ...request, params: { ...request.params, distrib: 'false' } }),
   }
 }
 
@@ -301,11 +327,16 @@ export async function serveSolrReranked(request: RerankSolrCase): Promise<Rerank
     const t2 = performance.now()
     qtimesB.push(second.qtimeMs)
     keep?.(second.hits.map((hit) => hit.id))
-    return { aMs: t1 - t0, bMs: t2 - t1, reranked: first.hits.length > 1 && second.fallback === undefined }
+    return {
+      aMs: t1 - t0,
+      bMs: t2 - t1,
+      reranked: first.hits.length > 1 && second.fallback === undefined,
+    }
   }
   const { warmup, measured } = rerankQueries(request.queries, request.warmup)
   const acceptedIds = new Set(request.accepted)
-  const accepted = acceptedIds.size === 0 ? measured : measured.filter((query) => acceptedIds.has(query.id))
+  const accepted =
+    acceptedIds.size === 0 ? measured : measured.filter((query) => acceptedIds.has(query.id))
   say(`warm-up (${warmup.length} queries)`)
   for (const query of warmup) {
     await search(query.text).catch(() => undefined)
@@ -315,7 +346,10 @@ export async function serveSolrReranked(request: RerankSolrCase): Promise<Rerank
     accepted.length,
     (i) => {
       const query = accepted[i]!
-      return search(query.text, i < request.checkQueries ? (ids) => (topIds[query.id] = ids) : undefined)
+      return search(
+        query.text,
+        i < request.checkQueries ? (ids) => (topIds[query.id] = ids) : undefined,
+      )
     },
     { progressEvery: 100, progress: (text) => say(`one client, reranked: ${text}`) },
   )
@@ -329,10 +363,15 @@ export async function serveSolrReranked(request: RerankSolrCase): Promise<Rerank
   say('one client, first stage alone: done')
   const paced: Array<{ rate: number; summary: LoadSummary }> = []
   for (const rate of request.rates) {
-    const samples = await runPaced(request.pacedRequests, rate, (i) => search(accepted[i % accepted.length]!.text), {
-      progressEvery: 100,
-      progress: (text) => say(`${rate} req/s: ${text}`),
-    })
+    const samples = await runPaced(
+      request.pacedRequests,
+      rate,
+      (i) => search(accepted[i % accepted.length]!.text),
+      {
+        progressEvery: 100,
+        progress: (text) => say(`${rate} req/s: ${text}`),
+      },
+    )
     paced.push({ rate, summary: summarizeLoad(samples) })
     say(`${rate} req/s: done`)
   }
@@ -363,7 +402,9 @@ export async function serveSolrReranked(request: RerankSolrCase): Promise<Rerank
         candidates += first.hits.length
         shardRuns++
       } catch (error) {
-        errors.push(`shard ${leader.core}: ${error instanceof Error ? error.message : String(error)}`)
+        errors.push(
+          `shard ${leader.core}: ${error instanceof Error ? error.message : String(error)}`,
+        )
       }
     }
     say(`one shard alone (${leader.core}): done`)
@@ -449,38 +490,47 @@ async function faultPhase(
   const stopAt = Math.floor(request.faultRequests * 0.25)
   const startAt = Math.floor(request.faultRequests * 0.6)
   const t0 = performance.now()
-  say(`fault: ${request.faultRequests} requests at ${request.faultRate} req/s; node ${request.stopNode} stops at request ${stopAt}, starts at ${startAt}`)
-  const samples = await runPaced(request.faultRequests, request.faultRate, (i) => search(accepted[i % accepted.length]!.text), {
-    state: () => state,
-    progressEvery: 50,
-    progress: (text) => say(`fault (${state}): ${text}`),
-    onDue: (i) => {
-      if (i === stopAt) {
-        state = 'stopping'
-        const ts = performance.now()
-        stop = cluster.stopNode(request.stopNode).then(() => {
-          stopMs = performance.now() - ts
-          stoppedAt = performance.now() - t0
-          state = 'down'
-          say(`fault: node ${request.stopNode} stopped in ${stopMs.toFixed(0)} ms`)
-          whileDown = topIdsOf(search, fixed)
-        })
-      }
-      if (i === startAt) {
-        const go = async (): Promise<void> => {
-          await stop
-          state = 'restarting'
+  say(
+    `fault: ${request.faultRequests} requests at ${request.faultRate} req/s; node ${request.stopNode} stops at request ${stopAt}, starts at ${startAt}`,
+  )
+  const samples = await runPaced(
+    request.faultRequests,
+    request.faultRate,
+    (i) => search(accepted[i % accepted.length]!.text),
+    {
+      state: () => state,
+      progressEvery: 50,
+      progress: (text) => say(`fault (${state}): ${text}`),
+      onDue: (i) => {
+        if (i === stopAt) {
+          state = 'stopping'
           const ts = performance.now()
-          await cluster.startNode(request.stopNode)
-          restartMs = performance.now() - ts
-          restartedAt = performance.now() - t0
-          state = 'restarted'
-          say(`fault: node ${request.stopNode} started again and active in ${restartMs.toFixed(0)} ms`)
+          stop = cluster.stopNode(request.stopNode).then(() => {
+            stopMs = performance.now() - ts
+            stoppedAt = performance.now() - t0
+            state = 'down'
+            say(`fault: node ${request.stopNode} stopped in ${stopMs.toFixed(0)} ms`)
+            whileDown = topIdsOf(search, fixed)
+          })
         }
-        restart = go()
-      }
+        if (i === startAt) {
+          const go = async (): Promise<void> => {
+            await stop
+            state = 'restarting'
+            const ts = performance.now()
+            await cluster.startNode(request.stopNode)
+            restartMs = performance.now() - ts
+            restartedAt = performance.now() - t0
+            state = 'restarted'
+            say(
+              `fault: node ${request.stopNode} started again and active in ${restartMs.toFixed(0)} ms`,
+            )
+          }
+          restart = go()
+        }
+      },
     },
-  })
+  )
   await stop
   await restart
   const down = (await whileDown) ?? { ids: new Map<string, string>(), failures: fixed.length }
@@ -559,7 +609,9 @@ async function swapPhase(
   let current = request.modelA
   let deploying: Promise<void> | undefined
   const t0 = performance.now()
-  say(`swap: ${request.swapRequests} requests at ${request.swapRate} req/s; model ${request.modelB} deployed at request ${deployAtRequest}`)
+  say(
+    `swap: ${request.swapRequests} requests at ${request.swapRate} req/s; model ${request.modelB} deployed at request ${deployAtRequest}`,
+  )
   const samples: RequestSample[] = await runPaced(
     request.swapRequests,
     request.swapRate,
@@ -573,15 +625,26 @@ async function swapPhase(
           deployAt = performance.now() - t0
           const go = async (): Promise<void> => {
             const ts = performance.now()
-            await deployModel({ client, collection: request.collection, dir: request.modelBDir, name: request.modelB })
+            await deployModel({
+              client,
+              collection: request.collection,
+              dir: request.modelBDir,
+              name: request.modelB,
+            })
             deployMs = performance.now() - ts
             const tl = performance.now()
-            await loadModelOnReplicas({ client, collection: request.collection, name: request.modelB })
+            await loadModelOnReplicas({
+              client,
+              collection: request.collection,
+              name: request.modelB,
+            })
             loadMs = performance.now() - tl
             use(request.modelB)
             current = request.modelB
             switchAt = performance.now() - t0
-            say(`swap: deployed in ${deployMs.toFixed(0)} ms, loaded on every replica in ${loadMs.toFixed(0)} ms; queries now use ${request.modelB}`)
+            say(
+              `swap: deployed in ${deployMs.toFixed(0)} ms, loaded on every replica in ${loadMs.toFixed(0)} ms; queries now use ${request.modelB}`,
+            )
           }
           deploying = go()
         }
@@ -599,7 +662,8 @@ async function swapPhase(
     loadMs,
     deployAt,
     switchAt,
-    afterSwitchOnB: samples.filter((s) => s.state === request.modelB && s.error === undefined).length,
+    afterSwitchOnB: samples.filter((s) => s.state === request.modelB && s.error === undefined)
+      .length,
     fetch: fetchCounts,
   }
 }

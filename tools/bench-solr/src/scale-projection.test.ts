@@ -3,6 +3,7 @@ import {
   GIB,
   projectCluster,
   projectEmbeddedShards,
+  projectSecondStage,
   type ClusterProjectionInput,
 } from './scale-projection.ts'
 
@@ -88,5 +89,65 @@ describe('projectEmbeddedShards', () => {
     expect(p.ramPerShardBytes).toBe(1900 * MIB)
     expect(p.p50).toBeCloseTo(2.2, 10)
     expect(p.p99).toBe(151)
+  })
+})
+
+describe('projectSecondStage', () => {
+  // 200k articles on 2 shards (100,000 per shard), 3M per projected shard → factor 30 → 12 shards
+  const cluster = projectCluster({
+    ...measured,
+    measuredDocs: 200_000,
+    shardFactor: 30,
+    replicaBytes: 300 * MIB,
+    shardQtimeP50: 1,
+    shardQtimeP99: 4,
+    distributedP50: 11,
+    distributedP99: 44,
+  })
+
+  it('matches the hand-computed second stage on 12 shards', () => {
+    // first stage: scale 3M / 100k = 30; p50 = 1·30 + (11 − 1) = 40; p99 = 4·30 + (44 − 4) = 160
+    expect([cluster.shards, cluster.scale, cluster.p50, cluster.p99, cluster.fanOutP99]).toEqual([12, 30, 40, 160, 40])
+    // 500 candidates / 12 shards = 41.667 per shard; measured 250 per shard → ×1/6
+    // shard (b): p50 30 / 6 = 5, p99 120 / 6 = 20; fan-out: 50 − 30 = 20, 150 − 120 = 30
+    // (b) = 25 / 50; total = 40 + 25 = 65, 160 + 50 = 210; fan-out share = (40 + 30) / 210 = 1/3
+    // bytes per article: 300 MiB / 100,000
+    const p = projectSecondStage({
+      cluster,
+      depth: 500,
+      measuredCandidatesPerShard: 250,
+      shardRerankP50: 30,
+      shardRerankP99: 120,
+      distributedRerankP50: 50,
+      distributedRerankP99: 150,
+      modelBytes: 2 * MIB,
+    })
+    expect(p.candidatesPerShard).toBeCloseTo(500 / 12, 12)
+    expect(p.candidateScale).toBeCloseTo(1 / 6, 12)
+    expect(p.shardP50).toBeCloseTo(5, 12)
+    expect(p.shardP99).toBeCloseTo(20, 12)
+    expect([p.fanOutP50, p.fanOutP99]).toEqual([20, 30])
+    expect(p.p50).toBeCloseTo(25, 12)
+    expect(p.p99).toBeCloseTo(50, 12)
+    expect(p.totalP50).toBeCloseTo(65, 12)
+    expect(p.totalP99).toBeCloseTo(210, 12)
+    expect(p.fanOutShareP99).toBeCloseTo(1 / 3, 12)
+    expect(p.bytesPerDoc).toBeCloseTo((300 * MIB) / 100_000, 9)
+  })
+
+  it('never gives a negative fan-out, and refuses no candidates', () => {
+    const base = {
+      cluster,
+      depth: 500,
+      measuredCandidatesPerShard: 250,
+      shardRerankP50: 30,
+      shardRerankP99: 120,
+      distributedRerankP50: 20,
+      distributedRerankP99: 100,
+      modelBytes: 1,
+    }
+    const p = projectSecondStage(base)
+    expect([p.fanOutP50, p.fanOutP99]).toEqual([0, 0])
+    expect(() => projectSecondStage({ ...base, measuredCandidatesPerShard: 0 })).toThrow(/measuredCandidatesPerShard/)
   })
 })

@@ -189,3 +189,93 @@ export const PROJECTION_ASSUMPTIONS: readonly string[] = [
   'Synthetic text: words are drawn independently, so most multi-word match-all log queries match nothing (see the match counts); on PubMed nearly every query matches, so real latencies are higher.',
   'The embedded rows use the same linear rule from this run’s single index, plus tools/bench-search’s 1 ms coordinator; tools/bench-search’s own projection (power law through 100K and 1M) is cited, not re-measured.',
 ]
+
+/** What the second stage's projection starts from (all measured in one rerank run). */
+export interface SecondStageProjectionInput {
+  /** The first stage projected from the same run ({@link projectCluster}). */
+  readonly cluster: ClusterProjection
+  /** Candidates reranked per query (the first stage's top). */
+  readonly depth: number
+  /** Mean candidates one measured shard reranked per query (≈ depth / measured shards). */
+  readonly measuredCandidatesPerShard: number
+  /** QTime of the rerank request (b) on one shard alone (`distrib=false`), ms. */
+  readonly shardRerankP50: number
+  readonly shardRerankP99: number
+  /** Wall time of request (b), distributed, as the client sees it, ms. */
+  readonly distributedRerankP50: number
+  readonly distributedRerankP99: number
+  /** Bytes of the model file; the JVM holds each cached model once per node. */
+  readonly modelBytes: number
+}
+
+/** The second stage on the projected cluster. */
+export interface SecondStageProjection {
+  readonly input: SecondStageProjectionInput
+  /** Candidates per projected shard: `depth / shards`. */
+  readonly candidatesPerShard: number
+  /** `candidatesPerShard / measuredCandidatesPerShard`: how far the shard's rerank time is scaled. */
+  readonly candidateScale: number
+  /** One shard's rerank QTime × `candidateScale`, ms. */
+  readonly shardP50: number
+  readonly shardP99: number
+  /** Distributed rerank wall − one shard's rerank QTime, ms; ≥ 0. */
+  readonly fanOutP50: number
+  readonly fanOutP99: number
+  /** Request (b): `shardP·· + fanOutP··`. */
+  readonly p50: number
+  readonly p99: number
+  /** Both requests: the first stage's projection + request (b). */
+  readonly totalP50: number
+  readonly totalP99: number
+  /** Of `totalP99`, the fan-out of both requests (first stage's + rerank's), a fraction. */
+  readonly fanOutShareP99: number
+  /** Index bytes per article of one replica (the first-stage fields, `pubmatch_fwd`, the term fields). */
+  readonly bytesPerDoc: number
+}
+
+/**
+ * Projects the second stage (request (b): each shard reranks its share of the candidates) onto the
+ * cluster {@link projectCluster} projected (see {@link SECOND_STAGE_ASSUMPTIONS}).
+ * @param input - see {@link SecondStageProjectionInput}
+ * @throws PubmatchError `INVALID_ARGUMENT` for a non-positive depth or candidate count
+ */
+export function projectSecondStage(input: SecondStageProjectionInput): SecondStageProjection {
+  requirePositive({ depth: input.depth, measuredCandidatesPerShard: input.measuredCandidatesPerShard })
+  const { cluster } = input
+  const candidatesPerShard = input.depth / cluster.shards
+  const candidateScale = candidatesPerShard / input.measuredCandidatesPerShard
+  const shardP50 = input.shardRerankP50 * candidateScale
+  const shardP99 = input.shardRerankP99 * candidateScale
+  const fanOutP50 = Math.max(0, input.distributedRerankP50 - input.shardRerankP50)
+  const fanOutP99 = Math.max(0, input.distributedRerankP99 - input.shardRerankP99)
+  const p50 = shardP50 + fanOutP50
+  const p99 = shardP99 + fanOutP99
+  const totalP99 = cluster.p99 + p99
+  return {
+    input,
+    candidatesPerShard,
+    candidateScale,
+    shardP50,
+    shardP99,
+    fanOutP50,
+    fanOutP99,
+    p50,
+    p99,
+    totalP50: cluster.p50 + p50,
+    totalP99,
+    fanOutShareP99: totalP99 > 0 ? (cluster.fanOutP99 + fanOutP99) / totalP99 : 0,
+    bytesPerDoc: cluster.input.replicaBytes / cluster.measuredDocsPerShard,
+  }
+}
+
+/** The assumptions of {@link projectSecondStage}, for the report (beside {@link PROJECTION_ASSUMPTIONS}). */
+export const SECOND_STAGE_ASSUMPTIONS: readonly string[] = [
+  'Request (a) on one shard (QTime with distrib=false and Solr’s result caches bypassed, top 500 with an exact count: every matching document is scored) grows linearly with the shard’s documents, as the posting lists of the query’s terms do.',
+  'Synthetic text (words drawn independently): with match any most log queries match many documents, as on PubMed, but the term statistics, match counts and so the first stage’s work per query are not PubMed’s.',
+  'The replica’s bytes per article are measured with everything the second stage reads on the shards (pubmatch_fwd, pubmatch_ti_terms/pubmatch_ab_terms/pubmatch_tiab, the stored record) and grow linearly, like the first stage’s.',
+  'Request (b) on one shard costs time linear in the candidates it holds and independent of its size: the 179 features read each candidate’s own forward data and the query terms’ statistics (a few term lookups), and the 500 trees score each candidate once. With S shards each holds depth / S of the candidates (hash routing spreads them evenly), so a shard’s share shrinks as shards are added.',
+  'Request (b)’s fan-out (distributed wall − one shard’s QTime, same percentile, 2 shards on one machine) is fixed: the statistics phase (ExactStatsCache over the query terms), the candidate ids sent to every shard (a terms filter of depth ids) and the merge of the shards’ lists. Optimistic for 12 shards, as the first stage’s.',
+  'Both requests run one after the other from the serving process; the client’s own time between them (JSON parsing, building request (b)) is in the measured distributed walls.',
+  'A node’s RAM: its replica’s index (page cache, including pubmatch_fwd) + the heap of this run; the deployed models are small beside it (each node caches up to 4 models of the size measured).',
+  'The first stage here is match any (ranked OR retrieval, as tools/bench-server serves the synthetic corpus so that queries reach the model at full depth), heavier than scale.ts’s match all.',
+]

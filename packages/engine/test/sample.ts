@@ -4,9 +4,13 @@
  * texts, ingested and indexed as `pubmatch ingest` + `pubmatch index` do.
  */
 import { join } from 'node:path'
+import { loadLightGbm } from '@pubmatch/lightgbm-wasm'
+import { saveBestMatchModel } from '@pubmatch/ltr'
 import { defaultReaders, ingestFiles, openCorpus } from '@pubmatch/ingest'
 import type { LabelledQuery } from '@pubmatch/ltr'
 import { samplePath } from '@pubmatch/sample-data'
+import type { SearchEngine } from '../src/search-engine.ts'
+import { trainModel } from '../src/training.ts'
 import { updateIndex } from '../src/update-index.ts'
 
 /** The sample's PubMed citations and MeSH descriptors. */
@@ -74,4 +78,36 @@ export async function meshQueries(corpus: string, minArticles = 2): Promise<Labe
       text: name.replace(/[^\p{L}\p{N}]+/gu, ' ').trim(),
       judgements: new Map(ids.map((id) => [id, 1])),
     }))
+}
+
+/**
+ * A small Best Match model trained on fixture judgements (depth 50, 60 trees) and saved as a model
+ * folder, as the Solr tests deploy it.
+ * @param engine - the engine whose first stage gives the candidates
+ * @param queries - the judgements, e.g. {@link meshQueries}
+ * @param dir - the model folder to write
+ * @param memory - with a query memory of `k` neighbours (M1–M3). Defaults to none.
+ * @returns the trained model
+ */
+export async function trainSampleModel(
+  engine: SearchEngine,
+  queries: readonly LabelledQuery[],
+  dir: string,
+  memory?: { readonly k: number },
+): Promise<Awaited<ReturnType<typeof trainModel>>> {
+  const lightgbm = await loadLightGbm()
+  try {
+    const trained = await trainModel(engine, {
+      lightgbm,
+      queries,
+      depth: 50,
+      trees: 60,
+      earlyStopping: 60,
+      ...(memory === undefined ? {} : { memory }),
+    })
+    await saveBestMatchModel(dir, trained)
+    return trained
+  } finally {
+    await lightgbm.terminate()
+  }
 }

@@ -14,8 +14,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { isPubmatchError } from '@pubmatch/core'
-import { loadLightGbm } from '@pubmatch/lightgbm-wasm'
-import { saveBestMatchModel, type FeatureContribution } from '@pubmatch/ltr'
+import type { FeatureContribution } from '@pubmatch/ltr'
 import {
   createSolrClient,
   deployModel,
@@ -28,8 +27,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openSearch, type EngineResult, type SearchEngine } from '../src/search-engine.ts'
 import { attachSolrBackend, type SolrSearch } from '../src/solr-backend.ts'
 import { openSolrEngine, type SolrEngine } from '../src/solr-engine.ts'
-import { trainModel } from '../src/training.ts'
-import { meshQueries, sampleIndex } from './sample.ts'
+import { meshQueries, sampleIndex, trainSampleModel } from './sample.ts'
 
 const RUN = javaBuilt() || process.env.CI !== undefined
 const COLLECTION = 'serve'
@@ -80,19 +78,7 @@ describe.runIf(RUN)('a Solr-only engine reranking on the shards with a deployed 
       .join(',')}/solr/${COLLECTION}`
     const plain = await openSearch({ index: sample.index })
     const labelled = await meshQueries(sample.corpus)
-    const lightgbm = await loadLightGbm()
-    try {
-      const trained = await trainModel(plain, {
-        lightgbm,
-        queries: labelled,
-        depth: 50,
-        trees: 60,
-        earlyStopping: 60,
-      })
-      await saveBestMatchModel(join(work, 'model'), trained)
-    } finally {
-      await lightgbm.terminate()
-    }
+    await trainSampleModel(plain, labelled, join(work, 'model'))
     await deployModel({ client, collection: COLLECTION, dir: join(work, 'model'), name: MODEL })
     embedded = await openSearch({ index: sample.index, model: join(work, 'model') })
     attached = await attachSolrBackend(embedded, { backend })
@@ -332,20 +318,7 @@ describe.runIf(RUN)('a Solr-only engine reranking on the shards with a deployed 
     const client = createSolrClient({ urls: cluster!.urls(), backoffMs: 100, retries: 8 })
     const sample = await sampleIndex(work)
     const plain = await openSearch({ index: sample.index })
-    const lightgbm = await loadLightGbm()
-    try {
-      const trained = await trainModel(plain, {
-        lightgbm,
-        queries: await meshQueries(sample.corpus),
-        depth: 50,
-        trees: 60,
-        earlyStopping: 60,
-        memory: { k: 20 },
-      })
-      await saveBestMatchModel(join(work, 'model-memory'), trained)
-    } finally {
-      await lightgbm.terminate()
-    }
+    await trainSampleModel(plain, await meshQueries(sample.corpus), join(work, 'model-memory'), { k: 20 })
     await deployModel({
       client,
       collection: COLLECTION,

@@ -12,11 +12,10 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { SearchResult } from '@pubmatch/bm25f'
-import { loadLightGbm, scoreRows } from '@pubmatch/lightgbm-wasm'
+import { scoreRows } from '@pubmatch/lightgbm-wasm'
 import {
   bestMatchExtractor,
   loadModel,
-  saveBestMatchModel,
   type LabelledQuery,
 } from '@pubmatch/ltr'
 import { createQueryMemory, withQueryMemory } from '@pubmatch/ltr/internal'
@@ -37,8 +36,7 @@ import {
 import { readDeployedFile } from '@pubmatch/solr/internal'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { engineInternals, openSearch, type SearchEngine } from '../src/search-engine.ts'
-import { trainModel } from '../src/training.ts'
-import { meshQueries, sampleIndex } from './sample.ts'
+import { meshQueries, sampleIndex, trainSampleModel } from './sample.ts'
 
 const RUN = javaBuilt() || process.env.CI !== undefined
 const COLLECTION = 'bmm'
@@ -78,21 +76,8 @@ describe.runIf(RUN)('Best Match with a query memory reranked inside SolrCloud', 
     engine = await openSearch({ index: sample.index })
     // fixture judgements (MeSH headings), as solr-rerank.test.ts
     queries = await meshQueries(sample.corpus)
-    const lightgbm = await loadLightGbm()
-    try {
-      const trained = await trainModel(engine, {
-        lightgbm,
-        queries,
-        depth: 50,
-        trees: 60,
-        earlyStopping: 60,
-        memory: { k: 20 },
-      })
-      expect(trained.manifest.schema.version).toBe('bestmatch-179/1+memory-3/1')
-      await saveBestMatchModel(join(work, 'model'), trained)
-    } finally {
-      await lightgbm.terminate()
-    }
+    const trained = await trainSampleModel(engine, queries, join(work, 'model'), { k: 20 })
+    expect(trained.manifest.schema.version).toBe('bestmatch-179/1+memory-3/1')
     await deployModel({ client, collection: COLLECTION, dir: join(work, 'model'), name: 'memory' })
     firstStageOptions = {
       client,

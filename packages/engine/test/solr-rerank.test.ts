@@ -14,12 +14,11 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { SearchResult } from '@pubmatch/bm25f'
-import { loadLightGbm, scoreRows } from '@pubmatch/lightgbm-wasm'
+import { scoreRows } from '@pubmatch/lightgbm-wasm'
 import {
   BEST_MATCH_SCHEMA,
   bestMatchExtractor,
   loadModel,
-  saveBestMatchModel,
   type LabelledQuery,
 } from '@pubmatch/ltr'
 import {
@@ -37,8 +36,7 @@ import {
 } from '@pubmatch/solr'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { engineInternals, openSearch, type SearchEngine } from '../src/search-engine.ts'
-import { trainModel } from '../src/training.ts'
-import { meshQueries, sampleIndex } from './sample.ts'
+import { meshQueries, sampleIndex, trainSampleModel } from './sample.ts'
 
 const RUN = javaBuilt() || process.env.CI !== undefined
 const COLLECTION = 'bm'
@@ -79,19 +77,7 @@ describe.runIf(RUN)('Best Match reranked inside SolrCloud against the embedded e
     // Fixture judgements, not an evaluation: each query a MeSH heading two or more articles carry,
     // its relevant documents those articles (the sample has no relevance judgements).
     queries = await meshQueries(sample.corpus)
-    const lightgbm = await loadLightGbm()
-    try {
-      const trained = await trainModel(engine, {
-        lightgbm,
-        queries,
-        depth: 50,
-        trees: 60,
-        earlyStopping: 60,
-      })
-      await saveBestMatchModel(join(work, 'model'), trained)
-    } finally {
-      await lightgbm.terminate()
-    }
+    await trainSampleModel(engine, queries, join(work, 'model'))
     await deployModel({ client, collection: COLLECTION, dir: join(work, 'model'), name: 'sample' })
     firstStageOptions = {
       client,

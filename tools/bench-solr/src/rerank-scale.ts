@@ -8,11 +8,12 @@
  *
  * `node tools/bench-solr/dist/rerank-scale.js [--docs 100000] [--quick] [--dir DIR] …` (see `rerank-args.ts`)
  */
-import { spawn, type ChildProcess } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs'
 import { join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { json, parseJson, PubmatchError, truncateForMessage, type JsonShape } from '@pubmatch/core'
+import { runJsonChild } from '@pubmatch/bench-kit'
+import { json, PubmatchError, truncateForMessage, type JsonShape } from '@pubmatch/core'
 import { readJsonFileSync } from '@pubmatch/core/node'
 import {
   createSolrClient,
@@ -52,49 +53,18 @@ let runningChild: ChildProcess | undefined
  * stdout line, checked against `shape`; killed past `timeLimitMs` plus a minute.
  */
 function runCase<T>(request: RerankCase, shape: JsonShape<T>, timeLimitMs: number): Promise<T> {
-  const file = fileURLToPath(new URL('./rerank-case.js', import.meta.url))
-  return new Promise((done, fail) => {
-    const child = spawn(
-      process.execPath,
-      ['--expose-gc', '--max-old-space-size=16384', file, JSON.stringify(request)],
-      {
-        stdio: ['ignore', 'pipe', 'inherit'],
-      },
-    )
-    runningChild = child
-    const chunks: Buffer[] = []
-    let killed = false
-    const timer = setTimeout(() => {
-      killed = true
-      child.kill('SIGKILL')
-    }, timeLimitMs + 60_000)
-    child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk))
-    child.on('error', fail)
-    child.on('close', (code, signal) => {
-      clearTimeout(timer)
-      runningChild = undefined
-      if (code !== 0) {
-        fail(
-          new PubmatchError(
-            killed ? 'TIMEOUT' : 'INTERNAL',
-            `@pubmatch/bench-solr: case ${request.kind} ${killed ? 'was killed at its time limit' : `exited with ${signal ?? `status ${code}`}`}`,
-          ),
-        )
-        return
-      }
-      try {
-        const last = Buffer.concat(chunks).toString('utf8').trimEnd().split('\n').at(-1) ?? ''
-        done(
-          parseJson(last, shape, {
-            file: `the last line of case ${request.kind}`,
-            nullAsNaN: true,
-          }),
-        )
-      } catch (error) {
-        fail(error instanceof Error ? error : new Error(String(error)))
-      }
-    })
-  })
+  return runJsonChild(
+    fileURLToPath(new URL('./rerank-case.js', import.meta.url)),
+    [JSON.stringify(request)],
+    shape,
+    {
+      what: `case ${request.kind}`,
+      timeLimitMs,
+      nodeArgs: ['--expose-gc', '--max-old-space-size=16384'],
+      nullAsNaN: true,
+      onChild: (child) => (runningChild = child),
+    },
+  )
 }
 
 async function phase<T>(

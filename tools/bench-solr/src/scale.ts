@@ -7,12 +7,12 @@
  *
  * `node tools/bench-solr/dist/scale.js [--docs 1000000] [--queries 500] [--dir tools/bench-solr/.cache] [--quick]`
  */
-import { spawn, type ChildProcess } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { lastJsonLine } from '@pubmatch/bench-kit'
-import { PubmatchError, toPubmatchError, truncateForMessage, type JsonShape } from '@pubmatch/core'
+import { runJsonChild } from '@pubmatch/bench-kit'
+import { truncateForMessage, type JsonShape } from '@pubmatch/core'
 import { readJsonFileSync } from '@pubmatch/core/node'
 import { createSolrClient, type LocalCluster } from '@pubmatch/solr'
 import { parseScaleArgs, type ScaleOptions } from './scale-args.ts'
@@ -57,44 +57,17 @@ function runCase<K extends ScaleCase['kind']>(
   request: ScaleCase & { kind: K },
   timeLimitMs: number,
 ): Promise<ScaleCaseResult[K]> {
-  const file = fileURLToPath(new URL('./scale-case.js', import.meta.url))
-  return new Promise((done, fail) => {
-    const child = spawn(
-      process.execPath,
-      ['--expose-gc', '--max-old-space-size=16384', file, JSON.stringify(request)],
-      {
-        stdio: ['ignore', 'pipe', 'inherit'],
-      },
-    )
-    runningChild = child
-    const chunks: Buffer[] = []
-    let killed = false
-    const timer = setTimeout(() => {
-      killed = true
-      child.kill('SIGKILL')
-    }, timeLimitMs + 60_000)
-    child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk))
-    child.on('error', fail)
-    child.on('close', (code, signal) => {
-      clearTimeout(timer)
-      runningChild = undefined
-      if (code === 0) {
-        try {
-          const stdout = Buffer.concat(chunks).toString('utf8')
-          done(lastJsonLine(stdout, SCALE_CASE_RESULTS[request.kind] as JsonShape<ScaleCaseResult[K]>, `case ${request.kind}`))
-        } catch (error) {
-          fail(toPubmatchError(error))
-        }
-      } else {
-        fail(
-          new PubmatchError(
-            killed ? 'TIMEOUT' : 'INTERNAL',
-            `@pubmatch/bench-solr: case ${request.kind} ${killed ? 'was killed at its time limit' : `exited with ${signal ?? `status ${code}`}`}`,
-          ),
-        )
-      }
-    })
-  })
+  return runJsonChild(
+    fileURLToPath(new URL('./scale-case.js', import.meta.url)),
+    [JSON.stringify(request)],
+    SCALE_CASE_RESULTS[request.kind] as JsonShape<ScaleCaseResult[K]>,
+    {
+      what: `case ${request.kind}`,
+      timeLimitMs,
+      nodeArgs: ['--expose-gc', '--max-old-space-size=16384'],
+      onChild: (child) => (runningChild = child),
+    },
+  )
 }
 
 /**

@@ -33,6 +33,7 @@ import {
   type SolrClient,
 } from '@pubmatch/solr'
 import { readCollectionState } from '@pubmatch/solr/internal'
+import { createFeatureParityCheck, renderFeatureParity, type FeatureParity } from './nfcorpus-parity.ts'
 
 const here = fileURLToPath(new URL('.', import.meta.url))
 const { values: args } = parseArgs({
@@ -109,7 +110,7 @@ try {
   const client = createSolrClient({ urls: cluster.urls() })
   const inSolr = await rerankInSolr(client, 'nfcorpus', index, model, runFile('Solr first stage'), runFile(IN_SOLR))
   timings.push(['deployModel (182 features: 179 + memory)', inSolr.deploySeconds])
-  timings.push([`run dev: ${IN_SOLR}`, inSolr.runSeconds])
+  timings.push([`run dev: ${IN_SOLR} (with each candidate's features, compared with the embedded extractor's)`, inSolr.runSeconds])
   results.set(IN_SOLR, evaluate(await readRun(runFile(IN_SOLR)), qrels, { measures }))
   // the same model over the same candidates, here and on the shards: how alike the two runs are
   const agreement = await compareRankings(runFile('Solr reranked'), runFile(IN_SOLR))
@@ -165,6 +166,16 @@ ${formatTable(reranked)}
 
 nDCG@10 gap: Solr reranked ${gap('embedded reranked', 'Solr reranked')}; ${IN_SOLR} ${gap('embedded reranked', IN_SOLR, 0.003)}.
 
+## Feature parity, column by column (\`${IN_SOLR}\` against the embedded extractor)
+
+Each shard's ${inSolr.parity.columns.length} values per candidate (the \`[pubmatch]\` transformer, \`features: true\`)
+against \`@pubmatch/ltr\`'s extractor over the embedded index and forward store, given the same
+candidates with the Solr first stage's scores (F143) and total (F176), and the query memory built
+as \`openReranker\` builds it; model scores against the TypeScript scorer of the same model
+(\`tools/bench-solr/src/nfcorpus-parity.ts\`).
+
+${renderFeatureParity(inSolr.parity)}
+
 ## Wall times
 ${reused ? `\nThe model (and corpus, indexes and collection, which the steps below resume) came from an earlier run in ${work}.\n` : ''}
 | step | s |
@@ -215,7 +226,7 @@ async function rerankInSolr(
   modelDir: string,
   cliFirstStageRun: string,
   out: string,
-): Promise<{ deploySeconds: number; runSeconds: number; queries: number; sameFirstStage: number; fallbacks: number }> {
+): Promise<{ deploySeconds: number; runSeconds: number; queries: number; sameFirstStage: number; fallbacks: number; parity: FeatureParity }> {
   const name = 'nfcorpus-bm'
   let started = performance.now()
   if ((await listModels({ client, collection })).models.some((m) => m.name === name)) {
@@ -243,6 +254,7 @@ async function rerankInSolr(
   }
   const firstStage = createSolrFirstStage(options)
   const reranker = createSolrReranker({ ...options, model: name })
+  const parity = await createFeatureParityCheck(engine, modelDir)
   const cli = await readRun(cliFirstStageRun)
   // QID<TAB>text, as \`pubmatch run --queries\` reads them
   const queries = (await readFile(nf('dev/q-titles.queries'), 'utf8'))
@@ -262,9 +274,11 @@ async function rerankInSolr(
     const expected = (cli.queries.get(query.id) ?? []).map((e) => e.docId).join(' ')
     sameFirstStage += first.hits.map((h) => h.id).join(' ') === expected ? 1 : 0
     const head = { ...first, hits: first.hits.slice(0, 500) }
-    const ranked = head.hits.length === 0 ? { hits: [] } : await reranker.rerank(query.text, head, { rows: head.hits.length })
+    const ranked = head.hits.length === 0 ? { hits: [] } : await reranker.rerank(query.text, head, { rows: head.hits.length, features: true })
     if ('fallback' in ranked && ranked.fallback !== undefined) {
       fallbacks++
+    } else if ('qtimeMs' in ranked) {
+      parity.add(query.text, head, ranked)
     }
     const hits = ranked.hits.map((hit) => ({ docId: hit.id, score: hit.score, rank: hit.rank }))
     // the tail as the embedded reranker writes it (withTail): below the head, first-stage order
@@ -274,5 +288,5 @@ async function rerankInSolr(
     run.queries.set(query.id, hits)
   }
   await writeRun(run, out)
-  return { deploySeconds, runSeconds: (performance.now() - started) / 1000, queries: queries.length, sameFirstStage, fallbacks }
+  return { deploySeconds, runSeconds: (performance.now() - started) / 1000, queries: queries.length, sameFirstStage, fallbacks, parity: parity.summary() }
 }

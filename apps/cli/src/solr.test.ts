@@ -9,6 +9,7 @@ import { existsSync } from 'node:fs'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { createLogStore } from '@pubmatch/ltr'
 import { javaBuilt } from '@pubmatch/solr'
 import { createServer } from '@pubmatch/server'
 import { openSearch, openSolrEngine } from '@pubmatch/engine'
@@ -421,6 +422,32 @@ describe.runIf(existsSync(bin) && (javaBuilt() || process.env.CI !== undefined))
         2,
         expect.stringMatching(/NOT_FOUND: model absent is not deployed in collection pubmed/),
       ])
+    })
+
+    it('writes a click log’s past usage into the collection, and says which documents it does not hold', async () => {
+      const sampleSet = await writeSampleCollection(dir)
+      const ids = [...new Set((await readFile(sampleSet.qrels, 'utf8')).trim().split('\n').map((line) => line.split(/\s+/)[2]!))].slice(0, 2)
+      expect(ids).toHaveLength(2)
+      const time = '2026-11-01T10:00:00.000Z'
+      const shown = [...ids, 'NOT-IN-COLLECTION']
+      const store = createLogStore(join(dir, 'usage-log'))
+      await store.append([
+        { type: 'search', id: 's1', time, session: 'u1', query: 'q', filters: [], total: 3, results: shown.map((id, i) => ({ position: i + 1, id })) },
+        ...shown.map((id, i) => ({ type: 'action' as const, time, session: 'u1', search: 's1', id, position: i + 1, kind: 'abstract_click' as const })),
+      ])
+      await store.close()
+      const pushed = await pubmatch('clicks', 'usage-solr', join(dir, 'usage-log'), '--solr', `local:${cluster}`, '--collection', 'pubmed')
+      expect([pushed.code, pushed.stderr]).toEqual([0, ''])
+      expect(pushed.stdout).toBe(
+        'past usage of 2 articles written into pubmed (3 documents in the log)\n' +
+          '1 document of the log is not in the collection and was left out: NOT-IN-COLLECTION\n',
+      )
+      const json = await pubmatch('clicks', 'usage-solr', join(dir, 'usage-log'), '--solr', `local:${cluster}`, '--collection', 'pubmed', '--json')
+      expect(JSON.parse(json.stdout)).toEqual({ documents: 3, updated: 2, reset: 0, unknown: 1, unknownIds: ['NOT-IN-COLLECTION'] })
+      // a collection served alone takes no local log, and says where usage goes instead
+      const refused = await pubmatch('serve', '--backend', backend, '--usage-log', join(dir, 'usage-log'), '--port', '0')
+      expect(refused.code).not.toBe(0)
+      expect(refused.stderr).toMatch(/pubmatch clicks usage-solr LOG --solr URL --collection NAME/)
     })
 
     it('deploys a model, then runs, searches and serves with both stages on the shards from a directory with no index', async () => {

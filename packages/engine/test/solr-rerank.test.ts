@@ -18,8 +18,11 @@ import { scoreRows } from '@pubmatch/lightgbm-wasm'
 import {
   BEST_MATCH_SCHEMA,
   bestMatchExtractor,
+  createLogStore,
   loadModel,
+  readUsage,
   type LabelledQuery,
+  type LogEvent,
 } from '@pubmatch/ltr'
 import {
   createSolrClient,
@@ -28,6 +31,7 @@ import {
   deployModel,
   indexCorpus,
   javaBuilt,
+  pushUsage,
   solrFields,
   startLocalCluster,
   type LocalCluster,
@@ -244,6 +248,86 @@ describe.runIf(RUN)('Best Match reranked inside SolrCloud against the embedded e
     }
     expect(scoreMax).toBeLessThanOrEqual(1e-6)
     expect(floatMax).toBeLessThanOrEqual(1e-6)
+  })
+
+  it('reads past usage (F2–F3) written in place from a click log, as the embedded engine reads the same log', async () => {
+    const { reader, forwardStore } = engineInternals(engine)
+    const firstStage = createSolrFirstStage(firstStageOptions)
+    const reranker = createSolrReranker({ ...firstStageOptions, model: 'sample' })
+    const query = queries.find((q) => engine.firstStageSearch(q.text).total >= 30)!
+    const before = await firstStage.search(query.text, { limit: DEPTH })
+    const shown = before.hits.slice(0, 20)
+    // a log: one search showing 20 hits; hit i opened (i mod 3) + 1 times, every fourth's full
+    // text requested once; and a click on a document the collection does not hold
+    const time = '2026-11-01T10:00:00.000Z'
+    const log = (ids: readonly string[]): LogEvent[] => [
+      {
+        type: 'search',
+        id: 's1',
+        time,
+        session: 'u1',
+        query: query.text,
+        filters: [],
+        total: before.total,
+        results: [...ids, 'NOT-IN-COLLECTION'].map((id, i) => ({ position: i + 1, id })),
+      },
+      ...[...ids, 'NOT-IN-COLLECTION'].flatMap((id, i): LogEvent[] => [
+        ...Array.from({ length: (i % 3) + 1 }, (): LogEvent => ({ type: 'action', time, session: 'u1', search: 's1', id, position: i + 1, kind: 'abstract_click' })),
+        ...(i % 4 === 0 ? [{ type: 'action', time, session: 'u1', search: 's1', id, position: i + 1, kind: 'fulltext_request' } as const] : []),
+      ]),
+    ]
+    const compare = async (logDir: string): Promise<{ f2: Map<string, number>; rows: number }> => {
+      const usage = await readUsage(logDir)
+      const extractor = bestMatchExtractor({ reader, forward: await forwardStore(), syntax: engine.firstStage.syntax }, usage.total)
+      const first = await firstStage.search(query.text, { limit: DEPTH })
+      const solr = await reranker.rerank(query.text, first, { rows: first.hits.length, features: true, outOfRange: 'rerank' })
+      const matrix = extractor.extract(query.text, {
+        hits: first.hits.map((hit) => ({ id: hit.id, docNumber: reader.docNumber(hit.id)!, score: hit.score, rank: hit.rank })),
+        total: first.total,
+        totalRelation: 'eq',
+        query: first.query,
+        warnings: [],
+        stats: { docsScored: 0, postingsScored: 0, docsMatched: first.total, windows: 0, blocksSkipped: 0, clauses: 0, pruned: false },
+      })
+      const width = BEST_MATCH_SCHEMA.features.length
+      const byId = new Map(solr.hits.map((hit) => [hit.id, hit]))
+      const f2 = new Map<string, number>()
+      first.hits.forEach((hit, i) => {
+        const got = byId.get(hit.id)!.features!
+        // F2 and F3 (columns 1 and 2), and every other column, as the embedded extractor's
+        expect([hit.id, got.slice(1, 3)]).toEqual([hit.id, Array.from(matrix.data.subarray(i * width + 1, i * width + 3))])
+        for (let c = 0; c < width; c++) {
+          expect(relative(got[c]!, matrix.data[i * width + c]!)).toBeLessThanOrEqual(1e-9)
+        }
+        f2.set(hit.id, got[1]!)
+      })
+      return { f2, rows: first.hits.length }
+    }
+
+    const logA = join(work, 'usage-a')
+    const storeA = createLogStore(logA)
+    await storeA.append(log(shown.map((hit) => hit.id)))
+    await storeA.close()
+    const pushed = await pushUsage({ client, collection: COLLECTION, usage: await readUsage(logA), batchSize: 7 })
+    expect(pushed).toEqual({ documents: 21, updated: 20, reset: 0, unknown: 1, unknownIds: ['NOT-IN-COLLECTION'] })
+    const a = await compare(logA)
+    // hand-derived: hit 0 opened once, hit 1 twice, hit 2 three times, hit 3 once…
+    expect(shown.map((hit) => a.f2.get(hit.id))).toEqual(shown.map((_, i) => (i % 3) + 1))
+    // the update was in place: the articles keep their indexed-only fields (same first stage)
+    const after = await firstStage.search(query.text, { limit: DEPTH })
+    expect(after.hits.map((hit) => [hit.id, hit.score])).toEqual(before.hits.map((hit) => [hit.id, hit.score]))
+    expect(after.total).toBe(before.total)
+
+    // a newer log without the first 5 documents: theirs go back to 0
+    const logB = join(work, 'usage-b')
+    const storeB = createLogStore(logB)
+    await storeB.append(log(shown.slice(5).map((hit) => hit.id)))
+    await storeB.close()
+    const again = await pushUsage({ client, collection: COLLECTION, usage: await readUsage(logB) })
+    expect(again).toMatchObject({ documents: 16, updated: 15, reset: 5, unknown: 1 })
+    const b = await compare(logB)
+    expect(shown.slice(0, 5).map((hit) => b.f2.get(hit.id))).toEqual([0, 0, 0, 0, 0])
+    expect(shown.slice(5).map((hit) => b.f2.get(hit.id))).toEqual(shown.slice(5).map((_, i) => (i % 3) + 1))
   })
 
   it('keeps the first stage’s order for a query outside the model’s range, and says why', async () => {

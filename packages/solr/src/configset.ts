@@ -67,9 +67,10 @@ export const STATE_FIELD = 'pubmatch_state'
  * ({@link TITLE_TERMS_FIELD}, {@link ABSTRACT_TERMS_FIELD}, and {@link TIAB_FIELD} holding both
  * instead of Solr's analysis of them), the `pubmatch` rank query and the `[pubmatch]`
  * transformer; and what serving reads without a local index (the stored record
- * `pubmatch_record`, the MeSH vocabulary document; `records.ts`).
+ * `pubmatch_record`, the MeSH vocabulary document; `records.ts`). 4: past usage (F2–F3) as numeric
+ * doc values updated in place ({@link USAGE_FIELDS}, `usage.ts`).
  */
-export const SOLR_SCHEMA_VERSION = 3
+export const SOLR_SCHEMA_VERSION = 4
 
 /**
  * Sorted-set doc values (not indexed, not stored) of the values the features read, exactly as the
@@ -80,6 +81,16 @@ export const FEATURE_DOC_VALUES: Readonly<Record<string, string>> = Object.freez
   pubtype: 'pubmatch_pubtype',
   language: 'pubmatch_language',
 })
+
+/**
+ * Past usage of each article (Best Match F2–F3): numeric doc values, neither indexed nor stored, so
+ * that Solr updates them in place (`update.partial.requireInPlace`) without re-indexing the
+ * article. Every article is indexed with 0; `pushUsage` (`usage.ts`) writes a click log's counts.
+ */
+export const USAGE_FIELDS: { readonly abstractClicks: 'pubmatch_usage_abstract'; readonly fullTextRequests: 'pubmatch_usage_fulltext' } = Object.freeze({
+  abstractClicks: 'pubmatch_usage_abstract',
+  fullTextRequests: 'pubmatch_usage_fulltext',
+} as const)
 
 /**
  * An indexed-only field (multi-valued strings, documents only) holding pubmatch's index terms of
@@ -267,6 +278,9 @@ ${Object.values(FEATURE_DOC_VALUES)
   .map((name) => `  <field name="${name}" type="string" indexed="false" stored="false" docValues="true" multiValued="true"/>`)
   .join('\n')}
   <field name="${ARTICLE_FIELD}" type="string" indexed="true" stored="false" docValues="false" omitNorms="true" omitTermFreqAndPositions="true"/>
+${Object.values(USAGE_FIELDS)
+  .map((name) => `  <field name="${name}" type="plong" indexed="false" stored="false" docValues="true"/>`)
+  .join('\n')}
 ${[TIAB_FIELD, TITLE_TERMS_FIELD, ABSTRACT_TERMS_FIELD]
   .map((name) => `  <field name="${name}" type="string" indexed="true" stored="false" docValues="false" multiValued="true" omitNorms="true" omitTermFreqAndPositions="true"/>`)
   .join('\n')}

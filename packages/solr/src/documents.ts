@@ -29,6 +29,7 @@ import {
   SOLR_NUMERIC_FIELDS,
   TIAB_FIELD,
   TITLE_TERMS_FIELD,
+  USAGE_FIELDS,
   type SolrFieldSet,
 } from './configset.ts'
 import { encodeForwardStreams, FORWARD_FIELD } from './forward.ts'
@@ -115,6 +116,10 @@ export function createDocumentMapper(fieldSet: SolrFieldSet, options: DocumentMa
         }
       }
       doc[ARTICLE_FIELD] = '1'
+      // past usage starts at none; pushUsage (usage.ts) updates it in place
+      for (const name of Object.values(USAGE_FIELDS)) {
+        doc[name] = 0
+      }
       // what serving shows without a local index (records.ts)
       doc[RECORD_FIELD] = encodeRecord(article)
       if (segment !== undefined) {

@@ -29,3 +29,6 @@ export type { SolrFields, SolrFieldSet } from './configset.ts'
 // models deployed into a collection (ZooKeeper), for the second stage on the shards
 export { deployModel, listModels, loadModelOnReplicas, removeModel } from './models.ts'
 export type { DeployedFile, DeployedModel, DeployModelOptions, ModelListing, ModelsOptions, ReplicaModel } from './models.ts'
+// past usage (F2–F3) from a click log, written in place into the collection
+export { pushUsage } from './usage.ts'
+export type { PushUsageOptions, PushUsageResult } from './usage.ts'

@@ -13,6 +13,7 @@ import {
 } from '@pubmatch/ltr'
 import { addRankingOptions, openEngine, type RankingFlags } from './search.ts'
 import { parsePositiveInt } from './ingest.ts'
+import { registerClicksSolrCommands } from './solr.ts'
 
 function probabilities(text: string, what: string): number[] {
   const values = text.split(',').map(Number)
@@ -167,4 +168,5 @@ Example (NFCorpus train, then labels and a model from the log):
         process.stdout.write(`wrote ${labelled.length} queries to ${options.queriesOut} and ${options.qrelsOut}\n`)
       }
     })
+  registerClicksSolrCommands(clicks)
 }

@@ -131,7 +131,10 @@ Examples:
 /** `pubmatch serve --backend …` without `-i`: a Solr collection alone, no local index, corpus or forward store. */
 async function serveSolrOnly(options: ServeOptions & { backend: string }, say: (text: string) => void): Promise<void> {
   if (options.usageLog !== undefined) {
-    throw new PubmatchError('INVALID_ARGUMENT', 'serve: --usage-log feeds F2–F3 from a local index; a collection served alone (--backend without -i) takes none')
+    throw new PubmatchError(
+      'INVALID_ARGUMENT',
+      'serve: --usage-log is read by a local index; a collection served alone (--backend without -i) reads past usage (F2–F3) from the collection: write the log into it with `pubmatch clicks usage-solr LOG --solr URL --collection NAME`',
+    )
   }
   if (options.model !== undefined) {
     refuseModelFolder(options.model, options.backend, '--model')

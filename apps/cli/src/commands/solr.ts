@@ -1,11 +1,13 @@
 import type { Command } from 'commander'
 import { PubmatchError } from '@pubmatch/core'
+import { readUsage } from '@pubmatch/ltr'
 import {
   createSolrClient,
   deployModel,
   indexCorpus,
   listModels,
   loadModelOnReplicas,
+  pushUsage,
   readLocalCluster,
   removeModel,
   startLocalCluster,
@@ -273,6 +275,47 @@ new name. Example:
         flags.json
           ? `${JSON.stringify({ removed: name, ...removed }, null, 2)}\n`
           : `removed ${name} from ${flags.collection}${removed.wasComplete ? '' : ' (an incomplete upload)'}\n`,
+      )
+    })
+}
+
+/**
+ * Adds `pubmatch clicks usage-solr`: a click log's past usage (F2–F3) written into a SolrCloud
+ * collection, where the shards' second stage reads it.
+ * @param clicks - the `pubmatch clicks` command
+ */
+export function registerClicksSolrCommands(clicks: Command): void {
+  clicks
+    .command('usage-solr')
+    .description('write a click log’s past usage (F2–F3: abstract views, full-text requests per article) into a SolrCloud collection, for the second stage on the shards')
+    .argument('<log>', 'the click log directory (the server’s --log, or `pubmatch clicks simulate`)')
+    .requiredOption('--solr <urls>', '`local` (the cluster of `pubmatch solr up`), `local:DIR`, or Solr base URLs, comma-separated')
+    .requiredOption('--collection <name>', 'the collection (`pubmatch index --solr … --collection NAME`)')
+    .option('--json', 'print JSON', false)
+    .addHelpText(
+      'after',
+      `
+The collection's usage becomes the log's: each article of the log gets its counts, every other
+article with counts from an earlier run gets 0. Solr updates the two doc-values fields in place
+(\`update.partial.requireInPlace\`), without re-indexing the article. The embedded engine reads the
+same log with \`pubmatch serve --usage-log DIR\`. Run it again after re-indexing articles (a
+re-indexed article starts at 0). Example:
+  pubmatch clicks usage-solr .pubmatch/log --solr local --collection pubmed`,
+    )
+    .action(async (log: string, flags: { solr: string; collection: string; json: boolean }) => {
+      const client = await solrClient(flags.solr)
+      const result = await pushUsage({ client, collection: flags.collection, usage: await readUsage(log) })
+      if (flags.json) {
+        process.stdout.write(`${JSON.stringify(result, null, 2)}\n`)
+        return
+      }
+      process.stdout.write(
+        `past usage of ${result.updated} articles written into ${flags.collection} (${result.documents} documents in the log)` +
+          (result.reset === 0 ? '' : `; ${result.reset} articles with earlier usage set to 0`) +
+          '\n' +
+          (result.unknown === 0
+            ? ''
+            : `${result.unknown} ${result.unknown === 1 ? 'document of the log is' : 'documents of the log are'} not in the collection and ${result.unknown === 1 ? 'was' : 'were'} left out: ${result.unknownIds.slice(0, 5).join(', ')}${result.unknown > 5 ? ', …' : ''}\n`),
       )
     })
 }

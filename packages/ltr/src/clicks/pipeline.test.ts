@@ -180,5 +180,7 @@ describe('documentUsage', () => {
     expect([usage.abstractClicks('d1'), usage.fullTextRequests('d1')]).toEqual([6, 1])
     expect([usage.abstractClicks('d5'), usage.fullTextRequests('d5')]).toEqual([0, 0])
     expect(usage.documents).toBe(4)
+    // first acted on: d2 (a1), d4 (a1), d1 (a2), d3 (a3)
+    expect(usage.ids).toEqual(['d2', 'd4', 'd1', 'd3'])
   })
 })

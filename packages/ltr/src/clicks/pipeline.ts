@@ -358,7 +358,7 @@ export function labelQueries(
  */
 export function documentUsage(
   events: Iterable<LogEvent>,
-): DocumentUsage & { readonly documents: number } {
+): DocumentUsage & { readonly documents: number; readonly ids: readonly string[] } {
   const abstract = new Map<string, number>()
   const fullText = new Map<string, number>()
   const all = new Set<string>()
@@ -372,6 +372,7 @@ export function documentUsage(
   }
   return {
     documents: all.size,
+    ids: [...all],
     abstractClicks: (id: string): number => abstract.get(id) ?? 0,
     fullTextRequests: (id: string): number => fullText.get(id) ?? 0,
   }

@@ -14,6 +14,8 @@ import { documentUsage, normalizeQuery } from './pipeline.ts'
 export interface UsageCounts {
   /** Every action of the log. */
   readonly total: DocumentUsage
+  /** The documents with any action in the log, in the order first acted on. */
+  readonly ids: readonly string[]
   /**
    * The usage without the actions on searches of this query (normalised as `normalizeQuery` does).
    * @param queryText - the query as typed
@@ -44,6 +46,7 @@ export function usageCounts(events: readonly LogEvent[]): UsageCounts {
   const cache = new Map<string, DocumentUsage>()
   return {
     total,
+    ids: total.ids,
     without(queryText) {
       const key = normalizeQuery(queryText)
       const cached = cache.get(key)

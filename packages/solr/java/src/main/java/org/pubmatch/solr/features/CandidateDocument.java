@@ -26,7 +26,8 @@ package org.pubmatch.solr.features;
  * document completely before the next).
  *
  * <p><b>Doc values.</b> The year (F1), publication types (F4–F77) and languages (F80–F140) as the
- * index stores them; past usage (F2–F3) defaults to none.
+ * index stores them; past usage (F2–F3) defaults to none (a shard reads it from the usage doc
+ * values {@code pubmatch clicks usage-solr} writes).
  */
 public interface CandidateDocument {
 

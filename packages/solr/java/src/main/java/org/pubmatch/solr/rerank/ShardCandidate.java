@@ -107,4 +107,14 @@ public final class ShardCandidate implements CandidateDocument {
   public double firstStageScore() {
     return firstStageScore;
   }
+
+  @Override
+  public double abstractClicks() {
+    return doc.abstractClicks();
+  }
+
+  @Override
+  public double fullTextRequests() {
+    return doc.fullTextRequests();
+  }
 }

@@ -7,7 +7,7 @@ import org.apache.lucene.util.BytesRef;
 /**
  * One document's feature data as a shard holds it: the title, abstract and MeSH token streams
  * (each token a term of the document's own term dictionary, or none for a stop word the index
- * analyzer drops, plus its flag bits) and the doc values (year, publication types, languages,
+ * analyzer drops, plus its flag bits) and the doc values (year, past usage, publication types, languages,
  * id). Filled by {@link ShardDocumentReader#read}; meant to be reused across documents: its arrays
  * grow and are kept, term strings are decoded on first use, and the publication types and
  * languages are strings shared by every document of a segment. Not thread-safe.
@@ -47,6 +47,8 @@ public final class ShardDocument {
 
   boolean hasYear;
   int year;
+  long abstractClicks;
+  long fullTextRequests;
   String[] publicationTypes = new String[8];
   int publicationTypeCount;
   String[] languages = new String[4];
@@ -154,6 +156,16 @@ public final class ShardDocument {
     return year;
   }
 
+  /** Past usage: abstract views in the search log (F2); 0 without usage data. */
+  public long abstractClicks() {
+    return abstractClicks;
+  }
+
+  /** Past usage: full-text requests in the search log (F3); 0 without usage data. */
+  public long fullTextRequests() {
+    return fullTextRequests;
+  }
+
   /** The number of distinct publication types. */
   public int publicationTypeCount() {
     return publicationTypeCount;
@@ -199,6 +211,8 @@ public final class ShardDocument {
   void clearDocValues() {
     hasYear = false;
     year = 0;
+    abstractClicks = 0;
+    fullTextRequests = 0;
     publicationTypeCount = 0;
     languageCount = 0;
     idLength = -1;

@@ -67,6 +67,12 @@ public final class ShardDocumentReader {
       into.hasYear = true;
       into.year = (int) leaf.year.longValue();
     }
+    if (leaf.abstractClicks.advanceExact(local)) {
+      into.abstractClicks = leaf.abstractClicks.longValue();
+    }
+    if (leaf.fullTextRequests.advanceExact(local)) {
+      into.fullTextRequests = leaf.fullTextRequests.longValue();
+    }
     if (leaf.publicationTypes.advanceExact(local)) {
       for (int i = 0, n = leaf.publicationTypes.docValueCount(); i < n; i++) {
         into.addPublicationType(leaf.string(leaf.publicationTypes, leaf.publicationTypeStrings, leaf.publicationTypes.nextOrd()));
@@ -93,6 +99,8 @@ public final class ShardDocumentReader {
   private static final class Leaf {
     final BinaryDocValues forward;
     final NumericDocValues year;
+    final NumericDocValues abstractClicks;
+    final NumericDocValues fullTextRequests;
     final SortedSetDocValues publicationTypes;
     final SortedSetDocValues languages;
     final SortedDocValues id;
@@ -113,6 +121,8 @@ public final class ShardDocumentReader {
       }
       forward = DocValues.getBinary(reader, ShardFields.FORWARD);
       year = DocValues.getNumeric(reader, ShardFields.YEAR);
+      abstractClicks = DocValues.getNumeric(reader, ShardFields.USAGE_ABSTRACT);
+      fullTextRequests = DocValues.getNumeric(reader, ShardFields.USAGE_FULL_TEXT);
       publicationTypes = DocValues.getSortedSet(reader, ShardFields.PUBLICATION_TYPES);
       languages = DocValues.getSortedSet(reader, ShardFields.LANGUAGES);
       id = DocValues.getSorted(reader, ShardFields.ID);

@@ -2,7 +2,7 @@ package org.pubmatch.solr.shard;
 
 /**
  * The names and constants of what pubmatch writes into each Solr document for the features
- * (schema version 3 of {@code @pubmatch/solr}: {@code SOLR_SCHEMA_VERSION}), as
+ * (schema version 4 of {@code @pubmatch/solr}: {@code SOLR_SCHEMA_VERSION}), as
  * {@code packages/solr/src/configset.ts} and {@code forward.ts} define them.
  */
 public final class ShardFields {
@@ -22,6 +22,15 @@ public final class ShardFields {
 
   /** Sorted-set doc values: the raw language codes, as the embedded index's {@code language}. */
   public static final String LANGUAGES = "pubmatch_language";
+
+  /**
+   * Numeric doc value (not indexed, not stored; updated in place): the document's abstract views in
+   * a search log, past usage F2 (schema version 4; absent or 0 without usage data).
+   */
+  public static final String USAGE_ABSTRACT = "pubmatch_usage_abstract";
+
+  /** As {@link #USAGE_ABSTRACT}: full-text requests, past usage F3. */
+  public static final String USAGE_FULL_TEXT = "pubmatch_usage_fulltext";
 
   /** Sorted doc value: the document's external id (PMID or collection document id). */
   public static final String ID = "id";

@@ -283,6 +283,9 @@ export function createSolrReranker(options: SolrRerankerOptions): SolrReranker {
         'pm.tokens': JSON.stringify(queryTokens(analyzer, query)),
         'pm.stopwords': JSON.stringify(stopwords),
         fl: `id,score${transformer === undefined ? '' : `,${transformer}`}`,
+        // equal scores by id, whichever replica answers: the shards' first pass (the rescorer
+        // keeps its order for equal model scores) and the coordinator's merge of equal floats
+        sort: 'score desc,id asc',
         ...(transformer === undefined ? {} : { 'distrib.singlePass': 'true' }),
         rows,
         start,

@@ -31,4 +31,4 @@ export { deployModel, listModels, loadModelOnReplicas, removeModel } from './mod
 export type { DeployedFile, DeployedModel, DeployModelOptions, ModelListing, ModelsOptions, ReplicaModel } from './models.ts'
 // past usage (F2–F3) from a click log, written in place into the collection
 export { pushUsage } from './usage.ts'
-export type { PushUsageOptions, PushUsageResult } from './usage.ts'
+export type { LogUsage, PushUsageOptions, PushUsageResult } from './usage.ts'

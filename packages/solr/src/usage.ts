@@ -6,17 +6,27 @@
  * The shards' rank query reads them as the embedded engine reads `openSearch({ usageLog })`.
  */
 import { PubmatchError } from '@pubmatch/core'
-import type { UsageCounts } from '@pubmatch/ltr'
 import type { SolrClient } from './client.ts'
 import { ARTICLE_FIELD, USAGE_FIELDS } from './configset.ts'
 import { readCollectionState } from './indexer.ts'
+
+/** A click log's past usage: what `readUsage(logDir)` of `@pubmatch/ltr` returns (its `UsageCounts`). */
+export interface LogUsage {
+  /** The counts of every action of the log. */
+  readonly total: {
+    abstractClicks(id: string): number
+    fullTextRequests(id: string): number
+  }
+  /** The documents with any action. */
+  readonly ids: readonly string[]
+}
 
 /** Options of {@link pushUsage}. */
 export interface PushUsageOptions {
   readonly client: SolrClient
   readonly collection: string
   /** The counts (`readUsage(logDir)` of `@pubmatch/ltr`). */
-  readonly usage: UsageCounts
+  readonly usage: LogUsage
   /** Documents per update request. Defaults to `1000`. */
   readonly batchSize?: number
   /** Called after each batch: documents done of the log's. */

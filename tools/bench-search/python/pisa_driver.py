@@ -105,7 +105,7 @@ def known_terms(index_dir, terms):
         return frozenset(t for t in (line.rstrip('\n') for line in f) if t in terms)
 
 
-def query_files(index_dir, settings):
+def query_files(settings):
     scorer = 'bm25.k1-%s.b-%s' % (settings['k1'], settings['b'])
     wand = '%s.q0.bmw.%d' % (scorer, settings['blockSize'])
     return [wand, '%s.%s' % (wand, settings['encoding']), 'fwd.termlex', 'fwd.doclex', SETTINGS]
@@ -142,7 +142,7 @@ def build(docs_path, index_dir, _stopwords_path):
     t3 = time.perf_counter()
     cpu = cpu_seconds() - cpu0
     build_bytes = tree_bytes(index_dir)
-    keep = set(query_files(index_dir, settings)) | {TERMS}
+    keep = set(query_files(settings)) | {TERMS}
     for name in os.listdir(index_dir):
         if name not in keep:
             os.remove(os.path.join(index_dir, name))
@@ -154,7 +154,7 @@ def build(docs_path, index_dir, _stopwords_path):
         'tailSeconds': t3 - t2,
         'cpuSeconds': cpu,
         'peakRssMiB': peak_rss_mib(),
-        'indexBytes': dir_bytes(index_dir),
+        'indexBytes': dir_bytes(index_dir, query_files(settings)),
         'buildBytes': build_bytes,
         'segments': 1,
         'version': version(),
@@ -222,7 +222,7 @@ def query(index_dir, spec_path):
         'openMs': open_ms,
         'rssAfterOpenMiB': rss_after_open,
         'peakRssMiB': peak_rss_mib(),
-        'indexBytes': dir_bytes(index_dir),
+        'indexBytes': dir_bytes(index_dir, query_files(settings)),
         'docs': settings['docs'],
         'cells': cells_output(cells),
     })

@@ -41,6 +41,7 @@ answers no hit when one is not in the lexicon (a set lookup of the queries' term
 from fwd.terms before the clock starts), inside the timed call.
 """
 
+import contextlib
 import glob
 import importlib.util
 import json
@@ -105,6 +106,22 @@ def known_terms(index_dir, terms):
         return frozenset(t for t in (line.rstrip('\n') for line in f) if t in terms)
 
 
+@contextlib.contextmanager
+def stderr_to(path):
+    """Sends file descriptor 2 (PISA's log lines and progress bars) to `path` meanwhile."""
+    sys.stderr.write('PISA logs to %s\n' % path)
+    sys.stderr.flush()
+    saved = os.dup(2)
+    with open(path, 'wb') as log:
+        os.dup2(log.fileno(), 2)
+    try:
+        yield
+    finally:
+        sys.stderr.flush()
+        os.dup2(saved, 2)
+        os.close(saved)
+
+
 def query_files(settings):
     scorer = 'bm25.k1-%s.b-%s' % (settings['k1'], settings['b'])
     wand = '%s.q0.bmw.%d' % (scorer, settings['blockSize'])
@@ -131,15 +148,16 @@ def build(docs_path, index_dir, _stopwords_path):
             text = ('%s %s' % (record['title'], record['abstract'])).replace('\n', ' ').replace('\r', ' ')
             out.write('%s %s\n' % (record['id'], text))
             docs += 1
-    t1 = time.perf_counter()
-    pisathon.index(collection, index_dir, STEMMER, BATCH_SIZE, 1)
-    t2 = time.perf_counter()
     settings = {'k1': K1, 'b': B, 'stemmer': STEMMER, 'encoding': ENCODING, 'blockSize': BLOCK_SIZE,
                 'docs': docs}
+    with stderr_to(index_dir + '.log'):
+        t1 = time.perf_counter()
+        pisathon.index(collection, index_dir, STEMMER, BATCH_SIZE, 1)
+        t2 = time.perf_counter()
+        prepare(index_dir, settings)
+        t3 = time.perf_counter()
     with open(os.path.join(index_dir, SETTINGS), 'w', encoding='utf-8') as f:
         json.dump(settings, f)
-    prepare(index_dir, settings)
-    t3 = time.perf_counter()
     cpu = cpu_seconds() - cpu0
     build_bytes = tree_bytes(index_dir)
     keep = set(query_files(settings)) | {TERMS}

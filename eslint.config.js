@@ -87,6 +87,7 @@ export default tseslint.config(
       '**/dist/**',
       '**/node_modules/**',
       '**/.turbo/**',
+      '**/.venv/**',
       '**/build/**',
       '**/test/fixtures/**',
       'packages/lightgbm-wasm/wasm/**',

@@ -46,7 +46,7 @@ describe('corpusSpec', () => {
 
   it('rejects unknown names', () => {
     expect(() => corpusSpec('synth-1g')).toThrowErrorMatchingInlineSnapshot(
-      `[PubmatchError: @pubmatch/bench-search: unknown corpus "synth-1g" (nfcorpus, nfcorpus-xK, synth-N[k|m])]`,
+      `[PubmatchError: unknown corpus "synth-1g" (nfcorpus, nfcorpus-xK, synth-N[k|m])]`,
     )
     expect(() => corpusSpec('nfcorpus-x0')).toThrow(/unknown corpus/)
   })

@@ -70,7 +70,7 @@ export function corpusSpec(name: string): CorpusSpec {
   }
   throw new PubmatchError(
     'INVALID_ARGUMENT',
-    `@pubmatch/bench-search: unknown corpus "${name.slice(0, 200)}" (nfcorpus, nfcorpus-xK, synth-N[k|m])`,
+    `unknown corpus "${name.slice(0, 200)}" (nfcorpus, nfcorpus-xK, synth-N[k|m])`,
   )
 }
 
@@ -121,7 +121,7 @@ export async function corpusArticles(spec: CorpusSpec, shared: string): Promise<
     : generateCorpus({ size: spec.source.size, seed: spec.source.seed })
 }
 
-/** A document as Xapian's driver reads it: id, title, abstract. */
+/** A document as the anchors' drivers read it: id, title, abstract. */
 export interface TitleAbstract {
   readonly id: string
   readonly title: string
@@ -130,7 +130,7 @@ export interface TitleAbstract {
 }
 
 /**
- * The title and abstract text of an article, as the Xapian driver indexes it. Title and
+ * The title and abstract text of an article, as the anchors' drivers index it. Title and
  * abstract are what `testCollectionFields()` indexes; on a PubMed-fields index the comparison
  * searches only those two fields.
  * @param article - the article
@@ -144,7 +144,7 @@ export function titleAbstract(article: Article): TitleAbstract {
 }
 
 /**
- * Writes articles as JSON lines of {@link TitleAbstract} (the Xapian driver's input).
+ * Writes articles as JSON lines of {@link TitleAbstract} (the anchors' drivers' input).
  * @param articles - the articles
  * @param path - the output file (overwritten)
  * @returns the number of lines written

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { benchPlan, cellLabel } from './plan.ts'
+import { ANCHOR_CELLS, benchPlan, cellLabel } from './plan.ts'
 
 describe('benchPlan', () => {
   it('measures NFCorpus ×1 and ×30 and synthetic 100k and 1M, Xapian on all but the largest', () => {
@@ -10,22 +10,45 @@ describe('benchPlan', () => {
       'synth-100k',
       'synth-1m',
     ])
-    expect(plan.map((p) => p.xapian.length > 0)).toEqual([true, true, true, false])
+    expect(plan.map((p) => p.anchors.map((a) => a.anchor).join(','))).toEqual([
+      'tantivy,pisa,xapian',
+      'tantivy,pisa,xapian',
+      'tantivy,pisa,xapian',
+      'tantivy,pisa',
+    ])
     expect(plan.map((p) => p.ndcg)).toEqual([true, false, false, false])
     // pruning off only where it is compared, not on NFCorpus ×1
     expect(plan.map((p) => p.ours.filter((c) => !c.pruning).length)).toEqual([0, 3, 3, 3])
-    // Xapian runs only the plain-text sets
-    expect(new Set(plan[0]!.xapian.map((c) => c.set))).toEqual(new Set(['nfcorpus-dev', 'log-bag']))
+    // the anchors run only the plain-text sets, the same cells each
+    for (const { cells } of plan[0]!.anchors) {
+      expect(cells).toBe(ANCHOR_CELLS)
+    }
+    expect(new Set(ANCHOR_CELLS.map((c) => c.set))).toEqual(new Set(['nfcorpus-dev', 'log-bag']))
+    expect(ANCHOR_CELLS.map((c) => `${c.match} ${c.limit}`)).toEqual([
+      'any 500',
+      'any 1000',
+      'all 500',
+      'any 500',
+    ])
   })
 
-  it('uses small corpora with --quick and can leave out the largest or add Xapian to it', () => {
+  it('uses small corpora with --quick, can leave out the largest, add Xapian to it, or run fewer anchors', () => {
     expect(benchPlan({ quick: true, largest: false }).map((p) => p.corpus)).toEqual([
       'nfcorpus',
       'nfcorpus-x3',
       'synth-10k',
     ])
-    expect(benchPlan({ xapianLargest: true }).at(-1)!.xapian.length).toBe(4)
-    expect(benchPlan({ xapian: false }).every((p) => p.xapian.length === 0)).toBe(true)
+    expect(
+      benchPlan({ xapianLargest: true })
+        .at(-1)!
+        .anchors.map((a) => a.anchor),
+    ).toEqual(['tantivy', 'pisa', 'xapian'])
+    expect(benchPlan({ anchors: [] }).every((p) => p.anchors.length === 0)).toBe(true)
+    // the order of the report, whatever the order asked for
+    expect(benchPlan({ anchors: ['xapian', 'pisa'] })[0]!.anchors.map((a) => a.anchor)).toEqual([
+      'pisa',
+      'xapian',
+    ])
   })
 })
 

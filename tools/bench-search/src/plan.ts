@@ -1,4 +1,12 @@
+import { ANCHOR_NAMES, type AnchorName } from './anchors.ts'
 import type { QuerySetName, SearchCell } from './query-sets.ts'
+
+/** What one anchor runs on a corpus. */
+export interface AnchorPlan {
+  readonly anchor: AnchorName
+  /** Its query cells (`pruning` is ignored), measured in one process. */
+  readonly cells: readonly SearchCell[]
+}
 
 /** What runs on one corpus. */
 export interface CorpusPlan {
@@ -6,8 +14,8 @@ export interface CorpusPlan {
   readonly corpus: string
   /** pubmatch's query cells, measured round-robin in one serving process. */
   readonly ours: readonly SearchCell[]
-  /** Xapian's query cells (`pruning` is ignored), in one process; empty = no Xapian. */
-  readonly xapian: readonly SearchCell[]
+  /** The anchors that run on this corpus, in {@link ANCHOR_NAMES} order. */
+  readonly anchors: readonly AnchorPlan[]
   /** Also evaluate nDCG@10 on NFCorpus dev (NFCorpus ×1 only: replicas duplicate documents). */
   readonly ndcg: boolean
 }
@@ -16,8 +24,8 @@ export interface CorpusPlan {
 export interface BenchPlanOptions {
   /** Small corpora for a smoke run (NFCorpus ×1 and ×3, synthetic 10k). Defaults to `false`. */
   readonly quick?: boolean
-  /** Run the Xapian cells (when xapian is importable). Defaults to `true`. */
-  readonly xapian?: boolean
+  /** The anchors to run (those that are available). Defaults to every anchor. */
+  readonly anchors?: readonly AnchorName[]
   /** Include the largest synthetic corpus (1M; 50k with `quick`). Defaults to `true`. */
   readonly largest?: boolean
   /** Also run Xapian on the largest synthetic corpus. Defaults to `false`. */
@@ -53,8 +61,11 @@ const EXHAUSTIVE: readonly SearchCell[] = [
   cell('log-pubmed', 'any', 500, false),
 ]
 
-/** Xapian runs what it can run like with like: the plain-text sets, OP_OR ↔ any, OP_AND ↔ all. */
-const XAPIAN: readonly SearchCell[] = [
+/**
+ * The anchors run what they can run like with like: the plain-text sets, OR ↔ any, AND ↔ all
+ * (none of them has PubMed's syntax).
+ */
+export const ANCHOR_CELLS: readonly SearchCell[] = [
   cell('nfcorpus-dev', 'any', 500),
   cell('nfcorpus-dev', 'any', 1000),
   cell('log-bag', 'all', 500),
@@ -64,12 +75,13 @@ const XAPIAN: readonly SearchCell[] = [
 /**
  * The benchmark: NFCorpus ×1 and ×30 (×3 with `quick`), synthetic 100k and 1M (10k and 50k
  * with `quick`); the query cells on each, with pruning off too on the replicated NFCorpus
- * and the synthetic corpora; Xapian on all but the largest corpus.
+ * and the synthetic corpora; tantivy and PISA on every corpus, Xapian (much slower to build)
+ * on all but the largest.
  * @param options - see {@link BenchPlanOptions}
  */
 export function benchPlan(options: BenchPlanOptions = {}): CorpusPlan[] {
   const quick = options.quick ?? false
-  const xapian = options.xapian ?? true
+  const anchors = options.anchors ?? ANCHOR_NAMES
   const names = quick
     ? ['nfcorpus', 'nfcorpus-x3', 'synth-10k', 'synth-50k']
     : ['nfcorpus', 'nfcorpus-x30', 'synth-100k', 'synth-1m']
@@ -79,11 +91,13 @@ export function benchPlan(options: BenchPlanOptions = {}): CorpusPlan[] {
     if (i === largest && options.largest === false) {
       return
     }
-    const runXapian = xapian && (i < largest || options.xapianLargest === true)
+    const runs = (anchor: AnchorName): boolean =>
+      anchors.includes(anchor) &&
+      (anchor !== 'xapian' || i < largest || options.xapianLargest === true)
     plans.push({
       corpus,
       ours: i === 0 ? COMMON : [...COMMON, ...EXHAUSTIVE],
-      xapian: runXapian ? XAPIAN : [],
+      anchors: ANCHOR_NAMES.filter(runs).map((anchor) => ({ anchor, cells: ANCHOR_CELLS })),
       ndcg: corpus === 'nfcorpus',
     })
   })

@@ -12,7 +12,7 @@ import {
   loadQuerySet,
   logQuerySample,
   searchOptions,
-  xapianStopwords,
+  anchorStopwords,
   type SearchCell,
 } from './query-sets.ts'
 
@@ -75,11 +75,11 @@ describe('loadQuerySet (the log sample of the committed synth model)', () => {
   })
 })
 
-describe('xapianStopwords', () => {
+describe('anchorStopwords', () => {
   it('adds the question stop words only for natural-language NFCorpus queries', () => {
-    expect(xapianStopwords('nfcorpus-dev')).toEqual(expect.arrayContaining(['the', 'why']))
-    expect(xapianStopwords('log-bag')).toContain('the')
-    expect(xapianStopwords('log-bag')).not.toContain('why')
+    expect(anchorStopwords('nfcorpus-dev')).toEqual(expect.arrayContaining(['the', 'why']))
+    expect(anchorStopwords('log-bag')).toContain('the')
+    expect(anchorStopwords('log-bag')).not.toContain('why')
   })
 })
 

@@ -13,7 +13,8 @@ import type { FieldSet } from './corpora.ts'
  * - `log-pubmed`: 1–5-term queries of NCBI's real PubMed query log (`sampleQueries` of
  *   tools/synth) as typed, with PubMed semantics (`syntax: 'pubmed'`, recovering from typos);
  * - `log-bag`: the same log queries reduced to their content words (`queryTerms`: field tags,
- *   booleans, quotes and stop words removed), for the like-with-like comparison with Xapian.
+ *   booleans, quotes and stop words removed), for the like-with-like comparison with the
+ *   anchors (tantivy, PISA, Xapian).
  */
 export type QuerySetName = 'nfcorpus-dev' | 'log-pubmed' | 'log-bag'
 
@@ -88,18 +89,19 @@ export async function loadQuerySet(
 }
 
 /**
- * The words Xapian's stopper drops for a set: the biomedical analyzer's PubMed stop words,
- * plus `QUESTION_STOPWORDS` for natural-language NFCorpus queries (what pubmatch's `plain`
- * syntax drops). `log-pubmed` is not run on Xapian (it has no PubMed syntax).
+ * The words the anchors drop from a set's queries: the biomedical analyzer's PubMed stop
+ * words, plus `QUESTION_STOPWORDS` for natural-language NFCorpus queries (what pubmatch's
+ * `plain` syntax drops). `log-pubmed` is not run on the anchors (they have no PubMed syntax).
+ * The `log-bag` list is also the index-time list (Xapian's stopper, tantivy's stop filter).
  * @param name - the set
  */
-export function xapianStopwords(name: QuerySetName): string[] {
+export function anchorStopwords(name: QuerySetName): string[] {
   return name === 'nfcorpus-dev'
     ? [...new Set([...PUBMED_STOPWORDS, ...QUESTION_STOPWORDS])]
     : [...PUBMED_STOPWORDS]
 }
 
-/** The BM25F fields of the Xapian comparison: what the Xapian driver indexes. */
+/** The BM25F fields of the anchor comparison: what the anchors' drivers index. */
 export const TITLE_ABSTRACT: readonly string[] = ['title', 'abstract']
 
 /** One measured configuration of pubmatch's searcher. */
@@ -113,9 +115,10 @@ export interface SearchCell {
 /**
  * pubmatch's search options for a cell, with the default ranker (BM25F, k1 1.2, b 0.75,
  * title 5). `nfcorpus-dev` and `log-bag` are plain text; on a PubMed-fields index they search
- * and score title and abstract only (what Xapian indexes); `log-bag` keeps every word the
- * analyzer keeps (no question stop words), as Xapian's stopper does, and does not count every
- * match (`exactTotal: false`: Xapian's `get_mset` only estimates the count). `log-pubmed` is the full
+ * and score title and abstract only (what the anchors index); `log-bag` keeps every word the
+ * analyzer keeps (no question stop words), as the anchors' stop lists do, and does not count
+ * every match (`exactTotal: false`, as the anchors: Xapian estimates, tantivy runs with
+ * `count=False`, PISA never counts). `log-pubmed` is the full
  * PubMed semantics (every field, tags, booleans, `recover` from syntax errors as the CLI does).
  * @param cell - the cell
  * @param fields - the index's field set

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { buildCpuRate, buildRate, renderResults, scalingInputs } from './render.ts'
+import { bestAnchor, buildCpuRate, buildRate, renderResults, scalingInputs } from './render.ts'
 import type {
   BenchResults,
   BuildResult,
   CaseRecord,
   CellResult,
   CorpusResults,
+  Engine,
   ServeResult,
 } from './results.ts'
 
@@ -20,7 +21,7 @@ const build = (
   corpus: string,
   docs: number,
   bytesPerDoc: number,
-  engine: 'pubmatch' | 'xapian' = 'pubmatch',
+  engine: Engine = 'pubmatch',
 ): BuildResult => ({
   engine,
   corpus,
@@ -144,25 +145,99 @@ describe('renderResults', () => {
     expect(text).toContain('## Projection to PubMed (36M articles)')
   })
 
-  it('leaves the projection and Xapian sections out when their measurements are missing', () => {
+  it('leaves the projection and anchor sections out when their measurements are missing', () => {
     const text = renderResults(results([synth('synth-100k', 1e5, 700, 150, 1)]))
     expect(text).not.toContain('Projection')
-    expect(text).not.toContain('against Xapian')
+    expect(text).not.toContain('against the anchors')
     expect(text).toContain('| synth-100k | pubmatch | log-pubmed all 500 | 10 × 3 | 0 | 1.00 |')
   })
 
-  it('compares with Xapian cell by cell', () => {
+  it('compares with every anchor cell by cell, as ratios to the fastest anchor and to each', () => {
     const ours = synth('synth-100k', 1e5, 700, 150, 1)
-    const xapianServe: ServeResult = { ...serve('synth-100k', 1e5, 20, 0.5), engine: 'xapian' }
-    const withXapian: CorpusResults = {
-      ...ours,
-      build: { ...ours.build, xapian: record(build('synth-100k', 1e5, 3000, 'xapian')) },
-      serve: { ...ours.serve, xapian: record(xapianServe) },
+    // tantivy: half pubmatch's times; PISA: the best p50 of "all" but the worst p99
+    const tantivyServe: ServeResult = { ...serve('synth-100k', 1e5, 20, 0.5), engine: 'tantivy' }
+    const pisaServe: ServeResult = {
+      ...serve('synth-100k', 1e5, 10, 0.25),
+      engine: 'pisa',
+      cells: [cell('all', 0.25, 4, 0.4)],
     }
-    const text = renderResults(results([withXapian]))
-    // match all: pubmatch p50 1 ms / p99 2 ms vs Xapian 0.5 / 1 → ×2.00
+    const anchorBuild = (engine: Engine, seconds: number, bytesPerDoc: number): BuildResult => ({
+      ...build('synth-100k', 1e5, bytesPerDoc, engine),
+      seconds,
+      version: engine === 'tantivy' ? '0.27.0' : '0.4.9',
+      ...(engine === 'tantivy' ? { config: { fields: 'one bag', count: 'off' } } : {}),
+    })
+    const withAnchors: CorpusResults = {
+      ...ours,
+      build: {
+        ...ours.build,
+        tantivy: record(anchorBuild('tantivy', 60, 350)),
+        pisa: record(anchorBuild('pisa', 35, 175)),
+      },
+      serve: { ...ours.serve, tantivy: record(tantivyServe), pisa: record(pisaServe) },
+    }
+    const text = renderResults({
+      ...results([withAnchors]),
+      anchorsSkipped: { xapian: 'left out by --anchors' },
+    })
+    expect(text).toContain('- Xapian skipped: left out by --anchors')
     expect(text).toContain(
-      '| synth-100k | log-pubmed all ↔ OP_AND 500 | 1.00 / 2.00 / 1.00 | 0.50 / 1.00 / 0.50 | ×2.00 | ×2.00 |',
+      '| corpus | queries, match, hits | pubmatch p50 / p99 ms | tantivy p50 / p99 ms | PISA p50 / p99 ms | fastest anchor (p50 / p99) | p50 ÷ fastest | p99 ÷ fastest | CPU ms/query ÷ fastest | ÷ tantivy p50 / p99 | ÷ PISA p50 / p99 |',
     )
+    // all: pubmatch 1 / 2 ms; tantivy 0.5 / 1; PISA 0.25 / 4. Fastest p50 PISA: 1/0.25 = ×4.00;
+    // fastest p99 tantivy: 2/1 = ×2.00; CPU 1 ms against PISA's 0.4: ×2.50;
+    // ÷ tantivy 1/0.5, 2/1; ÷ PISA 1/0.25, 2/4
+    expect(text).toContain(
+      '| synth-100k | log-pubmed all 500 | 1.00 / 2.00 | 0.50 / 1.00 | 0.25 / 4.00 | PISA / tantivy | **×4.00** | **×2.00** | ×2.50 | ×2.00 / ×2.00 | ×4.00 / ×0.50 |',
+    )
+    // any: only tantivy ran it (1 / 2 ms against pubmatch's 2 / 4)
+    expect(text).toContain(
+      '| synth-100k | log-pubmed any 500 | 2.00 / 4.00 | 1.00 / 2.00 | – | tantivy | **×2.00** | **×2.00** | ×2.00 | ×2.00 / ×2.00 | – |',
+    )
+    // docs/s: pubmatch 1e5/(110 − 10) = 1,000; tantivy 1e5/(60 − 10) = 2,000; PISA 1e5/(35 − 10) = 4,000
+    expect(text).toContain(
+      '| synth-100k | build docs/s (higher is better) | 1,000 | 2,000 | 4,000 | PISA | **×0.25** | ×0.50 | ×0.25 |',
+    )
+    // index: 700, 350 and 175 bytes/doc × 1e5 = 66.8, 33.4 and 16.7 MiB
+    expect(text).toContain(
+      '| synth-100k | index MiB (lower is better) | 66.8 | 33.4 | 16.7 | PISA | **×4.00** | ×2.00 | ×4.00 |',
+    )
+    // the configuration as the driver stated it, – for what it did not state
+    expect(text).toContain('| tantivy | 0.27.0 | one bag | – | – | – | – | off | – |')
+  })
+
+  it("lists every engine's NFCorpus dev nDCG@10, Xapian's also from older results files", () => {
+    const nf = synth('nfcorpus', 3394, 700, 150, 1)
+    const withNdcg = (engine: Engine, ndcg10: number): CaseRecord<ServeResult> =>
+      record({ ...serve('nfcorpus', 3394, 20, 0.5), engine, ndcg10 })
+    const text = renderResults(
+      results([
+        {
+          ...nf,
+          serve: { pubmatch: withNdcg('pubmatch', 0.3), tantivy: withNdcg('tantivy', 0.31) },
+          xapianNdcg10: 0.2979,
+          label: 'NFCorpus',
+        },
+      ]),
+    )
+    expect(text).toContain(': pubmatch 0.3000, tantivy 0.3100, Xapian 0.2979 (reference README')
+  })
+})
+
+describe('bestAnchor', () => {
+  it('picks the lowest time or the highest rate, ignoring missing and non-finite values', () => {
+    expect(bestAnchor({ tantivy: 2, pisa: 1, xapian: 3 }, 'lower')).toEqual({
+      anchor: 'pisa',
+      value: 1,
+    })
+    expect(bestAnchor({ tantivy: 2, pisa: 1, xapian: 3 }, 'higher')).toEqual({
+      anchor: 'xapian',
+      value: 3,
+    })
+    expect(bestAnchor({ tantivy: Number.NaN, xapian: 3 }, 'lower')).toEqual({
+      anchor: 'xapian',
+      value: 3,
+    })
+    expect(bestAnchor({}, 'lower')).toBeUndefined()
   })
 })

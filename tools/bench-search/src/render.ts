@@ -1,4 +1,5 @@
 import { markdownTable } from '@pubmatch/bench-kit'
+import { ANCHOR_NAMES, ANCHORS, type AnchorName } from './anchors.ts'
 import { cellLabel } from './plan.ts'
 import {
   planShards,
@@ -12,7 +13,16 @@ import {
 } from './projection.ts'
 import type { SearchCell } from './query-sets.ts'
 import { fmt, fmtMs, fmtRatio } from './report.ts'
-import type { BenchResults, BuildResult, CaseRecord, CellResult, CorpusResults } from './results.ts'
+import {
+  ENGINES,
+  type BenchResults,
+  type BuildResult,
+  type CaseRecord,
+  type CellResult,
+  type CorpusResults,
+  type Engine,
+  type ServeResult,
+} from './results.ts'
 
 /** PubMed's size the projection aims at (articles). */
 export const PUBMED_ARTICLES = 36_000_000
@@ -37,17 +47,30 @@ export function buildCpuRate(b: BuildResult): number {
   return b.docs / Math.max(1e-9, b.cpuSeconds - b.inputSeconds)
 }
 
+/** An engine's name in tables: `pubmatch`, `tantivy`, `PISA`, `Xapian`. */
+export function engineLabel(engine: Engine): string {
+  return engine === 'pubmatch' ? 'pubmatch' : ANCHORS[engine].label
+}
+
+/** The anchors with any measurement in the run, in report order. */
+function anchorsIn(corpora: readonly CorpusResults[]): AnchorName[] {
+  return ANCHOR_NAMES.filter((a) =>
+    corpora.some((c) => c.build[a] !== undefined || c.serve[a] !== undefined),
+  )
+}
+
 function buildTable(corpora: readonly CorpusResults[]): string {
   const rows: string[][] = []
   for (const c of corpora) {
-    for (const record of [c.build.pubmatch, c.build.xapian]) {
+    for (const engine of ENGINES) {
+      const record = c.build[engine]
       if (record === undefined) {
         continue
       }
       const b = record.result
       rows.push([
         c.label,
-        b.engine,
+        engineLabel(b.engine),
         fmt(b.docs),
         fmt(b.seconds, 1),
         fmt(b.inputSeconds, 1),
@@ -59,6 +82,7 @@ function buildTable(corpora: readonly CorpusResults[]): string {
         fmt(b.peakHeapMiB),
         fmt(b.indexBytes / MIB, 1),
         fmt(b.indexBytes / b.docs),
+        fmt(b.segments),
         loads(record),
         record.cached === true ? `cached (${b.date.slice(0, 16).replace('T', ' ')})` : time(b.date),
       ])
@@ -79,6 +103,7 @@ function buildTable(corpora: readonly CorpusResults[]): string {
       'peak heap MiB',
       'index MiB',
       'bytes/doc',
+      'segments',
       'load before → after',
       'measured (UTC)',
     ],
@@ -90,14 +115,15 @@ function buildTable(corpora: readonly CorpusResults[]): string {
 function serveTable(corpora: readonly CorpusResults[]): string {
   const rows: string[][] = []
   for (const c of corpora) {
-    for (const record of [c.serve.pubmatch, c.serve.xapian]) {
+    for (const engine of ENGINES) {
+      const record = c.serve[engine]
       if (record === undefined) {
         continue
       }
       const s = record.result
       rows.push([
         c.label,
-        s.engine,
+        engineLabel(s.engine),
         fmt(s.openMs),
         fmt(s.rssAfterOpenMiB),
         fmt(s.heapAfterOpenMiB),
@@ -129,7 +155,7 @@ function serveTable(corpora: readonly CorpusResults[]): string {
   )
 }
 
-function latencyRow(label: string, engine: string, cell: CellResult): string[] {
+function latencyRow(label: string, engine: Engine, cell: CellResult): string[] {
   const failed =
     cell.errors === 0
       ? '0'
@@ -138,7 +164,7 @@ function latencyRow(label: string, engine: string, cell: CellResult): string[] {
           .join(', ')})`
   return [
     label,
-    engine,
+    engineLabel(engine),
     cellLabel(cell),
     `${cell.queries} × ${cell.rounds}`,
     failed,
@@ -157,9 +183,9 @@ function latencyRow(label: string, engine: string, cell: CellResult): string[] {
 function latencyTable(corpora: readonly CorpusResults[]): string {
   const rows: string[][] = []
   for (const c of corpora) {
-    for (const record of [c.serve.pubmatch, c.serve.xapian]) {
-      for (const cell of record?.result.cells ?? []) {
-        rows.push(latencyRow(c.label, record!.result.engine, cell))
+    for (const engine of ENGINES) {
+      for (const cell of c.serve[engine]?.result.cells ?? []) {
+        rows.push(latencyRow(c.label, engine, cell))
       }
     }
   }
@@ -188,44 +214,95 @@ function latencyTable(corpora: readonly CorpusResults[]): string {
 const sameCell = (a: SearchCell, b: SearchCell): boolean =>
   a.set === b.set && a.match === b.match && a.limit === b.limit && a.pruning === b.pruning
 
-function xapianTable(corpora: readonly CorpusResults[]): string | null {
+/**
+ * The best of the anchors' values of one figure: the lowest (times, sizes) or the highest
+ * (rates); `undefined` when no anchor has the figure.
+ * @param values - each anchor's value (missing or not finite: left out)
+ * @param better - which way is better
+ */
+export function bestAnchor(
+  values: Readonly<Partial<Record<AnchorName, number>>>,
+  better: 'lower' | 'higher',
+): { readonly anchor: AnchorName; readonly value: number } | undefined {
+  let best: { anchor: AnchorName; value: number } | undefined
+  for (const anchor of ANCHOR_NAMES) {
+    const value = values[anchor]
+    if (value === undefined || !Number.isFinite(value)) {
+      continue
+    }
+    if (best === undefined || (better === 'lower' ? value < best.value : value > best.value)) {
+      best = { anchor, value }
+    }
+  }
+  return best
+}
+
+/**
+ * pubmatch against the anchors, query cell by query cell: p50 and p99 of every engine, the
+ * fastest anchor and pubmatch's figures as ratios (pubmatch ÷ anchor: above 1, pubmatch is
+ * slower). `null` when no anchor ran a cell pubmatch ran.
+ */
+function anchorLatencyTable(
+  corpora: readonly CorpusResults[],
+  anchors: readonly AnchorName[],
+): string | null {
   const rows: string[][] = []
   for (const c of corpora) {
     const ours = c.serve.pubmatch?.result
-    const theirs = c.serve.xapian?.result
-    if (ours === undefined || theirs === undefined) {
+    if (ours === undefined) {
       continue
     }
-    for (const x of theirs.cells) {
-      const p = ours.cells.find((cell) => sameCell(cell, x))
-      if (p === undefined) {
+    for (const p of ours.cells) {
+      const theirs: Partial<Record<AnchorName, CellResult>> = {}
+      for (const anchor of anchors) {
+        const x = c.serve[anchor]?.result.cells.find((cell) => sameCell(cell, p))
+        if (x !== undefined) {
+          theirs[anchor] = x
+        }
+      }
+      if (Object.keys(theirs).length === 0) {
         continue
       }
+      const pick = (of: (cell: CellResult) => number): Partial<Record<AnchorName, number>> =>
+        Object.fromEntries(
+          anchors.flatMap((a) => (theirs[a] === undefined ? [] : [[a, of(theirs[a])]])),
+        )
+      const p50 = bestAnchor(
+        pick((x) => x.latency.p50),
+        'lower',
+      )
+      const p99 = bestAnchor(
+        pick((x) => x.latency.p99),
+        'lower',
+      )
+      const cpu = bestAnchor(
+        pick((x) => x.cpuMsPerQuery),
+        'lower',
+      )
+      const fastest =
+        p50 === undefined || p99 === undefined
+          ? '–'
+          : p50.anchor === p99.anchor
+            ? engineLabel(p50.anchor)
+            : `${engineLabel(p50.anchor)} / ${engineLabel(p99.anchor)}`
       rows.push([
         c.label,
-        `${x.set} ${x.match === 'all' ? 'all ↔ OP_AND' : 'any ↔ OP_OR'} ${x.limit}`,
-        `${fmtMs(p.latency.p50)} / ${fmtMs(p.latency.p99)} / ${fmtMs(p.latency.mean)}`,
-        `${fmtMs(x.latency.p50)} / ${fmtMs(x.latency.p99)} / ${fmtMs(x.latency.mean)}`,
-        fmtRatio(p.latency.p50, x.latency.p50),
-        fmtRatio(p.latency.p99, x.latency.p99),
-        `${fmtMs(p.cpuMsPerQuery)} / ${fmtMs(x.cpuMsPerQuery)}`,
-        fmtRatio(p.cpuMsPerQuery, x.cpuMsPerQuery),
-        `${fmt(p.matchesPerQuery)} / ${fmt(x.matchesPerQuery)}`,
-      ])
-    }
-    const pb = c.build.pubmatch?.result
-    const xb = c.build.xapian?.result
-    if (pb !== undefined && xb !== undefined) {
-      rows.push([
-        c.label,
-        '**build** docs/s · docs/CPU-s · index MiB · peak RSS MiB',
-        `${fmt(buildRate(pb))} · ${fmt(buildCpuRate(pb))} · ${fmt(pb.indexBytes / MIB, 1)} · ${fmt(pb.peakRssMiB)}`,
-        `${fmt(buildRate(xb))} · ${fmt(buildCpuRate(xb))} · ${fmt(xb.indexBytes / MIB, 1)} · ${fmt(xb.peakRssMiB)}`,
-        '',
-        '',
-        '',
-        fmtRatio(buildCpuRate(pb), buildCpuRate(xb)),
-        '',
+        `${p.set} ${p.match} ${p.limit}`,
+        `${fmtMs(p.latency.p50)} / ${fmtMs(p.latency.p99)}`,
+        ...anchors.map((a) => {
+          const x = theirs[a]
+          return x === undefined ? '–' : `${fmtMs(x.latency.p50)} / ${fmtMs(x.latency.p99)}`
+        }),
+        fastest,
+        `**${fmtRatio(p.latency.p50, p50?.value)}**`,
+        `**${fmtRatio(p.latency.p99, p99?.value)}**`,
+        fmtRatio(p.cpuMsPerQuery, cpu?.value),
+        ...anchors.map((a) => {
+          const x = theirs[a]
+          return x === undefined
+            ? '–'
+            : `${fmtRatio(p.latency.p50, x.latency.p50)} / ${fmtRatio(p.latency.p99, x.latency.p99)}`
+        }),
       ])
     }
   }
@@ -235,33 +312,153 @@ function xapianTable(corpora: readonly CorpusResults[]): string | null {
   return markdownTable(
     [
       'corpus',
-      'queries (pubmatch ↔ Xapian), hits',
-      'pubmatch p50 / p99 / mean ms',
-      'Xapian p50 / p99 / mean ms',
-      'p50 ratio',
-      'p99 ratio',
-      'CPU ms/query pubmatch / Xapian',
-      'CPU ratio (build: docs/CPU-s ratio)',
-      'matches/query pubmatch / Xapian (estimate)',
+      'queries, match, hits',
+      'pubmatch p50 / p99 ms',
+      ...anchors.map((a) => `${engineLabel(a)} p50 / p99 ms`),
+      'fastest anchor (p50 / p99)',
+      'p50 ÷ fastest',
+      'p99 ÷ fastest',
+      'CPU ms/query ÷ fastest',
+      ...anchors.map((a) => `÷ ${engineLabel(a)} p50 / p99`),
     ],
     rows,
     2,
   )
 }
 
+/** One row of {@link anchorBuildTable}: a figure, which way is better, how to print it. */
+interface BuildFigure {
+  readonly name: string
+  readonly better: 'lower' | 'higher'
+  readonly digits: number
+  readonly value: (
+    build: BuildResult | undefined,
+    serve: ServeResult | undefined,
+  ) => number | undefined
+}
+
+const BUILD_FIGURES: readonly BuildFigure[] = [
+  {
+    name: 'build docs/s',
+    better: 'higher',
+    digits: 0,
+    value: (b) => (b === undefined ? undefined : buildRate(b)),
+  },
+  {
+    name: 'build docs/CPU-s',
+    better: 'higher',
+    digits: 0,
+    value: (b) => (b === undefined ? undefined : buildCpuRate(b)),
+  },
+  { name: 'build peak RSS MiB', better: 'lower', digits: 0, value: (b) => b?.peakRssMiB },
+  {
+    name: 'index MiB',
+    better: 'lower',
+    digits: 1,
+    value: (b) => (b === undefined ? undefined : b.indexBytes / MIB),
+  },
+  { name: 'open ms', better: 'lower', digits: 0, value: (_b, s) => s?.openMs },
+  { name: 'RSS after open MiB', better: 'lower', digits: 0, value: (_b, s) => s?.rssAfterOpenMiB },
+]
+
+/**
+ * pubmatch against the anchors on building, index size, opening and memory: every engine's
+ * figure, the best anchor's and pubmatch's as ratios (pubmatch ÷ anchor).
+ */
+function anchorBuildTable(
+  corpora: readonly CorpusResults[],
+  anchors: readonly AnchorName[],
+): string | null {
+  const rows: string[][] = []
+  for (const c of corpora) {
+    if (!anchors.some((a) => c.build[a] !== undefined || c.serve[a] !== undefined)) {
+      continue
+    }
+    for (const figure of BUILD_FIGURES) {
+      const of = (engine: Engine): number | undefined =>
+        figure.value(c.build[engine]?.result, c.serve[engine]?.result)
+      const ours = of('pubmatch')
+      const values = Object.fromEntries(anchors.map((a) => [a, of(a)])) as Partial<
+        Record<AnchorName, number>
+      >
+      const best = bestAnchor(values, figure.better)
+      if (best === undefined) {
+        continue
+      }
+      rows.push([
+        c.label,
+        `${figure.name} (${figure.better} is better)`,
+        fmt(ours, figure.digits),
+        ...anchors.map((a) => fmt(values[a], figure.digits)),
+        engineLabel(best.anchor),
+        `**${fmtRatio(ours, best.value)}**`,
+        ...anchors.map((a) => fmtRatio(ours, values[a])),
+      ])
+    }
+  }
+  if (rows.length === 0) {
+    return null
+  }
+  return markdownTable(
+    [
+      'corpus',
+      'figure',
+      'pubmatch',
+      ...anchors.map(engineLabel),
+      'best anchor',
+      'pubmatch ÷ best',
+      ...anchors.map((a) => `÷ ${engineLabel(a)}`),
+    ],
+    rows,
+    2,
+  )
+}
+
+/** The configuration table: what each anchor's driver said it does (its latest build). */
+function anchorConfigTable(
+  corpora: readonly CorpusResults[],
+  anchors: readonly AnchorName[],
+): string | null {
+  const rows: string[][] = []
+  for (const anchor of anchors) {
+    const b = corpora.map((c) => c.build[anchor]?.result).find((r) => r?.config !== undefined)
+    if (b?.config === undefined) {
+      continue
+    }
+    rows.push([
+      engineLabel(anchor),
+      b.version ?? '–',
+      ...CONFIG_ASPECTS.map((aspect) => b.config?.[aspect] ?? '–'),
+    ])
+  }
+  if (rows.length === 0) {
+    return null
+  }
+  return markdownTable(['anchor', 'version', ...CONFIG_ASPECTS], rows, 2 + CONFIG_ASPECTS.length)
+}
+
+/** The aspects of an anchor's configuration its driver states, in the report's order. */
+export const CONFIG_ASPECTS: readonly string[] = [
+  'fields',
+  'analysis',
+  'stopwords',
+  'scoring',
+  'query',
+  'count',
+  'build',
+]
+
 function jsLibraries(corpora: readonly CorpusResults[]): string | null {
   const x30 = corpora.find((c) => c.corpus === 'nfcorpus-x30')
   const build = x30?.build.pubmatch?.result
-  const cell = x30?.serve.pubmatch?.result.cells.find(
-    (c) => c.set === 'nfcorpus-dev' && c.match === 'any' && c.limit === 1000 && c.pruning,
-  )
-  if (build === undefined || cell === undefined) {
+  const devCell = (engine: Engine): CellResult | undefined =>
+    x30?.serve[engine]?.result.cells.find(
+      (c) => c.set === 'nfcorpus-dev' && c.match === 'any' && c.limit === 1000 && c.pruning,
+    )
+  const cell = devCell('pubmatch')
+  if (x30 === undefined || build === undefined || cell === undefined) {
     return null
   }
-  const xapianCell = x30?.serve.xapian?.result.cells.find(
-    (c) => c.set === 'nfcorpus-dev' && c.match === 'any' && c.limit === 1000,
-  )
-  const xb = x30?.build.xapian?.result
   const rows = [
     ['FlexSearch (reference README, not measured here)', '5,431', '251 MB heap', '3.5', '77'],
     ['MiniSearch (reference README, not measured here)', '2,557', '545 MB heap', '12', '315'],
@@ -273,14 +470,18 @@ function jsLibraries(corpora: readonly CorpusResults[]): string | null {
       fmtMs(cell.latency.p99),
     ],
   ]
-  if (xb !== undefined && xapianCell !== undefined) {
-    rows.push([
-      'Xapian 1.4 (this run)',
-      fmt(buildRate(xb)),
-      `${fmt(xb.peakRssMiB)} MiB RSS peak`,
-      fmtMs(xapianCell.latency.p50),
-      fmtMs(xapianCell.latency.p99),
-    ])
+  for (const anchor of ANCHOR_NAMES) {
+    const ab = x30.build[anchor]?.result
+    const ac = devCell(anchor)
+    if (ab !== undefined && ac !== undefined) {
+      rows.push([
+        `${engineLabel(anchor)} ${ab.version ?? ''} (this run)`.replace('  ', ' '),
+        fmt(buildRate(ab)),
+        `${fmt(ab.peakRssMiB)} MiB RSS peak`,
+        fmtMs(ac.latency.p50),
+        fmtMs(ac.latency.p99),
+      ])
+    }
   }
   return markdownTable(
     [
@@ -507,9 +708,27 @@ function projectionSection(corpora: readonly CorpusResults[]): string | null {
   ].join('\n')
 }
 
+/** NFCorpus dev nDCG@10 of every engine that has it (NFCorpus ×1), or `null`. */
+function ndcgLine(corpora: readonly CorpusResults[]): string | null {
+  const nf = corpora.find((c) => c.corpus === 'nfcorpus')
+  if (nf === undefined) {
+    return null
+  }
+  const values = ENGINES.flatMap((engine): string[] => {
+    const value =
+      nf.serve[engine]?.result.ndcg10 ?? (engine === 'xapian' ? nf.xapianNdcg10 : undefined)
+    return value === undefined ? [] : [`${engineLabel(engine)} ${fmt(value, 4)}`]
+  })
+  if (values.length === 0) {
+    return null
+  }
+  return `NFCorpus dev nDCG@10 (325 title queries, 1,000 hits, \`s-3.qrel\`, trec_eval -c through @pubmatch/eval): ${values.join(', ')} (reference README: Xapian BM25 + Porter2 0.2979).`
+}
+
 /**
- * The Markdown report of a run: build, serving memory, latency, the Xapian comparison, the
- * JavaScript libraries' reference figures, nDCG@10, and the projection to PubMed's size.
+ * The Markdown report of a run: build, serving memory, latency, the comparison with the
+ * anchors (ratios to the fastest, nDCG@10, their configuration), the JavaScript libraries'
+ * reference figures, and the projection to PubMed's size.
  * @param results - a run (`.cache/results/*.json`)
  */
 export function renderResults(results: BenchResults): string {
@@ -522,6 +741,9 @@ export function renderResults(results: BenchResults): string {
     `- Machine: ${results.machine}`,
     `- Query rounds per cell: ${results.rounds}; log queries: ${results.logQueries.measured} measured, ${results.logQueries.warmup} warm-up (disjoint); NFCorpus dev: 325 measured, ${results.logQueries.warmup} train queries warm-up`,
     ...(results.xapianSkipped === undefined ? [] : [`- Xapian skipped: ${results.xapianSkipped}`]),
+    ...Object.entries(results.anchorsSkipped ?? {}).map(
+      ([anchor, reason]) => `- ${engineLabel(anchor as AnchorName)} skipped: ${reason}`,
+    ),
     '',
     '## Index build',
     '',
@@ -536,21 +758,36 @@ export function renderResults(results: BenchResults): string {
     latencyTable(corpora),
     '',
   ]
-  const xapian = xapianTable(corpora)
-  if (xapian !== null) {
-    parts.push('## pubmatch against Xapian (same run, same documents and queries)', '', xapian, '')
+  const anchors = anchorsIn(corpora)
+  const latency = anchorLatencyTable(corpora, anchors)
+  const buildSize = anchorBuildTable(corpora, anchors)
+  const config = anchorConfigTable(corpora, anchors)
+  const ndcg = ndcgLine(corpora)
+  if (latency !== null || buildSize !== null) {
+    parts.push(
+      '## pubmatch against the anchors (same run, same documents and queries)',
+      '',
+      'Ratios are pubmatch ÷ anchor: for times above 1 means pubmatch is slower, for rates (docs/s) below 1 means pubmatch is slower. "Fastest" and "best" are the best anchor of this run for that figure. pubmatch runs its pruned cell (block-max MaxScore); the anchors prune with their own bounds.',
+      '',
+    )
+    if (latency !== null) {
+      parts.push('### Queries', '', latency, '')
+    }
+    if (buildSize !== null) {
+      parts.push('### Build, index, opening and memory', '', buildSize, '')
+    }
+    if (ndcg !== null) {
+      parts.push('### Effectiveness', '', ndcg, '')
+    }
+    if (config !== null) {
+      parts.push("### The anchors' configuration (as their drivers state it)", '', config, '')
+    }
+  } else if (ndcg !== null) {
+    parts.push('## Effectiveness', '', ndcg, '')
   }
   const js = jsLibraries(corpora)
   if (js !== null) {
     parts.push('## Against the JavaScript libraries', '', js, '')
-  }
-  const nf = corpora.find((c) => c.corpus === 'nfcorpus')
-  const ours = nf?.serve.pubmatch?.result.ndcg10
-  if (ours !== undefined) {
-    parts.push(
-      `NFCorpus dev nDCG@10 (1,000 hits, trec_eval -c through @pubmatch/eval): pubmatch ${fmt(ours, 4)}${nf?.xapianNdcg10 === undefined ? '' : `, Xapian ${fmt(nf.xapianNdcg10, 4)}`} (reference README: Xapian BM25 + Porter2 0.2979).`,
-      '',
-    )
   }
   const projection = projectionSection(corpora)
   if (projection !== null) {

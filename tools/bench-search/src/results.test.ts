@@ -22,7 +22,7 @@ describe('results files', () => {
       `[PubmatchError: results/x.json: corpora[0].serve.pubmatch.result.cells[0].set is missing, expected "nfcorpus-dev", "log-pubmed" or "log-bag"]`,
     )
     expect(() => checkJson({ result: { engine: 'lucene' } }, caseRecord(BUILD_RESULT), { file: 'idx.build.json' })).toThrowErrorMatchingInlineSnapshot(
-      `[PubmatchError: idx.build.json: result.engine is "lucene", expected "pubmatch" or "xapian"]`,
+      `[PubmatchError: idx.build.json: result.engine is "lucene", expected "pubmatch", "tantivy", "pisa" or "xapian"]`,
     )
   })
 })

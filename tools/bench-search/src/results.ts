@@ -1,9 +1,15 @@
 import { LATENCY_SUMMARY, type LatencySummary } from '@pubmatch/bench-kit'
 import { json, type JsonShape } from '@pubmatch/core'
+import type { AnchorName } from './anchors.ts'
 import type { QuerySetName } from './query-sets.ts'
 
-/** The two engines compared. */
-export type Engine = 'pubmatch' | 'xapian'
+/** The engines measured: pubmatch and its anchors. */
+export type Engine = 'pubmatch' | AnchorName
+
+/** Every engine, in the order of the report's tables. */
+export const ENGINES: readonly Engine[] = ['pubmatch', 'tantivy', 'pisa', 'xapian']
+
+const ENGINE_SHAPE = json.literal('pubmatch', 'tantivy', 'pisa', 'xapian')
 
 /** What one index build measured, in its own process. */
 export interface BuildResult {
@@ -14,22 +20,29 @@ export interface BuildResult {
   readonly seconds: number
   /**
    * Wall seconds spent producing the input inside the build loop (generating synthetic
-   * articles, parsing the Xapian driver's JSON lines); docs/s leaves it out.
+   * articles, parsing an anchor driver's JSON lines, writing PISA's plain-text collection);
+   * docs/s leaves it out.
    */
   readonly inputSeconds: number
   /** CPU seconds (user + system, all threads) of the whole build, input included. */
   readonly cpuSeconds: number
   /**
    * Wall seconds after the last document: pubmatch's final flush, merges down to one segment
-   * and commit; Xapian's compaction into one database.
+   * and commit; Xapian's compaction into one database; tantivy's commit and merges; PISA's
+   * block-max data and compression.
    */
   readonly tailSeconds?: number
   /** Peak resident set of the process, MiB. */
   readonly peakRssMiB: number
   /** Peak V8 heap in use (sampled), MiB (pubmatch only). */
   readonly peakHeapMiB?: number
-  /** Bytes of the index directory after the commit. */
+  /** Bytes of the index directory after the commit (PISA: the files a query process reads). */
   readonly indexBytes: number
+  /**
+   * Bytes written during the build when more than the index (Xapian before compaction, PISA
+   * with its forward and uncompressed inverted indexes).
+   */
+  readonly buildBytes?: number
   /** Bytes per file kind (`pst`, `pos`, …), pubmatch only. */
   readonly fileBytes?: Readonly<Record<string, number>>
   /** Segments after the build. */
@@ -38,15 +51,19 @@ export interface BuildResult {
   readonly errors?: number
   /** When it was measured (ISO). */
   readonly date: string
+  /** The anchor's version (tantivy's and pyterrier-pisa's Python package, Xapian's library). */
+  readonly version?: string
+  /** The anchor's configuration as its driver states it: `fields`, `analysis`, `stopwords`, … */
+  readonly config?: Readonly<Record<string, string>>
 }
 
 /** One query configuration's latencies on one index. */
 export interface CellResult {
   readonly set: QuerySetName
-  /** `all` = conjunctive (Xapian OP_AND), `any` = ranked OR (Xapian OP_OR). */
+  /** `all` = conjunctive (anchors: AND), `any` = ranked OR (anchors: OR). */
   readonly match: 'all' | 'any'
   readonly limit: number
-  /** Block-max pruning (pubmatch; Xapian always prunes with its own max-weight bounds). */
+  /** Block-max pruning (pubmatch; the anchors always prune with their own bounds). */
   readonly pruning: boolean
   /** Distinct measured queries that ran (failed ones excluded). */
   readonly queries: number
@@ -66,7 +83,10 @@ export interface CellResult {
   readonly postingsPerQuery?: number
   /** Documents scored per query (pubmatch). */
   readonly docsScoredPerQuery?: number
-  /** Matching documents per query: exact or a lower bound (pubmatch), Xapian's estimate. */
+  /**
+   * Matching documents per query: exact or a lower bound (pubmatch), Xapian's estimate,
+   * tantivy's exact count (counted apart from the timed searches); PISA does not count.
+   */
   readonly matchesPerQuery?: number
   /** Queries with no hit. */
   readonly emptyQueries?: number
@@ -90,7 +110,10 @@ export interface ServeResult {
   /** Bytes of the index on disk. */
   readonly indexBytes: number
   readonly cells: readonly CellResult[]
-  /** nDCG@10 of the NFCorpus dev title queries (1,000 hits, trec_eval -c), NFCorpus ×1 only. */
+  /**
+   * nDCG@10 of the NFCorpus dev title queries (1,000 hits, trec_eval -c), NFCorpus ×1 only:
+   * pubmatch's from its searcher, an anchor's from the run its driver wrote.
+   */
   readonly ndcg10?: number
 }
 
@@ -112,15 +135,12 @@ export interface CorpusResults {
   readonly corpus: string
   readonly label: string
   readonly docs: number
-  readonly build: {
-    readonly pubmatch?: CaseRecord<BuildResult>
-    readonly xapian?: CaseRecord<BuildResult>
-  }
-  readonly serve: {
-    readonly pubmatch?: CaseRecord<ServeResult>
-    readonly xapian?: CaseRecord<ServeResult>
-  }
-  /** nDCG@10 of Xapian's NFCorpus dev run (1,000 hits) through @pubmatch/eval. */
+  readonly build: Readonly<Partial<Record<Engine, CaseRecord<BuildResult>>>>
+  readonly serve: Readonly<Partial<Record<Engine, CaseRecord<ServeResult>>>>
+  /**
+   * nDCG@10 of Xapian's NFCorpus dev run, in results files written before the anchors' nDCG
+   * moved to their serve results (`ndcg10`); read, never written.
+   */
   readonly xapianNdcg10?: number
 }
 
@@ -132,20 +152,22 @@ export interface BenchResults {
   readonly finished: string
   /** The command line. */
   readonly command: string
-  /** CPU, RAM, Node, Xapian. */
+  /** CPU, RAM, Node, the anchors' versions and interpreters. */
   readonly machine: string
   /** Measured query rounds per cell. */
   readonly rounds: number
   /** Log queries measured (and warm-up) per log cell. */
   readonly logQueries: { readonly measured: number; readonly warmup: number }
-  /** Why Xapian did not run, if it did not. */
+  /** Why Xapian did not run, in results files written before `anchorsSkipped`. */
   readonly xapianSkipped?: string
+  /** Why an anchor did not run (`--anchors` left it out, its Python module is missing, …). */
+  readonly anchorsSkipped?: Readonly<Partial<Record<AnchorName, string>>>
   readonly corpora: readonly CorpusResults[]
 }
 
 /** The shape of a {@link BuildResult} (a case's output, a cached build record). */
 export const BUILD_RESULT: JsonShape<BuildResult> = json.object({
-  engine: json.literal('pubmatch', 'xapian'),
+  engine: ENGINE_SHAPE,
   corpus: json.string,
   docs: json.count,
   seconds: json.number,
@@ -155,10 +177,13 @@ export const BUILD_RESULT: JsonShape<BuildResult> = json.object({
   peakRssMiB: json.number,
   peakHeapMiB: json.optional(json.number),
   indexBytes: json.count,
+  buildBytes: json.optional(json.count),
   fileBytes: json.optional(json.record(json.count)),
   segments: json.optional(json.count),
   errors: json.optional(json.count),
   date: json.string,
+  version: json.optional(json.string),
+  config: json.optional(json.record(json.string)),
 })
 
 const CELL_RESULT: JsonShape<CellResult> = json.object({
@@ -181,7 +206,7 @@ const CELL_RESULT: JsonShape<CellResult> = json.object({
 
 /** The shape of a {@link ServeResult} (a case's output). */
 export const SERVE_RESULT: JsonShape<ServeResult> = json.object({
-  engine: json.literal('pubmatch', 'xapian'),
+  engine: ENGINE_SHAPE,
   corpus: json.string,
   docs: json.count,
   openMs: json.number,
@@ -208,6 +233,14 @@ export function caseRecord<T>(result: JsonShape<T>): JsonShape<CaseRecord<T>> {
   })
 }
 
+const perEngine = <T>(record: JsonShape<T>) =>
+  ({
+    pubmatch: json.optional(record),
+    tantivy: json.optional(record),
+    pisa: json.optional(record),
+    xapian: json.optional(record),
+  }) as const
+
 const BUILD_RECORD = caseRecord(BUILD_RESULT)
 const SERVE_RECORD = caseRecord(SERVE_RESULT)
 
@@ -220,13 +253,14 @@ export const BENCH_RESULTS: JsonShape<BenchResults> = json.object({
   rounds: json.count,
   logQueries: json.object({ measured: json.count, warmup: json.count }),
   xapianSkipped: json.optional(json.string),
+  anchorsSkipped: json.optional(json.record(json.string)),
   corpora: json.array(
     json.object({
       corpus: json.string,
       label: json.string,
       docs: json.count,
-      build: json.object({ pubmatch: json.optional(BUILD_RECORD), xapian: json.optional(BUILD_RECORD) }),
-      serve: json.object({ pubmatch: json.optional(SERVE_RECORD), xapian: json.optional(SERVE_RECORD) }),
+      build: json.object(perEngine(BUILD_RECORD)),
+      serve: json.object(perEngine(SERVE_RECORD)),
       xapianNdcg10: json.optional(json.number),
     }),
   ),

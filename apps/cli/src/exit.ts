@@ -5,7 +5,8 @@ import { isPubmatchError, toPubmatchError, type PubmatchError } from '@pubmatch/
  * Exit statuses of `pubmatch` (the README lists them):
  * - `0`: done; batch commands read every input.
  * - `1`: partly done: a batch command stored what it could read, but some records or files
- *   failed (they are listed, and kept in the corpus's error list).
+ *   failed (they are listed, and kept in the corpus's error list), or some queries of a `run`
+ *   could not run (they are listed; the run holds the others).
  * - `2`: failed: nothing usable was produced (every input failed, or the command could not run:
  *   a missing index, a damaged file, an upstream error).
  * - `64`: usage error (EX_USAGE of sysexits.h): an unknown command or option, a bad option

@@ -120,6 +120,38 @@ describe.runIf(existsSync(bin))('pubmatch as a Unix tool (built CLI)', () => {
     expect(result.stderr.split('\n').filter(Boolean)).toHaveLength(1)
   })
 
+  it('runs a batch past the queries that cannot run, names each, and says how many failed', async () => {
+    const corpus = join(dir, 'c0')
+    const index = join(dir, 'i-batch')
+    expect((await pubmatch('index', '-c', corpus, '-i', index, '-q')).code).toBe(0)
+    const queries = join(dir, 'batch.tsv')
+    // query 2 has a field tag no index knows, query 3 an unclosed parenthesis (PubMed syntax)
+    await writeFile(queries, '1\tcolitis in children\n2\tasthma[notatag]\n3\t(asthma OR colitis\n4\tcolitis\n')
+    const runFile = join(dir, 'batch.run')
+    const ran = await pubmatch('run', '-i', index, '--queries', queries, '--syntax', 'pubmed', '-o', runFile, '-q', '--json')
+    expect(ran.code).toBe(1)
+    const summary = JSON.parse(ran.stdout) as { queries: number; failed: number; failures: Array<{ id: string; code: string }> }
+    expect(summary).toMatchObject({ queries: 4, failed: 2 })
+    expect(summary.failures.map((f) => [f.id, f.code])).toEqual([
+      ['2', 'UNKNOWN_FIELD'],
+      ['3', 'QUERY_SYNTAX'],
+    ])
+    // each failure on stderr even with -q, and the run holds the other queries
+    expect(ran.stderr).toMatch(/^query 2: UNKNOWN_FIELD: .*notatag/m)
+    expect(ran.stderr).toMatch(/^query 3: QUERY_SYNTAX: /m)
+    const qids = new Set((await readFile(runFile, 'utf8')).trim().split('\n').map((line) => line.split(' ')[0]))
+    expect(qids).toEqual(new Set(['1', '4']))
+    const text = await pubmatch('run', '-i', index, '--queries', queries, '--syntax', 'pubmed', '-o', runFile, '-q')
+    expect(text.stdout).toMatch(/^wrote \S+batch\.run: 2 queries \(2 of 4 failed and are not in the run: see above\)/)
+    // every query failing: no run, the first failure named
+    const bad = join(dir, 'bad.tsv')
+    await writeFile(bad, '1\tasthma[notatag]\n2\t(colitis\n')
+    const none = await pubmatch('run', '-i', index, '--queries', bad, '--syntax', 'pubmed', '-o', join(dir, 'bad.run'), '-q')
+    expect(none.code).toBe(64)
+    expect(none.stderr).toMatch(/every one of the 2 queries failed \(the first, 1: UNKNOWN_FIELD/)
+    expect(existsSync(join(dir, 'bad.run'))).toBe(false)
+  })
+
   it('prints JSON for scripts: index, run and eval', async () => {
     const corpus = join(dir, 'c0')
     const index = join(dir, 'i0')

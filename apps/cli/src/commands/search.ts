@@ -2,7 +2,7 @@ import { existsSync, statSync } from 'node:fs'
 import { rename } from 'node:fs/promises'
 import { basename } from 'node:path'
 import { Option, type Command } from 'commander'
-import { PubmatchError, type Query } from '@pubmatch/core'
+import { isPubmatchError, PubmatchError, type PubmatchErrorCode, type Query } from '@pubmatch/core'
 import { readQueries } from '@pubmatch/ingest'
 import { SCORER_NAMES, formatExplanation, parseYearRange, type MatchMode, type QuerySyntax, type ScorerName, type SearchFilters } from '@pubmatch/bm25f'
 import { writeRun } from '@pubmatch/eval'
@@ -19,6 +19,7 @@ import {
   type SearchEngine,
 } from '@pubmatch/engine'
 import { FULLTEXT_STRATEGIES, type FulltextStrategy } from '@pubmatch/fulltext'
+import { EXIT } from '../exit.ts'
 import { createProgress } from '../progress.ts'
 import { DEFAULT_INDEX } from '../paths.ts'
 import { assertFulltextIndex, assertIndex } from '../next-step.ts'
@@ -374,6 +375,12 @@ function printSearchResult(result: EngineResult, flags: { readonly json: boolean
   }
 }
 
+/**
+ * Errors that belong to one query of a batch (its text, or its time): `run` reports the query and
+ * goes on. Any other error (the index, the backend, a file) stops the batch.
+ */
+const QUERY_ERROR_CODES: ReadonlySet<string> = new Set(['QUERY_SYNTAX', 'UNKNOWN_FIELD', 'INVALID_ARGUMENT', 'TIMEOUT'])
+
 /** Adds `pubmatch run`. */
 function registerRunCommand(program: Command): void {
   const runCommand = addRankingOptions(
@@ -392,6 +399,10 @@ function registerRunCommand(program: Command): void {
     .addHelpText(
       'after',
       `
+A query that cannot run (a syntax error, an unknown field tag, a timeout) is reported on stderr
+(QID, error code, message), left out of the run, and the batch goes on; the summary counts the
+failed queries (\`--json\`: \`failed\` and \`failures\`) and the exit status is 1. When every
+query fails, no run is written (status 2 or 64). A failing index or backend stops the batch.
 Ties are written in trec_eval's order (score, then document id descending), so the file is
 evaluated exactly as ranked. With --rerank, the top candidates are reordered by the model and
 the rest follow in first-stage order. Example (NFCorpus):
@@ -425,8 +436,27 @@ the rest follow in first-stage order. Example (NFCorpus):
         progress.start(queries.length, 'run')
         let fallbacks = 0
         let warnings = 0
+        const failures: Array<{ id: string; code: PubmatchErrorCode; message: string }> = []
         for (const [i, query] of queries.entries()) {
-          const ranking = await searching.run(query.text, flags.limit, { prf: flags.prf === true })
+          let ranking
+          try {
+            ranking = await searching.run(query.text, flags.limit, { prf: flags.prf === true })
+          } catch (error) {
+            // a query that cannot run is reported and skipped; a failing index or backend stops the batch
+            if (!isPubmatchError(error) || !QUERY_ERROR_CODES.has(error.code)) {
+              throw error
+            }
+            failures.push({ id: query.id, code: error.code, message: error.message })
+            // a failure is said even with --quiet (which silences progress only)
+            const line = `query ${query.id}: ${error.code}: ${error.message}`
+            if (flags.quiet) {
+              process.stderr.write(`${line}\n`)
+            } else {
+              progress.log(line)
+            }
+            progress.update(i + 1)
+            continue
+          }
           warnings += ranking.warnings.length
           run.queries.set(
             query.id,
@@ -438,6 +468,11 @@ the rest follow in first-stage order. Example (NFCorpus):
           progress.update(i + 1)
         }
         progress.stop()
+        if (queries.length > 0 && failures.length === queries.length) {
+          throw new PubmatchError(failures[0]!.code, `run: every one of the ${queries.length} queries failed (the first, ${failures[0]!.id}: ${failures[0]!.code}: ${failures[0]!.message}); no run written`, {
+            details: { failures: failures.slice(0, 20) },
+          })
+        }
         // crash-safe: the run appears complete or not at all
         const tmp = `${flags.out}.tmp-${process.pid}`
         await writeRun(run, tmp)
@@ -448,14 +483,20 @@ the rest follow in first-stage order. Example (NFCorpus):
           warnings,
           reranked: model !== undefined,
           ...(model === undefined ? {} : { firstStageOrder: fallbacks }),
+          ...(failures.length === 0 ? {} : { failed: failures.length, failures }),
         }
         process.stdout.write(
           flags.json
             ? `${JSON.stringify(summary, null, 2)}\n`
-            : `wrote ${flags.out}: ${queries.length} queries, ${warnings} warnings` +
+            : `wrote ${flags.out}: ${queries.length - failures.length} queries` +
+                (failures.length === 0 ? '' : ` (${failures.length} of ${queries.length} failed and are not in the run: see above)`) +
+                `, ${warnings} warnings` +
                 (model === undefined ? '' : `, ${fallbacks} left in first-stage order (outside the model's training range)`) +
                 '\n',
         )
+        if (failures.length > 0) {
+          process.exitCode = EXIT.PARTIAL
+        }
       },
     )
 }

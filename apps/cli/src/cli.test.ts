@@ -1,10 +1,11 @@
 import { existsSync } from 'node:fs'
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { sharedDataDir, sharedDataPath } from '@pubmatch/core/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { bin, pubmatch, samplePath } from '../test/run-cli.ts'
+import { bin, pubmatch, pubmatchAt, samplePath } from '../test/run-cli.ts'
+import { startServerProcess } from '../test/run-server.ts'
 import { SAMPLE_CORPUS_DIR } from '@pubmatch/sample-data'
 
 describe.runIf(existsSync(bin))('pubmatch CLI (built)', () => {
@@ -38,6 +39,46 @@ describe.runIf(existsSync(bin))('pubmatch CLI (built)', () => {
     const unknown = await pubmatch('frobnicate')
     expect(unknown.code).toBe(64)
     expect(unknown.stderr).not.toMatch(/\n\s+at /)
+  })
+
+  it('serve refuses bad --rate-limit, --rate-limit-key and --trust-proxy values with status 64 before it ingests anything', async () => {
+    const cwd = join(dir, 'serve-refused')
+    await mkdir(cwd)
+    const refused = async (...args: string[]): Promise<string> => {
+      const run = await pubmatchAt({ cwd }, 'serve', '--port', '0', ...args)
+      expect([run.code, run.stdout]).toEqual([64, ''])
+      return run.stderr
+    }
+    expect(await refused('--rate-limit', 'lots')).toMatch(/^pubmatch: INVALID_ARGUMENT: --rate-limit must be "off" or requests per window such as 600\/min, .*, got "lots"\n$/)
+    expect(await refused('--rate-limit-key', 'user')).toBe('pubmatch: INVALID_ARGUMENT: --rate-limit-key must be "address" or "session", got "user"\n')
+    expect(await refused('--trust-proxy', '2')).toMatch(/^pubmatch: INVALID_ARGUMENT: --trust-proxy must be .*, got "2": a hop count is not taken/)
+    expect(await refused('--backend', 'solr://127.0.0.1:9/solr/c', '--trust-proxy', 'my-proxy')).toMatch(/^pubmatch: INVALID_ARGUMENT: --trust-proxy must be/)
+    expect(await readdir(cwd)).toEqual([])
+  })
+
+  it('serve limits requests per client session and believes the proxy it is told to trust', async () => {
+    const corpus = join(dir, 'serve-corpus')
+    const index = join(dir, 'serve-index')
+    expect((await pubmatch('ingest', samplePath('pubmed', 'pmid_9500320.xml'), '-c', corpus, '-q')).code).toBe(0)
+    expect((await pubmatch('index', '-c', corpus, '-i', index, '-q')).code).toBe(0)
+    const args = ['serve', '-i', index, '--port', '0', '--log', join(dir, 'serve-log'), '--sessions', join(dir, 'serve-sessions')]
+    const server = await startServerProcess(bin, [...args, '--rate-limit', '2/min', '--rate-limit-key', 'session', '--trust-proxy', '127.0.0.1'])
+    try {
+      expect(server.stderr()).toContain('serve: rate limit 2/min per client session; X-Forwarded-For believed from 127.0.0.1\n')
+      const search = async (session: string): Promise<number> => (await fetch(`${server.url}/search?q=cell&session=${session}`)).status
+      const health = async (user: string): Promise<number> => (await fetch(`${server.url}/health`, { headers: { 'x-forwarded-for': user } })).status
+      const statuses = []
+      for (const session of ['sessionAAAA', 'sessionAAAA', 'sessionAAAA', 'sessionBBBB']) {
+        statuses.push(await search(session))
+      }
+      for (const user of ['203.0.113.5', '203.0.113.5', '203.0.113.5', '203.0.113.6']) {
+        statuses.push(await health(user))
+      }
+      expect(statuses).toEqual([200, 200, 429, 200, 200, 200, 429, 200])
+    } finally {
+      await server.stop()
+    }
+    expect(await server.exited).toBe(0)
   })
 
   it('ingests, indexes and searches the bundled sample corpus, then skips it all when run again', async () => {

@@ -6,7 +6,7 @@
  * Solr module built (a JDK and Maven at `pnpm build`); CI always has it.
  */
 import { existsSync } from 'node:fs'
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createLogStore } from '@pubmatch/ltr'
@@ -15,6 +15,7 @@ import { createServer } from '@pubmatch/server'
 import { openSearch, openSolrEngine } from '@pubmatch/engine'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { bin, pubmatch, pubmatchAt, samplePath, suggestedCommands } from '../test/run-cli.ts'
+import { serverBin, startServerProcess } from '../test/run-server.ts'
 import { writeSampleCollection } from '../test/sample-collection.ts'
 
 const sample = samplePath('')
@@ -692,6 +693,46 @@ describe.runIf(existsSync(bin) && (javaBuilt() || process.env.CI !== undefined))
       } finally {
         await app.close()
       }
+    })
+
+    it('pubmatch-server serves a collection alone with --backend and no --index, --model naming a deployed model', async () => {
+      const empty = await mkdtemp(join(dir, 'empty-bin-'))
+      const local = await openSearch({ index: join(dir, 'index') })
+      const server = await startServerProcess(serverBin, ['--backend', backend, '--port', '0'], {
+        cwd: empty,
+      })
+      try {
+        expect(server.stdout()).toBe(
+          `pubmatch-server: serving ${backend} alone (no local index) at ${server.url}\n`,
+        )
+        const health = (await (await fetch(`${server.url}/health`)).json()) as {
+          documents: number
+          backend: string
+        }
+        expect(health).toMatchObject({ documents: local.docCount, backend })
+        const page = (await (await fetch(`${server.url}/search?q=breast+cancer&size=3`)).json()) as {
+          total: number
+          results: Array<{ pmid: string }>
+        }
+        expect(page.total).toBe(local.search('breast cancer').total)
+        expect(page.results.map((r) => r.pmid)).toEqual(
+          local.search('breast cancer', { limit: 3 }).hits.map((h) => h.id),
+        )
+      } finally {
+        await server.stop()
+      }
+      expect(await server.exited).toBe(0)
+      // --model is a name in the collection, not a folder here
+      const absent = await startServerProcess(
+        serverBin,
+        ['--backend', backend, '--model', 'no-such-model', '--port', '0'],
+        { cwd: empty },
+      )
+      expect([absent.url, await absent.exited]).toEqual([undefined, 2])
+      expect(absent.stderr()).toMatch(
+        /^pubmatch-server: NOT_FOUND: model no-such-model is not deployed in collection pubmed/,
+      )
+      expect(await readdir(empty)).toEqual([])
     })
 
     it('serves /search and the article routes from a collection alone', async () => {

@@ -476,7 +476,7 @@ async function openExplain(pmid, opener) {
   }
   let content
   try {
-    content = explainContent(await api(`articles/${encodeURIComponent(pmid)}/explain?${new URLSearchParams({ q: shown.q })}`), hit)
+    content = explainContent(await api(`articles/${encodeURIComponent(pmid)}/explain?${new URLSearchParams({ q: shown.q, session })}`), hit)
   } catch (error) {
     content = [h('div', { class: 'error', role: 'alert' }, ...errorContent(asApiError(error), 'Could not explain'))]
   }

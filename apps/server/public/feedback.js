@@ -123,7 +123,8 @@ startButton.addEventListener('click', async () => {
   }
   startButton.disabled = true
   try {
-    const started = await api('/sessions', { q, candidates: 3000 })
+    const session = clientSession()
+    const started = await api('/sessions', { q, candidates: 3000, ...(session === undefined ? {} : { session }) })
     history.pushState(null, '', urlWith(started.id))
     show(started)
   } catch (error) {
@@ -162,7 +163,8 @@ function sync() {
   startButton.hidden = (url.searchParams.get('q') ?? '') === ''
   const id = url.searchParams.get('fb')
   if (id !== null && id !== state?.id) {
-    api(`/sessions/${encodeURIComponent(id)}/next`).then(show, (error) => {
+    const session = clientSession()
+    api(`/sessions/${encodeURIComponent(id)}/next${session === undefined ? '' : `?${new URLSearchParams({ session })}`}`).then(show, (error) => {
       section.hidden = false
       fail(error)
     })

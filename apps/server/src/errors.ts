@@ -71,13 +71,18 @@ export function sendNotFound(request: FastifyRequest, reply: FastifyReply): void
 
 /**
  * The body of a 429 answer (`@fastify/rate-limit`'s `errorResponseBuilder`).
- * @param context - the limit and when it resets
+ * @param context - the limit, its window as words (`a minute`), whose budget ran out, and when it resets
  */
-export function rateLimitedError(context: { readonly max: number; readonly ttl: number }): { statusCode: 429; code: string; message: string } {
+export function rateLimitedError(context: {
+  readonly max: number
+  readonly ttl: number
+  readonly window: string
+  readonly client: 'address' | 'session'
+}): { statusCode: 429; code: string; message: string } {
   return {
     statusCode: 429,
     code: 'RATE_LIMITED',
-    message: `more than ${context.max} requests a minute from this client; retry in ${Math.ceil(context.ttl / 1000)} s`,
+    message: `more than ${context.max} requests in ${context.window} from this client ${context.client}; retry in ${Math.ceil(context.ttl / 1000)} s`,
   }
 }
 

@@ -7,7 +7,6 @@
  */
 import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import fastifyRateLimit from '@fastify/rate-limit'
 import fastifyStatic from '@fastify/static'
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify'
 import { PubmatchError } from '@pubmatch/core'
@@ -16,7 +15,7 @@ import type { EntrezClient } from '@pubmatch/ingest'
 import type { LogSink } from '@pubmatch/ltr'
 import { addDeadlines } from './deadlines.ts'
 import { openEngineHolder } from './engine-holder.ts'
-import { BODY_LIMIT, rateLimitedError, sendError, sendNotFound } from './errors.ts'
+import { BODY_LIMIT, sendError, sendNotFound } from './errors.ts'
 import { createFulltextCache } from './fulltext-cache.ts'
 import { createMetrics, type ServerMetrics } from './metrics.ts'
 import { registerOpenApi } from './openapi.ts'
@@ -26,6 +25,7 @@ import { eventRoutes } from './routes/events.ts'
 import { operationRoutes } from './routes/operations.ts'
 import { searchRoutes } from './routes/search.ts'
 import { sessionRoutes } from './routes/sessions.ts'
+import { checkRateLimit, checkTrustProxy, registerRateLimit, type RateLimit, type TrustProxy } from './rate-limit.ts'
 import { openSearchLog } from './search-log.ts'
 import { createSolrFirstStages } from './solr-first-stages.ts'
 
@@ -48,8 +48,18 @@ export interface ServerOptions {
   readonly logSink?: LogSink
   /** The admin token (`Authorization: Bearer …`). Defaults to none: the admin routes are off. */
   readonly adminToken?: string
-  /** Requests per client address per minute; `false` for no limit. Defaults to `600`. */
-  readonly rateLimit?: number | false
+  /**
+   * The rate limit: `false` for none, a number of requests a minute per client address, or a
+   * {@link RateLimit} (requests per window, per address or per client session). A client over it
+   * is answered 429 `RATE_LIMITED` with `Retry-After`. Defaults to `600` a minute per address.
+   */
+  readonly rateLimit?: number | false | RateLimit
+  /**
+   * The reverse proxies whose `X-Forwarded-For` gives the client's address (for the rate limit and
+   * the request log): their addresses or CIDR ranges (Fastify's `trustProxy`; a hop count is
+   * refused). Defaults to none: the address is the connection's, `X-Forwarded-For` is ignored.
+   */
+  readonly trustProxy?: TrustProxy
   /** A request still working after this many milliseconds is stopped with 503. Defaults to `5000`. */
   readonly timeoutMs?: number
   /** Log requests (pino, JSON on stdout). Defaults to `false`. */
@@ -88,6 +98,8 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     throw new PubmatchError('INVALID_ARGUMENT', 'a Solr backend runs the first stage in Solr; it does not take search workers')
   }
   const timeoutMs = options.timeoutMs ?? 5000
+  const rateLimit = checkRateLimit(options.rateLimit)
+  const trustProxy = options.trustProxy === undefined ? undefined : checkTrustProxy(options.trustProxy, 'trustProxy')
   const fulltexts = createFulltextCache()
   const solr = createSolrFirstStages(options.solrBackend)
   const prepare = async (engine: ServingEngine): Promise<void> => {
@@ -111,6 +123,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     // slow clients are cut off too
     connectionTimeout: timeoutMs * 4,
     requestTimeout: timeoutMs * 2,
+    ...(trustProxy === undefined ? {} : { trustProxy }),
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
   })
   app.addHook('onClose', async () => {
@@ -119,12 +132,8 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     await engines.close()
   })
   await registerOpenApi(app)
-  if (options.rateLimit !== false) {
-    await app.register(fastifyRateLimit, {
-      max: options.rateLimit ?? 600,
-      timeWindow: 60_000,
-      errorResponseBuilder: (_request, context) => rateLimitedError(context),
-    })
+  if (rateLimit !== false) {
+    await registerRateLimit(app, rateLimit)
   }
   addDeadlines(app, timeoutMs)
   app.addHook('onResponse', (request, reply, done) => {

@@ -1,9 +1,9 @@
 /**
  * The server under test: `pubmatch-server` (apps/server/src/bin.ts) with two differences the
- * benchmark needs, both options of `startServer` that the bin does not expose:
- * - no per-client rate limit (`rateLimit: false`): the bin keeps the default of 600 requests a
- *   minute per client address, and every request of the load generator comes from 127.0.0.1, so
- *   50 requests/s would be answered 429 after 12 s;
+ * benchmark needs:
+ * - no per-client rate limit (`rateLimit: false`, the bin's `--rate-limit off`): the bin keeps the
+ *   default of 600 requests a minute per client address, and every request of the load generator
+ *   comes from 127.0.0.1, so 50 requests/s would be answered 429 after 12 s;
  * - `--match any|all`: the first stage's match mode (the bin always serves PubMed's `all`).
  *
  *   node dist/serve.js --index DIR [--model DIR] [--match any|all] [--host H] [--port N] [--search-workers N]

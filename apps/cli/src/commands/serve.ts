@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Command } from 'commander'
 import { createEntrezClient, createResponseCache } from '@pubmatch/ingest'
-import { startServer } from '@pubmatch/server'
+import { parseServerFlags, startServer, type ServerFlagOptions } from '@pubmatch/server'
 import { createProgress, formatBytes } from '../progress.ts'
 import { DEFAULT_CORPUS, DEFAULT_HOME, DEFAULT_INDEX } from '../paths.ts'
 import { SAMPLE_CORPUS_DIR } from '@pubmatch/sample-data'
@@ -27,6 +27,9 @@ interface ServeOptions {
   cacheDir: string
   searchWorkers: number
   backend?: string
+  rateLimit: string
+  rateLimitKey: string
+  trustProxy?: string
 }
 
 /** Adds `pubmatch serve`. */
@@ -53,6 +56,20 @@ export function registerServeCommand(program: Command): void {
       '--backend <solr://host:port/solr/collection>',
       'serve a SolrCloud collection (`pubmatch index --solr`): alone, with no local index (records, snippets, facets, explanations from the collection; --model NAME: a model deployed in it, reranking on the shards), or with -i INDEX for the first stage of /search only (features, model and records from the local index)',
     )
+    .option(
+      '--rate-limit <n/window|off>',
+      'requests a client may make per window (600/min, 20/s, 5000/h, 100/10s), answered 429 beyond it; off: no limit',
+      '600/min',
+    )
+    .option(
+      '--rate-limit-key <address|session>',
+      "whose budget a request spends: its client address (the forwarded one with --trust-proxy), or its client session id (the search page's `session`; a request without one counts against its address)",
+      'address',
+    )
+    .option(
+      '--trust-proxy <addresses>',
+      "reverse proxies (addresses or CIDR ranges, comma-separated; loopback, linklocal, uniquelocal) whose X-Forwarded-For gives the client address for the rate limit and the request log (default: none, X-Forwarded-For is ignored)",
+    )
     .option('--plain', 'plain progress lines even on a terminal', false)
     .addHelpText(
       'after',
@@ -62,17 +79,26 @@ indexing it into ${DEFAULT_HOME}/ on the first start, with the first stage only:
 relevance judgements to train a model on honestly. Set PUBMATCH_ADMIN_TOKEN to enable
 POST /admin/reload (swap in a new index generation or model without dropping a request).
 
+Behind a reverse proxy, name it with --trust-proxy so that the rate limit and the request log see
+each user's address rather than the proxy's; X-Forwarded-For is never believed otherwise.
+
 Examples:
   pubmatch serve                                   # then open http://127.0.0.1:8080/
   pubmatch serve -i nf/index --model nf/model --port 9000
+  pubmatch serve -i nf/index --trust-proxy 127.0.0.1 --rate-limit 120/min   # behind nginx on this host
   pubmatch serve --backend solr://127.0.0.1:8983/solr/pubmed --model bm-2026-11   # deployed with \`pubmatch model deploy-solr\``,
     )
     .action(async (options: ServeOptions) => {
       const say = (text: string): void => {
         process.stderr.write(`${text}\n`)
       }
+      const traffic = parseServerFlags({
+        rateLimit: options.rateLimit,
+        rateLimitKey: options.rateLimitKey,
+        ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),
+      })
       if (options.backend !== undefined && options.index === undefined) {
-        await serveSolrOnly({ ...options, backend: options.backend }, say)
+        await serveSolrOnly({ ...options, backend: options.backend }, traffic, say)
         return
       }
       let index = options.index
@@ -99,6 +125,7 @@ Examples:
         logger: options.requestLog,
         feedbackDir: options.sessions,
         searchWorkers: options.searchWorkers,
+        ...traffic,
         ...(options.backend === undefined ? {} : { solrBackend: options.backend }),
         ...(options.metasearch
           ? {
@@ -122,6 +149,7 @@ Examples:
               : ' alone (no --model given)'
             : `, then LambdaMART (${options.model})`),
       )
+      say(`serve: ${trafficText(options, traffic)}`)
       say(`serve: search page ${server.url}/   API ${server.url}/openapi.json   search log ${options.log}`)
       say(`serve: admin routes ${process.env['PUBMATCH_ADMIN_TOKEN'] ? 'on' : 'off (set PUBMATCH_ADMIN_TOKEN)'}; Ctrl-C stops`)
       await untilStopped(server)
@@ -129,7 +157,7 @@ Examples:
 }
 
 /** `pubmatch serve --backend …` without `-i`: a Solr collection alone, no local index, corpus or forward store. */
-async function serveSolrOnly(options: ServeOptions & { backend: string }, say: (text: string) => void): Promise<void> {
+async function serveSolrOnly(options: ServeOptions & { backend: string }, traffic: ServerFlagOptions, say: (text: string) => void): Promise<void> {
   if (options.usageLog !== undefined) {
     throw new PubmatchError(
       'INVALID_ARGUMENT',
@@ -146,6 +174,7 @@ async function serveSolrOnly(options: ServeOptions & { backend: string }, say: (
     logDir: options.log,
     logger: options.requestLog,
     searchWorkers: options.searchWorkers,
+    ...traffic,
     ...(process.env['PUBMATCH_ADMIN_TOKEN'] ? { adminToken: process.env['PUBMATCH_ADMIN_TOKEN'] } : {}),
   })
   const health = (await server.app.inject({ method: 'GET', url: '/health' })).json<{ documents: number; firstStage: string }>()
@@ -153,9 +182,17 @@ async function serveSolrOnly(options: ServeOptions & { backend: string }, say: (
     `serve: ${health.documents} documents in ${options.backend}, with no local index; ranking: ${health.firstStage} in Solr` +
       (options.model === undefined ? ' (no model)' : `, then LambdaMART on the shards (model ${options.model} deployed in the collection)`),
   )
+  say(`serve: ${trafficText(options, traffic)}`)
   say(`serve: search page ${server.url}/   API ${server.url}/openapi.json   search log ${options.log}`)
   say(`serve: admin routes ${process.env['PUBMATCH_ADMIN_TOKEN'] ? 'on' : 'off (set PUBMATCH_ADMIN_TOKEN)'}; Ctrl-C stops`)
   await untilStopped(server)
+}
+
+/** The rate limit and the trusted proxies, as the start-up lines say them. */
+function trafficText(options: ServeOptions, traffic: ServerFlagOptions): string {
+  const limit = traffic.rateLimit === false ? 'rate limit off' : `rate limit ${options.rateLimit.trim()} per client ${traffic.rateLimit.key ?? 'address'}`
+  const proxies = traffic.trustProxy === undefined ? 'X-Forwarded-For ignored (no --trust-proxy)' : `X-Forwarded-For believed from ${[traffic.trustProxy].flat().join(', ')}`
+  return `${limit}; ${proxies}`
 }
 
 /** Waits for SIGINT or SIGTERM, then closes the server. */

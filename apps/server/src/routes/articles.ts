@@ -9,7 +9,7 @@ import type { EngineHolder } from '../engine-holder.ts'
 import { ERROR_RESPONSES } from '../errors.ts'
 import { FILTER_PROPERTIES, filtersOf } from '../filters.ts'
 import { explanationJson } from '../results.ts'
-import { MAX_QUERY_CHARS } from '../schemas.ts'
+import { MAX_QUERY_CHARS, SESSION_ID_PATTERN } from '../schemas.ts'
 
 /** What the article routes need. */
 export interface ArticleRoutesOptions {
@@ -25,6 +25,7 @@ const explainQuerySchema = {
   properties: {
     q: { type: 'string', minLength: 1, maxLength: MAX_QUERY_CHARS },
     ...FILTER_PROPERTIES,
+    session: { type: 'string', pattern: SESSION_ID_PATTERN, description: 'A client session id: a rate limit per session counts the request against it' },
   },
 } as const
 

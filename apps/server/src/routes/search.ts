@@ -40,7 +40,7 @@ const searchQuerySchema = {
     ...FILTER_PROPERTIES,
     rerank: { type: 'boolean', default: true, description: 'Use the loaded model (LambdaMART) for relevance' },
     explain: { type: 'boolean', default: false, description: "Attach both stages' explanations" },
-    session: { type: 'string', pattern: SESSION_ID_PATTERN, description: 'A client session id: the page shown is logged as a search event' },
+    session: { type: 'string', pattern: SESSION_ID_PATTERN, description: 'A client session id: the page shown is logged as a search event (and a rate limit per session counts the request against it)' },
     prf: { type: 'boolean', default: false, description: 'Pseudo relevance feedback in the first stage' },
     facets: { type: 'boolean', default: false, description: 'Count the years, publication types and languages of every matching document' },
     fulltext: {

@@ -29,6 +29,13 @@ export interface SessionRoutesOptions {
 
 const sessionParams = { type: 'object', required: ['id'], properties: { id: { type: 'string', minLength: 1, maxLength: 64 } } } as const
 
+const nextQuerySchema = {
+  type: 'object',
+  properties: {
+    session: { type: 'string', pattern: SESSION_ID_PATTERN, description: 'The client session id: a rate limit per session counts the request against it' },
+  },
+} as const
+
 const sessionStartSchema = {
   type: 'object',
   required: ['q'],
@@ -128,6 +135,7 @@ export const sessionRoutes: FastifyPluginAsyncJsonSchemaToTs<{ Options: SessionR
         tags: ['feedback'],
         summary: "A session's state and the next documents to grade (never one shown before)",
         params: sessionParams,
+        querystring: nextQuerySchema,
         response: { 200: { $ref: 'SessionState#' }, ...ERROR_RESPONSES },
       },
     },

@@ -49,6 +49,9 @@ describe('createDocumentMapper', () => {
       pubmatch_ab_terms: ['b'],
       pubmatch_tiab: ['t', 'b'],
       pubmatch_article: '1',
+      // past usage starts at none (pushUsage writes it in place)
+      pubmatch_usage_abstract: 0,
+      pubmatch_usage_fulltext: 0,
       pubmatch_record: record,
     })
     expect(decodeRecord(String(doc.pubmatch_record), 'doc')).toMatchObject({ id: '12345', title: 'Aspirin and COX-2', year: 2016, pubTypes: ['Journal Article', 'Review'] })

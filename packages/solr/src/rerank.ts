@@ -201,6 +201,23 @@ export function queryTokens(analyzer: Analyzer, text: string): SolrQueryToken[] 
 }
 
 /**
+ * The separator that lists document ids in a `{!terms f=id separator=…}` query: a comma, or a line
+ * feed when an id holds a comma.
+ * @param ids - the ids
+ * @throws PubmatchError `INVALID_ARGUMENT` when ids hold both
+ */
+export function idSeparator(ids: readonly string[]): string {
+  const separator = ids.some((id) => id.includes(',')) ? '\n' : ','
+  if (ids.some((id) => id.includes(separator))) {
+    throw new PubmatchError(
+      'INVALID_ARGUMENT',
+      'document ids hold both commas and line feeds; they cannot be listed in a terms filter',
+    )
+  }
+  return separator
+}
+
+/**
  * The second stage in a collection: the Java `pubmatch` rank query over a first stage's hits.
  * Request: the first stage's main query (`q`, its `fq`s and parameters) plus
  * `fq={!terms f=id}` of the hits, `rq={!pubmatch model=M reRankDocs=<hits> total=<first-stage total>}`,
@@ -251,13 +268,7 @@ export function createSolrReranker(options: SolrRerankerOptions): SolrReranker {
       if (translated.empty) {
         return { hits: [], total: 0, qtimeMs: 0 }
       }
-      const separator = ids.some((id) => id.includes(',')) ? '\n' : ','
-      if (ids.some((id) => id.includes(separator))) {
-        throw new PubmatchError(
-          'INVALID_ARGUMENT',
-          'document ids hold both commas and line feeds; they cannot be listed in a terms filter',
-        )
-      }
+      const separator = idSeparator(ids)
       const fq = translated.params.fq
       const transformer =
         rerankOptions.explain === true

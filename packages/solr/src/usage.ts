@@ -9,6 +9,7 @@ import { PubmatchError } from '@pubmatch/core'
 import type { SolrClient } from './client.ts'
 import { ARTICLE_FIELD, USAGE_FIELDS } from './configset.ts'
 import { readCollectionState } from './indexer.ts'
+import { idSeparator } from './rerank.ts'
 
 /** A click log's past usage: what `readUsage(logDir)` of `@pubmatch/ltr` returns (its `UsageCounts`). */
 export interface LogUsage {
@@ -115,10 +116,7 @@ async function inPlace(client: SolrClient, collection: string, docs: readonly Re
 
 /** Which of `ids` the collection holds (articles only: the state and vocabulary documents have no usage). */
 async function existing(client: SolrClient, collection: string, ids: readonly string[]): Promise<Set<string>> {
-  const separator = ids.some((id) => id.includes(',')) ? '\n' : ','
-  if (ids.some((id) => id.includes(separator))) {
-    throw new PubmatchError('INVALID_ARGUMENT', 'a document id of the log holds both a comma and a line break')
-  }
+  const separator = idSeparator(ids)
   const response = await client.request({
     path: `${collection}/select`,
     body: {

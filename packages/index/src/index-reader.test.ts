@@ -41,6 +41,19 @@ describe('IndexReader', () => {
     expect(docs).toHaveLength(898)
     expect(docs).not.toContain(5)
     expect(docs).not.toContain(400)
+    // in bulk: the same live documents and frequencies
+    const bulk = reader.postings('title', 'common')!
+    const chunkDocs = new Int32Array(128)
+    const chunkFreqs = new Int32Array(128)
+    const bulkDocs: number[] = []
+    for (let n = bulk.nextDocs(chunkDocs, chunkFreqs); n > 0; n = bulk.nextDocs(chunkDocs, chunkFreqs)) {
+      for (let i = 0; i < n; i++) {
+        expect(chunkFreqs[i]).toBe(1 + (chunkDocs[i]! % 3))
+        bulkDocs.push(chunkDocs[i]!)
+      }
+    }
+    expect(bulkDocs).toEqual(docs)
+    expect(bulk.docID()).toBe(NO_MORE_DOCS)
     const skipping = reader.postings('title', 'rare')!
     expect(skipping.advance(5)).toBe(7)
     expect(skipping.advance(299)).toBe(301) // crosses into segment 2

@@ -217,7 +217,10 @@ export function prepareBm25f(
     }
   }
 
-  return termScorer(collection, term, score, upperBound, explain)
+  return {
+    ...termScorer(collection, term, score, upperBound, explain),
+    fieldwise: { k1, weight, weights, offset, slope },
+  }
 }
 
 /** @internal The scorer's definition. */

@@ -38,6 +38,29 @@ export interface TermScorer {
    * @param lengths - the document's length in each field
    */
   explain(tfs: ArrayLike<number>, lengths: ArrayLike<number>): Explained
+  /**
+   * The constants of `score` when it is one saturation of a sum of per-field parts (BM25F), for
+   * loops that accumulate the parts field by field (term at a time). `score` is then exactly
+   *
+   *   tf = 0; for each field f in order with occ(f) > 0:
+   *     tf += (weights[f] · occ(f)) / (offset[f] + slope[f] · length(f))
+   *   score = tf === 0 ? 0 : (tf / (k1 + tf)) · weight
+   *
+   * with these operations in this order, so a loop doing the same gets the same bits. Absent for
+   * scorers of another shape.
+   */
+  readonly fieldwise?: FieldwiseTerm
+}
+
+/** The constants of a per-field saturated score (see `TermScorer.fieldwise`). */
+export interface FieldwiseTerm {
+  readonly k1: number
+  /** idf × (k1 + 1 when asked) × boost. */
+  readonly weight: number
+  /** Per field: w(f), offset 1 − b(f) and slope b(f) / avgl(f) of the length normalisation. */
+  readonly weights: Float64Array
+  readonly offset: Float64Array
+  readonly slope: Float64Array
 }
 
 /** @internal Relative slack added to upper bounds so that rounding never undercuts a real score. */

@@ -23,6 +23,11 @@ describe('search deadlines', () => {
     }
     expect(isPubmatchError(error, 'TIMEOUT')).toBe(true)
     expect((error as Error).message).toBe('the search ran past its deadline')
+    // the term-at-a-time loop (500 hits of a one-word disjunction) checks it too
+    expect(searcher.search('cell', { match: 'any', defaultFields: ['title'] }).stats.strategy).toBe('termAtATime')
+    expect(() => searcher.search('cell', { match: 'any', defaultFields: ['title'], deadline: performance.now() - 1 })).toThrowError(
+      expect.objectContaining({ code: 'TIMEOUT' }),
+    )
   })
 
   it('stops while counting the exact total too, and finishes when there is time', () => {

@@ -145,4 +145,44 @@ describe('createSearcher on NFCorpus (real data)', { tags: ['real-data'] }, () =
     expect(pruned).toBeLessThan(exhaustive)
     expect(skipped).toBeGreaterThan(0)
   })
+
+  it('ranks term at a time exactly as document at a time: same ids, scores and totals', async () => {
+    const queries = await readQueries(sharedDataPath('nfcorpus', 'dev', 'q-titles.queries'))
+    let termAtATime = 0
+    const others = new Set<string>()
+    const check = (reader: IndexReader, options: SearchOptions): void => {
+      const searcher = createSearcher(reader, { match: 'any', syntax: 'plain', ...options })
+      for (const query of queries) {
+        const fast = searcher.search(query.text)
+        const full = searcher.search(query.text, { pruning: false })
+        if (fast.stats.strategy === 'termAtATime') {
+          termAtATime++
+        } else {
+          others.add(`${query.id} ${fast.stats.strategy} ${fast.total} ${query.text}`)
+        }
+        expect(full.stats.strategy).not.toBe('termAtATime')
+        const label = `${query.id} ${JSON.stringify(options)}`
+        expect(fast.hits.map((h) => h.id), label).toEqual(full.hits.map((h) => h.id))
+        // Bit for bit: Object.is on every score.
+        fast.hits.forEach((hit, i) => expect(Object.is(hit.score, full.hits[i]!.score), label).toBe(true))
+        expect(fast.total, label).toBe(full.total)
+        expect(fast.totalRelation, label).toBe('eq')
+      }
+    }
+    check(biomedical, { limit: 1000 })
+    check(biomedical, { limit: 500, tieBreak: 'idDescending' })
+    check(whitespace, { limit: 1000, ranker: { name: 'bm25f', params: { idf: 'rsj', k1Plus1: true } } })
+    // Truncated words: several postings of one clause in one field.
+    const truncated = createSearcher(biomedical, { match: 'any', limit: 500 })
+    for (const query of ['diet* cancer', 'vitamin* suppl*', 'chol* OR eggs']) {
+      const fast = truncated.search(query)
+      const full = truncated.search(query, { pruning: false })
+      expect(fast.stats.strategy).toBe('termAtATime')
+      expect(fast.hits).toEqual(full.hits)
+      expect(fast.total).toBe(full.total)
+    }
+    // Every dev query goes term at a time but one whose words are all stop words.
+    expect([...others]).toEqual(['PLAIN-164 none 0 down but not out'])
+    expect(termAtATime).toBe(3 * (queries.length - 1))
+  })
 })

@@ -163,6 +163,37 @@ describe('pruned top k', () => {
     )
   })
 
+  it('ranks term at a time exactly as the exhaustive loop (BM25F, large limits, truncation)', () => {
+    const bm25fRanker = rankerArbitrary.filter((ranker) => ranker.name === 'bm25f')
+    const truncated = fc
+      .array(fc.oneof(word, fc.constantFrom('w1*', 'w2*', 'w3*')), { minLength: 1, maxLength: 5 })
+      .map((ws) => ws.join(' '))
+    let termAtATime = 0
+    fc.assert(
+      fc.property(
+        fc.oneof(queryArbitrary, truncated),
+        bm25fRanker,
+        fc.integer({ min: 1, max: 400 }),
+        fc.constantFrom('docNumber' as const, 'idDescending' as const),
+        fc.boolean(),
+        (query, ranker, limit, tieBreak, useSegmented) => {
+          const options: SearchOptions = { ranker, limit, match: 'any', tieBreak, parse: { minWildcardPrefix: 2 } }
+          const searcher = createSearcher(useSegmented ? segmented : single, options)
+          const fast = searcher.search(query)
+          const exhaustive = searcher.search(query, { pruning: false })
+          expect(fast.hits).toEqual(exhaustive.hits)
+          if (fast.stats.strategy === 'termAtATime') {
+            termAtATime++
+            expect(fast.total).toBe(exhaustive.total)
+            expect(fast.totalRelation).toBe('eq')
+          }
+        },
+      ),
+      { numRuns: 300, seed: 20261128 },
+    )
+    expect(termAtATime).toBeGreaterThan(100)
+  })
+
   it('skips blocks and scores fewer postings than the exhaustive loop', () => {
     const searcher = createSearcher(single, { match: 'any', limit: 10 })
     const query = 'w0 w1 w2 w30 w35'

@@ -19,6 +19,7 @@ import type { PreparedQuery } from '../scoring/term-scorer.ts'
 import { compileQuery, filterPlan, type CompileContext } from './compile.ts'
 import { QUESTION_STOPWORDS } from './question-stopwords.ts'
 import { LengthRangeMin } from './length-bounds.ts'
+import { TermAtATimeScratch } from './term-at-a-time.ts'
 import { andPlan, planCoverage, type ClauseSpec, type MatchPlan } from './plan.ts'
 import {
   checkDeadline,
@@ -234,6 +235,7 @@ function searchStats(out: TopKOutput | null, clauses: number, pruned: boolean): 
     blocksSkipped: out?.blocksSkipped ?? 0,
     clauses,
     pruned,
+    strategy: out?.strategy ?? 'none',
   }
 }
 
@@ -264,6 +266,8 @@ class Searcher implements FirstStageRanker {
   private readonly rangeMinCache = new Map<string, LengthRangeMin>()
   /** n(t) per clause postings (the reader is a fixed point in time, so they never change). */
   private readonly docFreqCache = new Map<string, number>()
+  /** The term-at-a-time loop's per-document arrays, made on its first search. */
+  private scratch: TermAtATimeScratch | null = null
 
   constructor(reader: IndexReader, defaults: SearchOptions) {
     this.reader = reader
@@ -312,6 +316,7 @@ class Searcher implements FirstStageRanker {
       pruning,
       tieBreak: settings.tieBreak,
       unions,
+      termAtATime: () => (this.scratch ??= new TermAtATimeScratch(reader.maxDoc)),
       ...(options.deadline === undefined ? {} : { deadline: { at: options.deadline } }),
     })
 

@@ -209,6 +209,12 @@ export interface SearchStats {
   readonly clauses: number
   /** Whether pruning was on. */
   readonly pruned: boolean
+  /**
+   * How the top k was found: `termAtATime` (every match accumulated clause by clause: large
+   * limits of a BM25F disjunction), `documentAtATime` (block-max MaxScore when pruned), or `none`
+   * (nothing was searched). Absent from first stages that do not say (a Solr backend).
+   */
+  readonly strategy?: 'termAtATime' | 'documentAtATime' | 'none'
 }
 
 /** The answer to one search. */

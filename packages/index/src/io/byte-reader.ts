@@ -99,3 +99,29 @@ export function readU32(bytes: Uint8Array, offset: number): number {
 export function decodeUtf8(bytes: Uint8Array): string {
   return textDecoder.decode(bytes)
 }
+
+/** Longest run of bytes {@link decodeUtf8Range} decodes itself when they are all ASCII. */
+const SHORT_ASCII = 32
+
+/**
+ * Decodes the UTF-8 bytes `start … end − 1`: a short ASCII run (external ids, most terms) code
+ * unit by code unit, which is several times faster than a `TextDecoder` call on a view; anything
+ * else through the decoder.
+ * @param bytes - the bytes
+ * @param start - first byte
+ * @param end - one past the last byte
+ */
+export function decodeUtf8Range(bytes: Uint8Array, start: number, end: number): string {
+  if (end - start <= SHORT_ASCII) {
+    let text = ''
+    for (let i = start; i < end; i++) {
+      const byte = bytes[i]!
+      if (byte >= 0x80) {
+        return textDecoder.decode(bytes.subarray(start, end))
+      }
+      text += String.fromCharCode(byte)
+    }
+    return text
+  }
+  return textDecoder.decode(bytes.subarray(start, end))
+}

@@ -59,6 +59,35 @@ export class IndexPostings implements PostingsCursor {
     return (this.doc = NO_MORE_DOCS)
   }
 
+  nextDocs(docs: Int32Array, freqs: Int32Array): number {
+    while (this.part < this.parts.length) {
+      const part = this.parts[this.part]!
+      const cursor = this.cursor(this.part)
+      let n = cursor.nextDocs(docs, freqs)
+      while (n > 0) {
+        const base = part.base
+        const live = part.liveDocs
+        let kept = 0
+        for (let i = 0; i < n; i++) {
+          const d = docs[i]!
+          if (live === null || live.isLive(d)) {
+            docs[kept] = base + d
+            freqs[kept] = freqs[i]!
+            kept++
+          }
+        }
+        if (kept > 0) {
+          this.doc = docs[kept - 1]!
+          return kept
+        }
+        n = cursor.nextDocs(docs, freqs)
+      }
+      this.part++
+    }
+    this.doc = NO_MORE_DOCS
+    return 0
+  }
+
   advance(target: number): number {
     if (this.doc >= target) {
       return this.doc

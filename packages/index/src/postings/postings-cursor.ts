@@ -21,6 +21,16 @@ export interface PostingsCursor {
    * @param target - a document number
    */
   advance(target: number): number
+  /**
+   * Moves forward over up to `docs.length` documents at once (at most the rest of one block) and
+   * writes them and their frequencies into `docs` and `freqs`; returns how many, 0 at the end.
+   * The cursor is then past them (`docID()` is the last one written; call `nextDoc()` or
+   * `advance()` before `freq()` or `positions()` again): the bulk read of a loop that visits
+   * every posting.
+   * @param docs - where the documents go
+   * @param freqs - where their frequencies go (same length)
+   */
+  nextDocs(docs: Int32Array, freqs: Int32Array): number
   /** How often the term occurs in the current document's field. */
   freq(): number
   /**

@@ -102,6 +102,34 @@ describe.each(codecs)('SegmentPostings (%s)', (codec) => {
     )
   })
 
+  it('reads the same documents and frequencies in bulk, mixed with nextDoc and advance', () => {
+    fc.assert(
+      fc.property(postingsArb, fc.integer({ min: 1, max: 200 }), fc.nat({ max: 5 }), (postings, chunk, singles) => {
+        const { source, info } = encode(postings, codec)
+        const cursor = new SegmentPostings(source, info)
+        const docs = new Int32Array(chunk)
+        const freqs = new Int32Array(chunk)
+        const seen: [number, number][] = []
+        // a few documents one by one first, then the rest in bulk
+        for (let i = 0; i < singles && cursor.nextDoc() !== NO_MORE_DOCS; i++) {
+          seen.push([cursor.docID(), cursor.freq()])
+        }
+        for (let n = cursor.nextDocs(docs, freqs); n > 0; n = cursor.nextDocs(docs, freqs)) {
+          expect(n).toBeLessThanOrEqual(chunk)
+          for (let i = 0; i < n; i++) {
+            seen.push([docs[i]!, freqs[i]!])
+          }
+          expect(cursor.docID()).toBe(docs[n - 1])
+        }
+        expect(seen).toEqual(postings.map((p) => [p.doc, p.positions.length]))
+        expect(cursor.docID()).toBe(NO_MORE_DOCS)
+        expect(cursor.nextDocs(docs, freqs)).toBe(0)
+        expect(cursor.nextDoc()).toBe(NO_MORE_DOCS)
+      }),
+      { numRuns: 60 },
+    )
+  })
+
   it('advances to the first document at or after each target', () => {
     fc.assert(
       fc.property(postingsArb, fc.array(fc.nat({ max: 400_000 }), { maxLength: 20 }), (postings, rawTargets) => {

@@ -143,6 +143,31 @@ export class SegmentPostings implements PostingsCursor {
     return (this.doc = this.docs[0]!)
   }
 
+  nextDocs(docs: Int32Array, freqs: Int32Array): number {
+    if (this.index + 1 >= this.count) {
+      if (this.block + 1 >= this.numBlocks) {
+        this.index = this.count
+        this.doc = NO_MORE_DOCS
+        return 0
+      }
+      this.loadBlock(this.block + 1)
+      this.index = -1
+    }
+    const from = this.index + 1
+    const n = Math.min(docs.length, this.count - from)
+    const blockDocs = this.docs
+    const blockFreqs = this.freqs
+    for (let i = 0; i < n; i++) {
+      docs[i] = blockDocs[from + i]!
+      freqs[i] = blockFreqs[from + i]!
+    }
+    if (n > 0) {
+      this.index = from + n - 1
+      this.doc = blockDocs[this.index]!
+    }
+    return n
+  }
+
   advance(target: number): number {
     if (this.doc >= target) {
       return this.doc

@@ -1,4 +1,4 @@
-import { decodeUtf8, readU32 } from '../io/byte-reader.ts'
+import { decodeUtf8Range, readU32 } from '../io/byte-reader.ts'
 import type { ByteWriter } from '../io/byte-writer.ts'
 
 const textEncoder = new TextEncoder()
@@ -55,7 +55,7 @@ export class DocIdsReader {
     }
     const start = readU32(this.bytes, this.offsetsAt + 4 * doc)
     const end = readU32(this.bytes, this.offsetsAt + 4 * doc + 4)
-    return decodeUtf8(this.bytes.subarray(this.blobAt + start, this.blobAt + end))
+    return decodeUtf8Range(this.bytes, this.blobAt + start, this.blobAt + end)
   }
 
   /** Every id in document order. */

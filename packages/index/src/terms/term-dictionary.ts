@@ -1,4 +1,4 @@
-import { ByteReader, decodeUtf8, readU32 } from '../io/byte-reader.ts'
+import { ByteReader, decodeUtf8Range, readU32 } from '../io/byte-reader.ts'
 import { ByteWriter } from '../io/byte-writer.ts'
 import type { TermInfo } from '../postings/postings-format.ts'
 
@@ -290,7 +290,7 @@ class BlockIterator {
   }
 
   term(): string {
-    return decodeUtf8(this.scratch.subarray(0, this.length))
+    return decodeUtf8Range(this.scratch, 0, this.length)
   }
 
   info(): TermInfo {

@@ -1,0 +1,267 @@
+/**
+ * Term-at-a-time top k for a disjunction whose every match is scored anyway: a large `limit`
+ * keeps the k-th score low, so block-max pruning skips almost nothing and its per-document
+ * bookkeeping (the union of the cursors, the windows, the bounds) is pure overhead. Here each
+ * clause's postings are read straight through into dense per-document accumulators:
+ *
+ *   for each clause, in clause order:
+ *     for each scored field f, in field order:   tf~[d] += w(f)·occ / (offset(f) + slope(f)·l(f, d))
+ *     for each document d the clause touched:    score[d] += tf~ === 0 ? 0 : tf~/(k1 + tf~) · weight
+ *   then the touched documents go through the top-k heap.
+ *
+ * These are the operations of `TermScorer.score` (`fieldwise`) and of the document-at-a-time
+ * loop's sum over clauses, in the same order on the same operands, so every score is the same
+ * float64 as the document-at-a-time loop's, and with the same heap the hits are the same. Every
+ * match is visited, so the total is exact.
+ *
+ * Applies when the plan is exactly the union of the clauses' postings (`coverage: 'equal'`) and
+ * every clause's scorer is `fieldwise` (BM25F) in an additive query.
+ */
+import type { IndexReader } from '@pubmatch/index'
+import type { PostingsCursor } from '@pubmatch/index/internal'
+import type { FieldwiseTerm, PreparedQuery } from '../scoring/term-scorer.ts'
+import { checkDeadline, type Deadline } from './deadline.ts'
+import type { ClauseSpec } from './plan.ts'
+import { TopHeap, type TopKOutput } from './top-heap.ts'
+
+/** Postings read at once: one block. */
+const CHUNK = 128
+
+/** Postings read between two deadline checks (about a millisecond). */
+const DEADLINE_STRIDE = 1 << 16
+
+/**
+ * The per-document arrays of the term-at-a-time loop, reused by the searches of one reader (one
+ * search at a time: searches are synchronous). Entries are valid only where their stamp is the
+ * current one, so nothing is cleared between searches, and a search that throws leaves nothing
+ * behind.
+ */
+export class TermAtATimeScratch {
+  readonly maxDoc: number
+  /** Per document: its score so far in the current search. */
+  readonly scores: Float64Array
+  readonly scoreStamp: Int32Array
+  /** Per document: the current clause's tf~ so far. */
+  readonly tf: Float64Array
+  readonly tfStamp: Int32Array
+  /** The documents of the current search, and of the current clause. */
+  readonly touched: Int32Array
+  readonly clauseTouched: Int32Array
+  /** One block of postings read in bulk. */
+  readonly chunkDocs: Int32Array = new Int32Array(CHUNK)
+  readonly chunkFreqs: Int32Array = new Int32Array(CHUNK)
+  /** Per document: the summed occurrences of a field's several postings (truncation), made on demand. */
+  private occArrays: { occ: Float64Array; stamp: Int32Array; touched: Int32Array } | null = null
+  private stamp = 0
+
+  /** @param maxDoc - one past the reader's last document number */
+  constructor(maxDoc: number) {
+    this.maxDoc = maxDoc
+    this.scores = new Float64Array(maxDoc)
+    this.scoreStamp = new Int32Array(maxDoc)
+    this.tf = new Float64Array(maxDoc)
+    this.tfStamp = new Int32Array(maxDoc)
+    this.touched = new Int32Array(maxDoc)
+    this.clauseTouched = new Int32Array(maxDoc)
+  }
+
+  /** A stamp no entry holds yet. */
+  nextStamp(): number {
+    if (this.stamp >= 0x7ffffff0) {
+      this.scoreStamp.fill(0)
+      this.tfStamp.fill(0)
+      this.occArrays?.stamp.fill(0)
+      this.stamp = 0
+    }
+    return ++this.stamp
+  }
+
+  occ(): { occ: Float64Array; stamp: Int32Array; touched: Int32Array } {
+    this.occArrays ??= {
+      occ: new Float64Array(this.maxDoc),
+      stamp: new Int32Array(this.maxDoc),
+      touched: new Int32Array(this.maxDoc),
+    }
+    return this.occArrays
+  }
+}
+
+/** One scoring clause's postings grouped by scored field, ascending. */
+interface FieldPostings {
+  readonly slot: number
+  readonly cursors: PostingsCursor[]
+}
+
+/**
+ * Whether the term-at-a-time loop can rank this query exactly: an additive query whose every
+ * term scorer is fieldwise.
+ * @param prepared - the prepared query
+ */
+export function fieldwiseQuery(prepared: PreparedQuery | null): boolean {
+  return (
+    prepared !== null &&
+    prepared.additive &&
+    prepared.terms.length > 0 &&
+    prepared.terms.every((term) => term.fieldwise !== undefined)
+  )
+}
+
+/** What the term-at-a-time loop needs. */
+export interface TermAtATimeInput {
+  readonly reader: IndexReader
+  readonly clauses: readonly ClauseSpec[]
+  /** Fieldwise and additive (see {@link fieldwiseQuery}). */
+  readonly prepared: PreparedQuery
+  readonly scoredFields: readonly string[]
+  readonly limit: number
+  readonly tieBetter: ((a: number, b: number) => boolean) | null
+  readonly scratch: TermAtATimeScratch
+  readonly deadline?: Deadline
+}
+
+/**
+ * Runs the term-at-a-time loop.
+ * @param input - reader, clauses, prepared query, limit, scratch arrays
+ */
+export function runTermAtATime(input: TermAtATimeInput): TopKOutput {
+  const { reader, clauses, prepared, scoredFields, scratch, deadline } = input
+  const slotOf = new Map(scoredFields.map((field, slot) => [field, slot]))
+  const lengthColumns = scoredFields.map((field) => reader.fieldLengths(field))
+  const { scores, scoreStamp, tf, tfStamp, touched, clauseTouched, chunkDocs, chunkFreqs } = scratch
+  const query = scratch.nextStamp()
+  let touchedCount = 0
+  let postingsScored = 0
+  let sinceCheck = 0
+
+  for (let index = 0; index < clauses.length; index++) {
+    const fields = clauseFields(reader, clauses[index]!, slotOf)
+    if (fields.length === 0) {
+      continue
+    }
+    checkDeadline(deadline)
+    const term: FieldwiseTerm = prepared.terms[index]!.fieldwise!
+    const clause = scratch.nextStamp()
+    let clauseCount = 0
+    for (const { slot, cursors } of fields) {
+      const w = term.weights[slot]!
+      const offset = term.offset[slot]!
+      const slope = term.slope[slot]!
+      const lengths = lengthColumns[slot]!
+      if (cursors.length === 1) {
+        const cursor = cursors[0]!
+        for (let n = cursor.nextDocs(chunkDocs, chunkFreqs); n > 0; n = cursor.nextDocs(chunkDocs, chunkFreqs)) {
+          for (let i = 0; i < n; i++) {
+            const d = chunkDocs[i]!
+            const part = (w * chunkFreqs[i]!) / (offset + slope * lengths[d]!)
+            if (tfStamp[d] === clause) {
+              tf[d]! += part
+            } else {
+              tfStamp[d] = clause
+              tf[d] = 0 + part
+              clauseTouched[clauseCount++] = d
+            }
+          }
+        }
+      } else {
+        // Several postings in one field (a truncated word's expansions): their occurrences add
+        // up to one occ(t, f) before the division, as `fillTfs` sums them.
+        const { occ, stamp: occStamp, touched: occTouched } = scratch.occ()
+        const field = scratch.nextStamp()
+        let occCount = 0
+        for (const cursor of cursors) {
+          for (let n = cursor.nextDocs(chunkDocs, chunkFreqs); n > 0; n = cursor.nextDocs(chunkDocs, chunkFreqs)) {
+            for (let i = 0; i < n; i++) {
+              const d = chunkDocs[i]!
+              if (occStamp[d] === field) {
+                occ[d]! += chunkFreqs[i]!
+              } else {
+                occStamp[d] = field
+                occ[d] = chunkFreqs[i]!
+                occTouched[occCount++] = d
+              }
+            }
+          }
+        }
+        for (let i = 0; i < occCount; i++) {
+          const d = occTouched[i]!
+          const part = (w * occ[d]!) / (offset + slope * lengths[d]!)
+          if (tfStamp[d] === clause) {
+            tf[d]! += part
+          } else {
+            tfStamp[d] = clause
+            tf[d] = 0 + part
+            clauseTouched[clauseCount++] = d
+          }
+        }
+      }
+    }
+    const { k1, weight } = term
+    for (let i = 0; i < clauseCount; i++) {
+      const d = clauseTouched[i]!
+      const t = tf[d]!
+      const s = t === 0 ? 0 : (t / (k1 + t)) * weight
+      if (scoreStamp[d] === query) {
+        scores[d]! += s
+      } else {
+        scoreStamp[d] = query
+        scores[d] = 0 + s
+        touched[touchedCount++] = d
+      }
+    }
+    postingsScored += clauseCount
+    sinceCheck += clauseCount
+    if (sinceCheck >= DEADLINE_STRIDE) {
+      sinceCheck = 0
+      checkDeadline(deadline)
+    }
+  }
+
+  const heap = new TopHeap(input.limit, input.tieBetter)
+  if (input.limit > 0) {
+    let threshold = Number.NEGATIVE_INFINITY
+    for (let i = 0; i < touchedCount; i++) {
+      const d = touched[i]!
+      const s = scores[d]!
+      if (s < threshold) {
+        continue // below the k-th score: cannot enter, whatever the tie-break
+      }
+      heap.offer(s, d)
+      threshold = heap.threshold
+    }
+  }
+  const { docs, scores: hitScores } = heap.sorted()
+  return {
+    docs,
+    scores: hitScores,
+    docsScored: touchedCount,
+    postingsScored,
+    docsMatched: touchedCount,
+    windows: 0,
+    blocksSkipped: 0,
+    visitedAll: true,
+    strategy: 'termAtATime',
+  }
+}
+
+/** A clause's postings by scored field, ascending (fields without postings left out). */
+function clauseFields(
+  reader: IndexReader,
+  clause: ClauseSpec,
+  slotOf: ReadonlyMap<string, number>,
+): FieldPostings[] {
+  const out: FieldPostings[] = []
+  for (const { field, term } of clause.terms) {
+    const cursor = reader.postings(field, term)
+    if (cursor === null) {
+      continue
+    }
+    const slot = slotOf.get(field)!
+    const group = out.find((g) => g.slot === slot)
+    if (group === undefined) {
+      out.push({ slot, cursors: [cursor] })
+    } else {
+      group.cursors.push(cursor)
+    }
+  }
+  return out.sort((a, b) => a.slot - b.slot)
+}

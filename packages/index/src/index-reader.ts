@@ -3,7 +3,7 @@ import { PubmatchError, isPubmatchError, truncateForMessage } from '@pubmatch/co
 import { readManifest, type Manifest } from './commit/manifest.ts'
 import { IndexPostings, type PostingsPart } from './postings/index-postings.ts'
 import type { PostingsCursor } from './postings/postings-cursor.ts'
-import { NO_MORE_DOCS, type TermInfo } from './postings/postings-format.ts'
+import { BLOCK_SIZE, NO_MORE_DOCS, type TermInfo } from './postings/postings-format.ts'
 import type { StoredDocument } from './schema/config.ts'
 import { normalizeKeyword } from './schema/keyword.ts'
 import { fieldAnalyzer, type FieldSchema, type IndexSchema } from './schema/schema.ts'
@@ -352,12 +352,17 @@ class Reader implements IndexReader {
         return
       }
       const seen = new Uint8Array(reader.docCount)
+      const docs = new Int32Array(BLOCK_SIZE)
+      const freqs = new Int32Array(BLOCK_SIZE)
       for (const { f, info } of having) {
         const cursor = reader.postings(f, info)
-        for (let d = cursor.nextDoc(); d !== NO_MORE_DOCS; d = cursor.nextDoc()) {
-          if (seen[d] === 0 && (!live || reader.isLive(d))) {
-            seen[d] = 1
-            total++
+        for (let n = cursor.nextDocs(docs, freqs); n > 0; n = cursor.nextDocs(docs, freqs)) {
+          for (let i = 0; i < n; i++) {
+            const d = docs[i]!
+            if (seen[d] === 0 && (!live || reader.isLive(d))) {
+              seen[d] = 1
+              total++
+            }
           }
         }
       }

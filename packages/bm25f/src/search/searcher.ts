@@ -187,6 +187,26 @@ function searchSettings(options: SearchOptions): SearchSettings {
   return { limit, maxExpansions, match, tieBreak, scorer }
 }
 
+const NO_STOPWORDS: ReadonlySet<string> = new Set()
+/** The sets of the frozen stop-word lists searches were given (`QUESTION_STOPWORDS`, constants). */
+const stopwordSets = new WeakMap<readonly string[], ReadonlySet<string>>()
+
+/** A stop-word list as a set, made once per frozen list (a list that can change is read each time). */
+function stopwordSet(words: readonly string[] | false): ReadonlySet<string> {
+  if (words === false) {
+    return NO_STOPWORDS
+  }
+  if (!Object.isFrozen(words)) {
+    return new Set(words)
+  }
+  let set = stopwordSets.get(words)
+  if (set === undefined) {
+    set = new Set(words)
+    stopwordSets.set(words, set)
+  }
+  return set
+}
+
 /** What the query compiler needs: the fields (checked against the index), analyzer, stop words. */
 function compileContext(
   reader: IndexReader,
@@ -215,8 +235,8 @@ function compileContext(
     tagFields: { ...PUBMED_TAG_FIELDS, ...options.tagFields },
     queryAnalyzer,
     mesh: options.mesh,
-    queryStopwords: new Set(
-      (options.queryStopwords ?? (options.syntax === 'plain' ? QUESTION_STOPWORDS : false)) || [],
+    queryStopwords: stopwordSet(
+      options.queryStopwords ?? (options.syntax === 'plain' ? QUESTION_STOPWORDS : false),
     ),
     joinedForms: options.joinedForms ?? false,
     maxExpansions: settings.maxExpansions,
@@ -327,12 +347,11 @@ class Searcher implements FirstStageRanker {
       totalRelation = 'eq'
     }
 
-    const hits: Candidate[] = Array.from(out.docs, (doc, i) => ({
-      id: reader.externalId(doc),
-      docNumber: doc,
-      score: out.scores[i]!,
-      rank: i + 1,
-    }))
+    const hits: Candidate[] = new Array<Candidate>(out.docs.length)
+    for (let i = 0; i < hits.length; i++) {
+      const doc = out.docs[i]!
+      hits[i] = { id: reader.externalId(doc), docNumber: doc, score: out.scores[i]!, rank: i + 1 }
+    }
     if (options.explain === true && prepared !== null) {
       this.explain(hits, compiled.clauses, prepared, scoredFields)
     }

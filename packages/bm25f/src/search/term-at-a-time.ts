@@ -7,12 +7,12 @@
  *   for each clause, in clause order:
  *     for each scored field f, in field order:   tf~[d] += w(f)·occ / (offset(f) + slope(f)·l(f, d))
  *     for each document d the clause touched:    score[d] += tf~ === 0 ? 0 : tf~/(k1 + tf~) · weight
- *   then the touched documents go through the top-k heap.
+ *   then the k best of the touched documents are selected (`selectTop`).
  *
  * These are the operations of `TermScorer.score` (`fieldwise`) and of the document-at-a-time
  * loop's sum over clauses, in the same order on the same operands, so every score is the same
- * float64 as the document-at-a-time loop's, and with the same heap the hits are the same. Every
- * match is visited, so the total is exact.
+ * float64 as the document-at-a-time loop's, and with the same total order (score, then the
+ * tie-break) the hits are the same. Every match is visited, so the total is exact.
  *
  * Applies when the plan is exactly the union of the clauses' postings (`coverage: 'equal'`) and
  * every clause's scorer is `fieldwise` (BM25F) in an additive query.
@@ -22,7 +22,8 @@ import type { PostingsCursor } from '@pubmatch/index/internal'
 import type { FieldwiseTerm, PreparedQuery } from '../scoring/term-scorer.ts'
 import { checkDeadline, type Deadline } from './deadline.ts'
 import type { ClauseSpec } from './plan.ts'
-import { TopHeap, type TopKOutput } from './top-heap.ts'
+import { selectTop } from './select.ts'
+import type { TopKOutput } from './top-heap.ts'
 
 /** Postings read at once: one block. */
 const CHUNK = 128
@@ -216,20 +217,11 @@ export function runTermAtATime(input: TermAtATimeInput): TopKOutput {
     }
   }
 
-  const heap = new TopHeap(input.limit, input.tieBetter)
-  if (input.limit > 0) {
-    let threshold = Number.NEGATIVE_INFINITY
-    for (let i = 0; i < touchedCount; i++) {
-      const d = touched[i]!
-      const s = scores[d]!
-      if (s < threshold) {
-        continue // below the k-th score: cannot enter, whatever the tie-break
-      }
-      heap.offer(s, d)
-      threshold = heap.threshold
-    }
-  }
-  const { docs, scores: hitScores } = heap.sorted()
+  // Top k: the clause scratch arrays are free now and serve as the selection's work arrays.
+  const { docs, scores: hitScores } = selectTop(scores, touched, touchedCount, input.limit, input.tieBetter, {
+    values: tf,
+    ties: clauseTouched,
+  })
   return {
     docs,
     scores: hitScores,

@@ -148,14 +148,16 @@ export interface SearchOptions {
   /** The most index terms a truncated word (`colo*`) expands to; more give a warning. Defaults to `600` (PubMed's limit). */
   readonly maxExpansions?: number
   /**
-   * Skip documents and blocks that cannot enter the top `limit` (block-max MaxScore). The hits
-   * are the same either way; `false` scores every matching document (for tests and benchmarks).
-   * Defaults to `true`.
+   * Skip documents and blocks that cannot enter the top `limit` (block-max MaxScore), or, for a
+   * BM25F disjunction with a large `limit`, rank term at a time (README "Top-k and dynamic
+   * pruning"). The hits are the same either way; `false` scores every matching document, document
+   * at a time (for tests and benchmarks). Defaults to `true`.
    */
   readonly pruning?: boolean
   /**
-   * Count every matching document for `total`, at the cost of one more pass over the matches.
-   * Defaults to `true` for `match: 'all'` and `false` for `any`.
+   * Count every matching document for `total`, at the cost of one more pass over the matches
+   * (none when the search visited every match, as term at a time does). Defaults to `true` for
+   * `match: 'all'` and `false` for `any`.
    */
   readonly exactTotal?: boolean
   /** The order of equal scores. Defaults to `docNumber`. */

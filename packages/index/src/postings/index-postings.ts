@@ -67,6 +67,10 @@ export class IndexPostings implements PostingsCursor {
       while (n > 0) {
         const base = part.base
         const live = part.liveDocs
+        if (base === 0 && live === null) {
+          this.doc = docs[n - 1]!
+          return n
+        }
         let kept = 0
         for (let i = 0; i < n; i++) {
           const d = docs[i]!

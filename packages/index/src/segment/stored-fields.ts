@@ -24,6 +24,13 @@ const STORED_BLOCK_V1: JsonShape<StoredDocument[]> = json.array(STORED_DOCUMENT)
 export const STORED_BLOCK_DOCS = 16
 
 /**
+ * The deflate level of stored blocks: 3 compresses NFCorpus records about twice as fast as the
+ * default 6 for 6 % more bytes (6,691 against 6,293 bytes per block of 16), and stored records
+ * are compressed at every flush and again at every merge.
+ */
+export const STORED_DEFLATE_LEVEL = 3
+
+/**
  * Writes the `.sto` body (version 2): `u32 blockCount`, `u32 blockDocs`, `u32 offset[blockCount
  * + 1]` (relative to the first block), then the blocks. Each block is raw deflate of `u32 n`,
  * `u32 end[n]` (where each record's bytes end, relative to the first record) and the n records
@@ -43,7 +50,7 @@ export function writeStoredFields(records: Iterable<StoredDocument>, out: ByteWr
       end += record.length
       header.writeUInt32LE(end, 4 * (i + 1))
     }
-    blocks.push(deflateRawSync(Buffer.concat([header, ...pending]), { level: 6 }))
+    blocks.push(deflateRawSync(Buffer.concat([header, ...pending]), { level: STORED_DEFLATE_LEVEL }))
     pending = []
   }
   for (const record of records) {

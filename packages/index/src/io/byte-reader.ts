@@ -100,28 +100,27 @@ export function decodeUtf8(bytes: Uint8Array): string {
   return textDecoder.decode(bytes)
 }
 
-/** Longest run of bytes {@link decodeUtf8Range} decodes itself when they are all ASCII. */
-const SHORT_ASCII = 32
-
 /**
- * Decodes the UTF-8 bytes `start … end − 1`: a short ASCII run (external ids, most terms) code
- * unit by code unit, which is several times faster than a `TextDecoder` call on a view; anything
- * else through the decoder.
+ * Decodes the UTF-8 bytes `start … end − 1`. An ASCII run of a `Buffer` (external ids, most
+ * terms) is read as Latin-1, the same code units, by a native slice: about three times faster
+ * than a `TextDecoder` call on a view, and no view is made. Anything else goes through the decoder.
  * @param bytes - the bytes
  * @param start - first byte
  * @param end - one past the last byte
  */
 export function decodeUtf8Range(bytes: Uint8Array, start: number, end: number): string {
-  if (end - start <= SHORT_ASCII) {
-    let text = ''
+  if (Buffer.isBuffer(bytes)) {
+    let ascii = true
     for (let i = start; i < end; i++) {
-      const byte = bytes[i]!
-      if (byte >= 0x80) {
-        return textDecoder.decode(bytes.subarray(start, end))
+      if (bytes[i]! >= 0x80) {
+        ascii = false
+        break
       }
-      text += String.fromCharCode(byte)
     }
-    return text
+    if (ascii) {
+      return bytes.toString('latin1', start, end)
+    }
   }
   return textDecoder.decode(bytes.subarray(start, end))
 }
+

@@ -82,7 +82,7 @@ export function sortHits(scores: Float64Array, docs: Int32Array, n: number, tie:
       const mid = (lo + hi) >>> 1
       let a = lo
       let b = mid
-      let c = hi
+      const c = hi
       if (before(scores[b]!, docs[b]!, scores[a]!, docs[a]!)) {
         ;[a, b] = [b, a]
       }

@@ -14,6 +14,8 @@ export interface Deadline {
  */
 export function checkDeadline(deadline: Deadline | undefined): void {
   if (deadline !== undefined && performance.now() > deadline.at) {
-    throw new PubmatchError('TIMEOUT', `the search ran past its deadline`, { details: { deadline: deadline.at } })
+    throw new PubmatchError('TIMEOUT', `the search ran past its deadline`, {
+      details: { deadline: deadline.at },
+    })
   }
 }

@@ -3,10 +3,17 @@ import { describe, expect, it } from 'vitest'
 import { selectAscending, selectTop, type TieBetter } from './select.ts'
 
 /** The reference: every candidate sorted by score descending, then the tie-break, cut at k. */
-function reference(docScores: Float64Array, candidates: number[], k: number, tie: TieBetter): [number, number][] {
+function reference(
+  docScores: Float64Array,
+  candidates: number[],
+  k: number,
+  tie: TieBetter,
+): [number, number][] {
   return candidates
     .map((d): [number, number] => [d, docScores[d]!])
-    .sort(([da, sa], [db, sb]) => (sa !== sb ? sb - sa : (tie === null ? da < db : tie(da, db)) ? -1 : 1))
+    .sort(([da, sa], [db, sb]) =>
+      sa !== sb ? sb - sa : (tie === null ? da < db : tie(da, db)) ? -1 : 1,
+    )
     .slice(0, k)
 }
 
@@ -15,11 +22,17 @@ const descendingIds: TieBetter = (a, b) => String(a) > String(b) // string order
 describe('selectAscending', () => {
   it('finds the value of each rank, ties and signed zeros included', () => {
     fc.assert(
-      fc.property(fc.array(fc.constantFrom(-1, -0, 0, 0.5, 1, 2, 3.25), { minLength: 1, maxLength: 200 }), fc.nat(), (values, at) => {
-        const t = at % values.length
-        const sorted = [...values].sort((a, b) => a - b)
-        expect(selectAscending(Float64Array.from(values), values.length, t) === sorted[t]).toBe(true)
-      }),
+      fc.property(
+        fc.array(fc.constantFrom(-1, -0, 0, 0.5, 1, 2, 3.25), { minLength: 1, maxLength: 200 }),
+        fc.nat(),
+        (values, at) => {
+          const t = at % values.length
+          const sorted = [...values].sort((a, b) => a - b)
+          expect(selectAscending(Float64Array.from(values), values.length, t) === sorted[t]).toBe(
+            true,
+          )
+        },
+      ),
       { numRuns: 300, seed: 28 },
     )
   })
@@ -29,7 +42,10 @@ describe('selectTop', () => {
   it('gives the k best in the order of a full sort, for both tie-breaks', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.oneof(fc.constantFrom(0, -0, 1, 2.5), fc.double({ min: -5, max: 50, noNaN: true })), { minLength: 1, maxLength: 600 }),
+        fc.array(
+          fc.oneof(fc.constantFrom(0, -0, 1, 2.5), fc.double({ min: -5, max: 50, noNaN: true })),
+          { minLength: 1, maxLength: 600 },
+        ),
         // from k ≥ n (all in) through selection to the heap (n > 8k)
         fc.integer({ min: 0, max: 700 }),
         fc.boolean(),
@@ -72,7 +88,9 @@ describe('selectTop', () => {
     const candidates = Int32Array.from([4, 2, 0, 3, 1])
     const scratch = { values: new Float64Array(5), ties: new Int32Array(5) }
     expect([...selectTop(docScores, candidates, 5, 3, null, scratch).docs]).toEqual([1, 3, 0])
-    expect([...selectTop(docScores, candidates, 5, 3, (a, b) => a > b, scratch).docs]).toEqual([1, 3, 4])
+    expect([...selectTop(docScores, candidates, 5, 3, (a, b) => a > b, scratch).docs]).toEqual([
+      1, 3, 4,
+    ])
     expect([...selectTop(docScores, candidates, 5, 3, null, scratch).scores]).toEqual([3, 2, 1])
   })
 })

@@ -212,9 +212,7 @@ export function selectTop(
     let chosen = ties.subarray(0, tied)
     if (tied > m - count) {
       chosen =
-        tie === null
-          ? chosen.sort()
-          : chosen.sort((a, b) => (tie(a, b) ? -1 : tie(b, a) ? 1 : 0))
+        tie === null ? chosen.sort() : chosen.sort((a, b) => (tie(a, b) ? -1 : tie(b, a) ? 1 : 0))
     }
     for (let i = 0; count < m; i++) {
       const d = chosen[i]!

@@ -150,7 +150,11 @@ export function runTermAtATime(input: TermAtATimeInput): TopKOutput {
       const lengths = lengthColumns[slot]!
       if (cursors.length === 1) {
         const cursor = cursors[0]!
-        for (let n = cursor.nextDocs(chunkDocs, chunkFreqs); n > 0; n = cursor.nextDocs(chunkDocs, chunkFreqs)) {
+        for (
+          let n = cursor.nextDocs(chunkDocs, chunkFreqs);
+          n > 0;
+          n = cursor.nextDocs(chunkDocs, chunkFreqs)
+        ) {
           for (let i = 0; i < n; i++) {
             const d = chunkDocs[i]!
             const part = (w * chunkFreqs[i]!) / (offset + slope * lengths[d]!)
@@ -170,7 +174,11 @@ export function runTermAtATime(input: TermAtATimeInput): TopKOutput {
         const field = scratch.nextStamp()
         let occCount = 0
         for (const cursor of cursors) {
-          for (let n = cursor.nextDocs(chunkDocs, chunkFreqs); n > 0; n = cursor.nextDocs(chunkDocs, chunkFreqs)) {
+          for (
+            let n = cursor.nextDocs(chunkDocs, chunkFreqs);
+            n > 0;
+            n = cursor.nextDocs(chunkDocs, chunkFreqs)
+          ) {
             for (let i = 0; i < n; i++) {
               const d = chunkDocs[i]!
               if (occStamp[d] === field) {
@@ -218,10 +226,17 @@ export function runTermAtATime(input: TermAtATimeInput): TopKOutput {
   }
 
   // Top k: the clause scratch arrays are free now and serve as the selection's work arrays.
-  const { docs, scores: hitScores } = selectTop(scores, touched, touchedCount, input.limit, input.tieBetter, {
-    values: tf,
-    ties: clauseTouched,
-  })
+  const { docs, scores: hitScores } = selectTop(
+    scores,
+    touched,
+    touchedCount,
+    input.limit,
+    input.tieBetter,
+    {
+      values: tf,
+      ties: clauseTouched,
+    },
+  )
   return {
     docs,
     scores: hitScores,

@@ -28,8 +28,6 @@ import type { TopKOutput } from './top-heap.ts'
 /** Postings read at once: one block. */
 const CHUNK = 128
 
-/** Postings read between two deadline checks (about a millisecond). */
-const DEADLINE_STRIDE = 1 << 16
 
 /**
  * The per-document arrays of the term-at-a-time loop, reused by the searches of one reader (one
@@ -132,7 +130,6 @@ export function runTermAtATime(input: TermAtATimeInput): TopKOutput {
   const query = scratch.nextStamp()
   let touchedCount = 0
   let postingsScored = 0
-  let sinceCheck = 0
 
   for (let index = 0; index < clauses.length; index++) {
     const fields = clauseFields(reader, clauses[index]!, slotOf)
@@ -174,6 +171,7 @@ export function runTermAtATime(input: TermAtATimeInput): TopKOutput {
         const field = scratch.nextStamp()
         let occCount = 0
         for (const cursor of cursors) {
+          checkDeadline(deadline) // a truncated word may have hundreds of postings lists
           for (
             let n = cursor.nextDocs(chunkDocs, chunkFreqs);
             n > 0;
@@ -218,11 +216,6 @@ export function runTermAtATime(input: TermAtATimeInput): TopKOutput {
       }
     }
     postingsScored += clauseCount
-    sinceCheck += clauseCount
-    if (sinceCheck >= DEADLINE_STRIDE) {
-      sinceCheck = 0
-      checkDeadline(deadline)
-    }
   }
 
   // Top k: the clause scratch arrays are free now and serve as the selection's work arrays.

@@ -175,7 +175,7 @@ export interface TopKInput {
   readonly pruning: boolean
   readonly tieBreak: TieBreak
   readonly unions: Map<MatchPlan, Int32Array>
-  /** Checked every 1,024 documents or windows (term at a time: per clause and every 65,536 postings); throws `TIMEOUT` past it. */
+  /** Checked every 1,024 documents or windows (term at a time: per clause and per postings list of a truncated word); throws `TIMEOUT` past it. */
   readonly deadline?: Deadline
   /**
    * The reader's term-at-a-time arrays: without them (or when the query does not qualify) the

@@ -102,8 +102,8 @@ export interface SearchOptions {
   readonly explain?: boolean
   /**
    * Stop with a `TIMEOUT` error once `performance.now()` passes this many milliseconds (checked
-   * every 1,024 documents or block windows, or term at a time before each clause and every
-   * 65,536 postings). Defaults to no limit.
+   * every 1,024 documents or block windows, or term at a time before each clause and each
+   * postings list of a truncated word). Defaults to no limit.
    */
   readonly deadline?: number
   /** The MeSH vocabulary for `[mh]` mapping and explosion. Defaults to none (names only, no explosion, with a warning). */

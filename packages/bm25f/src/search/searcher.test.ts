@@ -268,12 +268,10 @@ describe('createSearcher: errors and warnings', () => {
     expect(oldSearcher.search('cancer OR 2019[edat]').hits.length).toBeGreaterThan(0)
     expect(codes(oldSearcher.search('cancer OR 2019[edat]'))).toEqual(['FIELD_NOT_INDEXED'])
     expect(oldSearcher.search('cancer AND 12[vi]').hits).toEqual([])
-    expect(
-      isPubmatchError(
-        thrown(() => searcher.search('x[zz]')),
-        'UNKNOWN_FIELD',
-      ),
-    ).toBe(true)
+    // a tag PubMed does not have is dropped, the term searched in all fields, with a warning
+    const unknown = searcher.search('cancer[zz]')
+    expect(unknown.hits.map((hit) => hit.id).sort()).toEqual(matches('cancer'))
+    expect(unknown.warnings.map((w) => [w.code, w.problem])).toEqual([['QUERY_SYNTAX', 'UNKNOWN_FIELD']])
   })
 
   it('ignores stop-word-only terms with a warning', () => {

@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { isPubmatchError } from '@pubmatch/core'
 import { openCorpus } from '@pubmatch/ingest'
 import { buildIndex, defaultNumericDocValues, defaultPubmedFields } from '@pubmatch/index'
 import { samplePath } from '@pubmatch/sample-data'
@@ -42,11 +43,14 @@ describe('an index built before the PubMed tag-only fields existed (bundled samp
     expect(old.search('2002/09[dcom]').warnings.map((w) => w.code)).toEqual(['FIELD_NOT_INDEXED'])
 
     await ingest(corpus, [samplePath('pubmed', 'pmid_9500320.xml')])
-    const update = updateIndex({ corpus, index })
-    await expect(update).rejects.toMatchObject({
-      code: 'SCHEMA_MISMATCH',
-      message: expect.stringMatching(/was built before this version of pubmatch indexed affiliation, .*; rebuild it \(`pubmatch index --rebuild`\)/),
-    })
+    const error: unknown = await updateIndex({ corpus, index }).then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    )
+    expect(isPubmatchError(error, 'SCHEMA_MISMATCH')).toBe(true)
+    expect((error as Error).message).toMatch(
+      /was built before this version of pubmatch indexed affiliation, .*; rebuild it \(`pubmatch index --rebuild`\)/,
+    )
 
     await updateIndex({ corpus, index, rebuild: true })
     const rebuilt = await openSearch({ index })

@@ -125,30 +125,31 @@ describe.runIf(existsSync(bin))('pubmatch as a Unix tool (built CLI)', () => {
     const index = join(dir, 'i-batch')
     expect((await pubmatch('index', '-c', corpus, '-i', index, '-q')).code).toBe(0)
     const queries = join(dir, 'batch.tsv')
-    // query 2 has a field tag no index knows, query 3 an unclosed parenthesis (PubMed syntax)
-    await writeFile(queries, '1\tcolitis in children\n2\tasthma[notatag]\n3\t(asthma OR colitis\n4\tcolitis\n')
+    // query 2 refers to a search history, query 3 has an unclosed parenthesis (PubMed syntax);
+    // query 5's unknown tag is dropped with a warning, as PubMed does
+    await writeFile(queries, '1\tcolitis in children\n2\tasthma AND #3\n3\t(asthma OR colitis\n4\tcolitis\n5\tcolitis[notatag]\n')
     const runFile = join(dir, 'batch.run')
     const ran = await pubmatch('run', '-i', index, '--queries', queries, '--syntax', 'pubmed', '-o', runFile, '-q', '--json')
     expect(ran.code).toBe(1)
     const summary = JSON.parse(ran.stdout) as { queries: number; failed: number; failures: Array<{ id: string; code: string }> }
-    expect(summary).toMatchObject({ queries: 4, failed: 2 })
+    expect(summary).toMatchObject({ queries: 5, failed: 2 })
     expect(summary.failures.map((f) => [f.id, f.code])).toEqual([
-      ['2', 'UNKNOWN_FIELD'],
+      ['2', 'INVALID_ARGUMENT'],
       ['3', 'QUERY_SYNTAX'],
     ])
     // each failure on stderr even with -q, and the run holds the other queries
-    expect(ran.stderr).toMatch(/^query 2: UNKNOWN_FIELD: .*notatag/m)
+    expect(ran.stderr).toMatch(/^query 2: INVALID_ARGUMENT: #3 refers to the search history/m)
     expect(ran.stderr).toMatch(/^query 3: QUERY_SYNTAX: /m)
     const qids = new Set((await readFile(runFile, 'utf8')).trim().split('\n').map((line) => line.split(' ')[0]))
-    expect(qids).toEqual(new Set(['1', '4']))
+    expect(qids).toEqual(new Set(['1', '4', '5']))
     const text = await pubmatch('run', '-i', index, '--queries', queries, '--syntax', 'pubmed', '-o', runFile, '-q')
-    expect(text.stdout).toMatch(/^wrote \S+batch\.run: 2 queries \(2 of 4 failed and are not in the run: see above\)/)
+    expect(text.stdout).toMatch(/^wrote \S+batch\.run: 3 queries \(2 of 5 failed and are not in the run: see above\)/)
     // every query failing: no run, the first failure named
     const bad = join(dir, 'bad.tsv')
-    await writeFile(bad, '1\tasthma[notatag]\n2\t(colitis\n')
+    await writeFile(bad, '1\t#3\n2\t(colitis\n')
     const none = await pubmatch('run', '-i', index, '--queries', bad, '--syntax', 'pubmed', '-o', join(dir, 'bad.run'), '-q')
     expect(none.code).toBe(64)
-    expect(none.stderr).toMatch(/every one of the 2 queries failed \(the first, 1: UNKNOWN_FIELD/)
+    expect(none.stderr).toMatch(/every one of the 2 queries failed \(the first, 1: INVALID_ARGUMENT/)
     expect(existsSync(join(dir, 'bad.run'))).toBe(false)
   })
 

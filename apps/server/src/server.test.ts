@@ -107,7 +107,7 @@ describe('pubmatch server on the bundled MEDLINE sample', () => {
       ['/search?q=', 400, 'INVALID_ARGUMENT'],
       [`/search?q=${'a'.repeat(12_001)}`, 400, 'INVALID_ARGUMENT'],
       ['/search?q=asthma%20AND%20(child', 400, 'QUERY_SYNTAX'],
-      ['/search?q=asthma[nonsense]', 400, 'UNKNOWN_FIELD'],
+      ['/search?q=asthma%20AND%20%233', 400, 'INVALID_ARGUMENT'],
       ['/search?q=cell&page=1000&size=20', 400, 'INVALID_ARGUMENT'],
       ['/search?q=cell&size=1000', 400, 'INVALID_ARGUMENT'],
       ['/search?q=cell&sort=popular', 400, 'INVALID_ARGUMENT'],
@@ -144,12 +144,25 @@ describe('pubmatch server on the bundled MEDLINE sample', () => {
     const unclosed = (await call(app, 'GET', '/search?q=asthma%20AND%20(child', '/search')).json()
     expect(unclosed.code).toBe('QUERY_SYNTAX')
     expect(unclosed.message).toMatch(/^"\(" is never closed with "\)" at position 11\n/)
-    const unknown = (await call(app, 'GET', '/search?q=asthma[nonsense]', '/search')).json()
-    expect(unknown.code).toBe('UNKNOWN_FIELD')
-    expect(unknown.message).toMatch(/^unknown field tag \[nonsense\] at position 6/)
-    for (const message of [unclosed.message, unknown.message] as string[]) {
+    const history = (await call(app, 'GET', '/search?q=asthma%20AND%20%233', '/search')).json()
+    expect(history.code).toBe('INVALID_ARGUMENT')
+    expect(history.message).toMatch(/^#3 refers to the search history/)
+    for (const message of [unclosed.message, history.message] as string[]) {
       expect(message).not.toMatch(/^(@pubmatch\/)?(core|ingest|analysis|index|bm25f|ltr|engine|feedback|fulltext|solr|server)\b/)
     }
+  })
+
+  it('answers a tag PubMed does not have, or one the index has no data for, with hits and warnings in the JSON', async () => {
+    const unknown = await call(app, 'GET', '/search?q=asthma[nonsense]', '/search')
+    expect(unknown.statusCode).toBe(200)
+    const body = unknown.json()
+    expect(body.total).toBe((await call(app, 'GET', '/search?q=asthma', '/search')).json().total)
+    expect(body.warnings).toEqual([
+      { code: 'QUERY_SYNTAX', message: 'unknown field tag [nonsense] was ignored: the term is searched in all fields, as PubMed does' },
+    ])
+    const notIndexed = (await call(app, 'GET', '/search?q=asthma%20AND%20anticoagulants[pa]', '/search')).json()
+    expect(notIndexed.total).toBe(0)
+    expect(notIndexed.warnings.map((w: { code: string }) => w.code)).toEqual(['FIELD_NOT_INDEXED'])
   })
 
   it('logs shown searches and clicks in the format `pubmatch clicks labels` reads', async () => {

@@ -140,6 +140,24 @@ export interface CommentCorrection {
   note?: string
 }
 
+/** A grant from the `GrantList` (PubMed's `[gr]`). */
+export interface Grant {
+  /** The grant number, e.g. `R01 GM123456`. */
+  grantId?: string
+  /** The institute's acronym, e.g. `GM`. */
+  acronym?: string
+  /** The funding agency, e.g. `NIGMS NIH HHS`. */
+  agency?: string
+  country?: string
+}
+
+/** A `DataBank` of the `DataBankList`: PubMed's secondary source ids (`[si]`). */
+export interface DataBank {
+  /** e.g. `ClinicalTrials.gov`, `GENBANK`. */
+  name: string
+  accessionNumbers: string[]
+}
+
 /** The book part of a `PubmedBookArticle`. */
 export interface Book {
   title?: string
@@ -210,6 +228,16 @@ export interface Article {
   /** `PublicationStatus` (`ppublish`, `epublish`, `aheadofprint`). */
   publicationStatus?: string
   commentsCorrections: CommentCorrection[]
+  /** `GrantList` (absent in records stored before grants were read). */
+  grants?: Grant[]
+  /** `InvestigatorList`: investigators who are not authors (PubMed's `[ir]`, `[fir]`). */
+  investigators?: Author[]
+  /** `DataBankList`: secondary source ids such as trial registrations (PubMed's `[si]`). */
+  dataBanks?: DataBank[]
+  /** `CoiStatement`: the conflict of interest statement (PubMed's `[cois]`). */
+  coiStatement?: string
+  /** `PersonalNameSubjectList`: people the article is about (PubMed's `[ps]`). */
+  personalNameSubjects?: Author[]
   book?: Book
   /**
    * Set when this record is not a PubMed citation but was built from a PMC full text's own

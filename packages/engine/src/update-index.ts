@@ -11,7 +11,7 @@ import { rename, rm } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { PubmatchError, type Article, type DeletedCitation } from '@pubmatch/core'
 import { noArticlesError, openCorpus, type CorpusStore } from '@pubmatch/ingest'
-import { buildIndex, openIndex, type IndexProgress } from '@pubmatch/index'
+import { buildIndex, defaultNumericDocValues, openIndex, type IndexConfig, type IndexProgress } from '@pubmatch/index'
 import { corpusMeshLookup, FORWARD_META_FILE, MESH_CACHE_FILE, openForwardStore } from './corpus-data.ts'
 import { indexConfigFor, readIndexSettings, SETTINGS_FILE, writeIndexSettings, type FieldSet, type IndexSettings } from './settings.ts'
 
@@ -86,6 +86,9 @@ export async function updateIndex(options: UpdateIndexOptions): Promise<UpdateIn
   const hadForward = existsSync(join(options.index, FORWARD_META_FILE))
   const hadMesh = existsSync(join(options.index, MESH_CACHE_FILE))
   const config = await indexConfigFor(settings, store)
+  if (existing) {
+    await assertCurrentFields(options.index, config)
+  }
   const target = existing ? options.index : `${options.index}.new-${process.pid}`
   await rm(target === options.index ? `${options.index}.unused` : target, { recursive: true, force: true })
   const total = existing ? undefined : store.stats().articles
@@ -124,6 +127,30 @@ export async function updateIndex(options: UpdateIndexOptions): Promise<UpdateIn
     errorList: result.errors,
     seconds: (performance.now() - started) / 1000,
     built: !existing,
+  }
+}
+
+/**
+ * An index built by an earlier pubmatch, before some of today's fields or doc values existed,
+ * cannot take today's documents: say so, and how to get the new fields. (Searching it as it is
+ * still works: a tag it has no data for matches nothing, with a warning.)
+ */
+async function assertCurrentFields(dir: string, config: IndexConfig): Promise<void> {
+  const schema = (await openIndex(dir)).schema
+  const fields = schema.fields.map((field) => field.name)
+  const numeric = schema.numericDocValues
+  const wanted = config.fields.map((field) => field.name)
+  const wantedNumeric = (config.numericDocValues ?? defaultNumericDocValues()).map((n) => n.name)
+  const missing = [
+    ...wanted.filter((name) => !fields.includes(name)),
+    ...wantedNumeric.filter((name) => !numeric.includes(name)),
+  ]
+  if (missing.length > 0) {
+    throw new PubmatchError(
+      'SCHEMA_MISMATCH',
+      `${dir} was built before this version of pubmatch indexed ${missing.join(', ')}; rebuild it (\`pubmatch index --rebuild\`) to update it and to search those fields (until then it can be searched as it is: their tags match nothing, with a warning)`,
+      { details: { file: dir, missing } },
+    )
   }
 }
 

@@ -31,3 +31,5 @@ export {
   testCollectionFields,
 } from './schema/pubmed-fields.ts'
 export type { PubmedFieldsOptions, TestCollectionFieldsOptions } from './schema/pubmed-fields.ts'
+export { PUBMED_FILTERS } from './schema/pubmed-filters.ts'
+export type { PubmedFilter } from './schema/pubmed-filters.ts'

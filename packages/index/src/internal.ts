@@ -11,5 +11,12 @@ export type { PostingsCursor } from './postings/postings-cursor.ts'
 export { TermMerge } from './terms/term-merge.ts'
 export type { TermKeyed } from './terms/term-merge.ts'
 export { authorDisplayName, normalizeKeyword } from './schema/keyword.ts'
-export { PUBMED_TAG_FIELDS, sortableDate } from './schema/pubmed-fields.ts'
+export {
+  PUBMED_DATE_DOC_VALUES,
+  PUBMED_TAG_FIELDS,
+  PUBMED_TAG_ONLY_FIELDS,
+  sortableDate,
+} from './schema/pubmed-fields.ts'
+export { PUBMED_FILTERS, lookupPubmedFilter } from './schema/pubmed-filters.ts'
+export type { PubmedFilter } from './schema/pubmed-filters.ts'
 export { passageArticle, sectionField, sectionFields } from './schema/section-fields.ts'

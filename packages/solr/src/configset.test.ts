@@ -6,8 +6,17 @@ import { createConfigset, solrFields, zipConfigset } from './configset.ts'
 describe('createConfigset', () => {
   it('declares the PubMed field set with text, keyword and numeric fields', () => {
     const fields = solrFields('pubmed')
-    expect(fields.text).toEqual(['title', 'abstract', 'mesh', 'keywords'])
-    expect(fields.keyword).toEqual(['mesh_heading', 'mesh_major', 'authors', 'journal', 'pubtype', 'language', 'substance'])
+    expect(fields.text).toEqual([
+      'title', 'abstract', 'mesh', 'keywords',
+      // searched by their tags only
+      'affiliation', 'corporate_author', 'grant', 'cois', 'transliterated_title', 'publisher', 'book',
+    ])
+    expect(fields.keyword).toEqual([
+      'mesh_heading', 'mesh_major', 'authors', 'journal', 'pubtype', 'language', 'substance',
+      'authors_full', 'first_author', 'last_author', 'author_id', 'investigators', 'investigators_full', 'editors',
+      'personal_name', 'registry_number', 'mesh_subheading', 'article_id', 'location_id', 'pmcid', 'isbn', 'issue',
+      'volume', 'pagination', 'journal_id', 'place', 'secondary_source', 'filter',
+    ])
     const schema = createConfigset().files['schema.xml']!
     for (const name of fields.text) {
       expect(schema).toContain(`<field name="${name}" type="text_pubmatch"`)
@@ -15,8 +24,14 @@ describe('createConfigset', () => {
     for (const name of fields.keyword) {
       expect(schema).toContain(`<field name="${name}" type="string"`)
     }
-    expect(schema).toContain('<field name="pubdate" type="pint"')
-    expect(solrFields('test-collection')).toEqual({ text: ['title', 'abstract'], keyword: [], numeric: ['year', 'pubdate'] })
+    for (const name of ['pubdate', 'edat', 'crdt', 'mhda', 'dcom', 'lr', 'ppdat', 'epdat']) {
+      expect(schema).toContain(`<field name="${name}" type="pint"`)
+    }
+    expect(solrFields('test-collection')).toEqual({
+      text: ['title', 'abstract'],
+      keyword: [],
+      numeric: ['year', 'pubdate', 'edat', 'crdt', 'mhda', 'dcom', 'lr', 'ppdat', 'epdat'],
+    })
   })
 
   it('declares what the features read: the forward doc value, raw doc values, title-or-abstract terms, the article marker', () => {

@@ -49,8 +49,13 @@ export interface Configset {
   readonly options: Required<ConfigsetOptions>
 }
 
-/** The numeric fields every collection gets (filters and date searches). */
-export const SOLR_NUMERIC_FIELDS: readonly string[] = ['year', 'pubdate']
+/**
+ * The numeric fields every collection gets (filters and date searches): `year`, `pubdate`
+ * (`[dp]`) and the other dates of PubMed's date tags as the embedded index's doc values of the
+ * same names hold them (`PUBMED_DATE_DOC_VALUES`: `[edat]`, `[crdt]`, `[mhda]`, `[dcom]`, `[lr]`,
+ * `[ppdat]`, `[epdat]`), sortable `YYYYMMDD`.
+ */
+export const SOLR_NUMERIC_FIELDS: readonly string[] = ['year', 'pubdate', 'edat', 'crdt', 'mhda', 'dcom', 'lr', 'ppdat', 'epdat']
 
 /** The Solr field of the corpus segment a document came from. */
 export const SEGMENT_FIELD = 'pubmatch_segment'
@@ -68,9 +73,11 @@ export const STATE_FIELD = 'pubmatch_state'
  * instead of Solr's analysis of them), the `pubmatch` rank query and the `[pubmatch]`
  * transformer; and what serving reads without a local index (the stored record
  * `pubmatch_record`, the MeSH vocabulary document; `records.ts`). 4: past usage (F2–F3) as numeric
- * doc values updated in place ({@link USAGE_FIELDS}, `usage.ts`).
+ * doc values updated in place ({@link USAGE_FIELDS}, `usage.ts`). 5: every PubMed field tag (the
+ * tag-only fields of `defaultPubmedFields`: affiliations, grants, volume, issue, pagination,
+ * filters, …, and the date fields of {@link SOLR_NUMERIC_FIELDS}).
  */
-export const SOLR_SCHEMA_VERSION = 4
+export const SOLR_SCHEMA_VERSION = 5
 
 /**
  * Sorted-set doc values (not indexed, not stored) of the values the features read, exactly as the

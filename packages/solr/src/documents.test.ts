@@ -14,6 +14,9 @@ describe('createDocumentMapper', () => {
       languages: ['eng'],
       mesh: [{ descriptorName: 'Receptors, Tumor Necrosis Factor', majorTopic: true, qualifiers: [] }],
       pubDate: { year: 2016, month: 3 },
+      journal: { volume: '12', issue: '3' },
+      pagination: '123-9',
+      dateCompleted: { year: 2016, month: 5, day: 2 },
     }
     const doc = createDocumentMapper('pubmed').toSolr(article, '000002.jsonl.gz')
     expect(doc).toMatchObject({
@@ -28,6 +31,15 @@ describe('createDocumentMapper', () => {
       language: ['eng'],
       year: 2016,
       pubdate: 20160300,
+      // the tag-only fields and PubMed's dates (schema version 5)
+      authors_full: ['smith john adam', 'john adam smith'],
+      first_author: ['smith ja'],
+      volume: ['12'],
+      issue: ['3'],
+      pagination: ['123 9', '123'],
+      filter: ['hasabstract', 'english'],
+      dcom: 20160502,
+      ppdat: 20160300,
       pubmatch_segment: '000002.jsonl.gz',
       // the features' doc values: as the embedded index's (raw names, not normalised)
       pubmatch_pubtype: ['Journal Article', 'Review'],

@@ -297,7 +297,7 @@ export async function readCollectionState(client: SolrClient, collection: string
     const older = version < SOLR_SCHEMA_VERSION
     throw new PubmatchError(
       'SCHEMA_MISMATCH',
-      `collection ${collection} was indexed by ${older ? 'an older' : 'a newer'} pubmatch (Solr schema version ${version}; this version reads ${SOLR_SCHEMA_VERSION}${older ? ', which adds what the features (past usage included), the rerank query and a serving process without a local index read' : ''}); delete the collection and index the corpus into it again (\`pubmatch index --solr … --collection ${collection}\`)`,
+      `collection ${collection} was indexed by ${older ? 'an older' : 'a newer'} pubmatch (Solr schema version ${version}; this version reads ${SOLR_SCHEMA_VERSION}${older ? ', which adds every PubMed field tag (affiliations, grants, volume, issue, pagination, filters, PubMed’s dates, …), and what the features (past usage included), the rerank query and a serving process without a local index read' : ''}); delete the collection and index the corpus into it again (\`pubmatch index --solr … --collection ${collection}\`)`,
       { details: { collection } },
     )
   }

@@ -46,7 +46,7 @@ describe('what the indexer reads back from Solr', () => {
     const old = { fieldSet: 'pubmed', analyzer: 'biomedical', k1: 1.2, b: 0.75, corpus: '/c', corpusSegment: '000003.jsonl.gz', updatedAt: '2026-01-01T00:00:00.000Z' }
     const error = await readCollectionState(answering({ response: { docs: [{ [STATE_FIELD]: JSON.stringify(old) }] } }), 'c').catch((e: unknown) => e)
     expect(error).toMatchObject({ code: 'SCHEMA_MISMATCH', details: { collection: 'c' } })
-    expect((error as Error).message).toMatchInlineSnapshot(`"collection c was indexed by an older pubmatch (Solr schema version 1; this version reads 4, which adds what the features (past usage included), the rerank query and a serving process without a local index read); delete the collection and index the corpus into it again (\`pubmatch index --solr … --collection c\`)"`)
+    expect((error as Error).message).toMatchInlineSnapshot(`"collection c was indexed by an older pubmatch (Solr schema version 1; this version reads 5, which adds every PubMed field tag (affiliations, grants, volume, issue, pagination, filters, PubMed’s dates, …), and what the features (past usage included), the rerank query and a serving process without a local index read); delete the collection and index the corpus into it again (\`pubmatch index --solr … --collection c\`)"`)
     const newer = { ...old, schemaVersion: SOLR_SCHEMA_VERSION + 1 }
     await expect(readCollectionState(answering({ response: { docs: [{ [STATE_FIELD]: JSON.stringify(newer) }] } }), 'c')).rejects.toThrow(/indexed by a newer pubmatch/)
   })

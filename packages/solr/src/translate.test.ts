@@ -35,7 +35,8 @@ describe('translateQuery', () => {
       keywordFields.map((field) => `should=<{!term f=${field} v=<aspirin>}>`).join(' ') +
       '}'
     expect(expand(query)).toBe(
-      `{!bool filter=<{!bool must=<${aspirin}> must=<{!term f=authors v=<smith j>}>}> ` +
+      // smith j[au]: PubMed's author truncation (smith j, smith ja, smith j jr, …)
+      `{!bool filter=<{!bool must=<${aspirin}> must=<{!lucene v=<authors:/smith\\ j[a-z]*(\\ .*)?/>}>}> ` +
         'should=<{!bm25f qf=<title^5 abstract mesh^5 keywords> mm=any v=<aspirin>}>}',
     )
   })
@@ -98,8 +99,14 @@ describe('translateQuery', () => {
   })
 
   it('names what is wrong', () => {
-    expect(() => translateQuery('x[zz]', pubmed)).toThrow(expect.objectContaining({ code: 'UNKNOWN_FIELD' }))
-    expect(() => translateQuery('aspirin[au]', { fields: solrFields('test-collection'), analyzer })).toThrow(/no field for \[au\]/)
+    // a tag PubMed does not have: dropped, the term searched in all fields, with a warning
+    const unknown = translateQuery('x[zz]', pubmed)
+    expect(expand(unknown)).toBe(expand(translateQuery('x', pubmed)).replace(/\$p\d+/g, ''))
+    expect(unknown.warnings.map((w) => [w.code, w.problem])).toEqual([['QUERY_SYNTAX', 'UNKNOWN_FIELD']])
+    // a tag the collection has no data for matches nothing, with a warning
+    const noAuthors = translateQuery('aspirin[au]', { fields: solrFields('test-collection'), analyzer })
+    expect(noAuthors.warnings.map((w) => w.code)).toEqual(['FIELD_NOT_INDEXED'])
+    expect(expand(noAuthors)).toBe('{!bool filter=<{!term f=id v=< pubmatch:none >}>}')
     expect(() => translateQuery('#3', pubmed)).toThrow(/search history/)
     expect(() => translateQuery('aspirin', { ...pubmed, fieldWeights: { title: -1 } })).toThrow(/finite and ≥ 0/)
     expect(() => translateQuery('aspirin', { ...pubmed, scoring: 'combined', fieldWeights: { title: 0.5 } })).toThrow(/at least 1/)
@@ -107,6 +114,30 @@ describe('translateQuery', () => {
     const empty = translateQuery('the', pubmed)
     expect(empty.empty).toBe(true)
     expect(empty.warnings.map((w) => w.code)).toEqual(['IGNORED_TERM', 'EMPTY_QUERY'])
+  })
+
+  it('translates every kind of PubMed field tag as the embedded searcher does', () => {
+    const filterOf = (query: string): string => expand(translateQuery(query, pubmed)).replace(/^\{!bool filter=<(.*)>( should=.*)?\}$/, '$1')
+    expect(filterOf('18[vi]')).toBe('{!term f=volume v=<18>}')
+    expect(filterOf('546-7[pg]')).toBe('{!term f=pagination v=<546 7>}')
+    expect(filterOf('2002/09[dcom]')).toBe('{!lucene v=<dcom:[20020900 TO 20020999]>}')
+    expect(filterOf('2018:2019[edat]')).toBe('{!lucene v=<edat:[20180000 TO 20199999]>}')
+    expect(filterOf('"last 2 years"[crdt]')).toMatch(/^\{!lucene v=<crdt:\[\d{8} TO \d{8}\]>\}$/)
+    expect(filterOf('"lin c"[au]')).toBe('{!term f=authors v=<lin c>}')
+    expect(filterOf('lin[lastau]')).toBe('{!lucene v=<last_author:/lin(\\ .*)?/>}')
+    expect(filterOf('spector reynold[fau]')).toBe('{!lucene v=<authors_full:/spector\\ reynold(\\ .*)?/>}')
+    expect(filterOf('tufts[ad]')).toBe('{!field f=affiliation v=<tufts>}')
+    expect(filterOf('"johnson center"[ad:~1]')).toBe('{!lucene df=affiliation q.op=AND v=<"johnson center"~1>}')
+    expect(filterOf('medline[sb]')).toBe('{!term f=filter v=<medline>}')
+    expect(filterOf('hasabstract')).toBe('{!term f=filter v=<hasabstract>}')
+    expect(translateQuery('free full text[sb]', pubmed).warnings.map((w) => w.code)).toEqual(['FIELD_APPROXIMATED'])
+    const unknownFilter = translateQuery('cancer[sb]', pubmed)
+    expect(unknownFilter.warnings.map((w) => w.code)).toEqual(['FIELD_NOT_INDEXED'])
+    // tag-only fields are neither searched by untagged terms nor scored
+    const tagged = expand(translateQuery('nci[gr] AND aspirin', pubmed))
+    expect(tagged).toContain('{!field f=grant v=<nci>}')
+    expect(tagged).toMatch(/should=<\{!bm25f qf=<title\^5 abstract mesh\^5 keywords> mm=any v=<aspirin>\}>\}$/)
+    expect(expand(translateQuery('aspirin', pubmed))).not.toMatch(/f=(affiliation|grant|volume|filter)\b/)
   })
 
   it('never splices user text into query syntax', () => {

@@ -35,7 +35,14 @@ import {
   resolveMeshTerm,
 } from '@pubmatch/bm25f/internal'
 import { PubmatchError, truncateForMessage } from '@pubmatch/core'
-import { PUBMED_TAG_FIELDS, normalizeKeyword } from '@pubmatch/index/internal'
+import {
+  PUBMED_DATE_DOC_VALUES,
+  PUBMED_FILTERS,
+  PUBMED_TAG_FIELDS,
+  PUBMED_TAG_ONLY_FIELDS,
+  lookupPubmedFilter,
+  normalizeKeyword,
+} from '@pubmatch/index/internal'
 import type { SolrFields } from './configset.ts'
 
 /** Options of {@link translateQuery}. */
@@ -83,6 +90,13 @@ export interface SolrQuery {
   readonly empty: boolean
 }
 
+/** The tag-only fields: searched by their tags only, never scored (as the embedded searcher). */
+const TAG_ONLY: ReadonlySet<string> = new Set(PUBMED_TAG_ONLY_FIELDS)
+/** Tags of names in `[au]` form and in full form (PubMed's automatic truncation, see `compile.ts`). */
+const PERSON_TAGS: ReadonlySet<string> = new Set(['au', '1au', 'lastau', 'ir', 'ed', 'ps'])
+const FULL_NAME_TAGS: ReadonlySet<string> = new Set(['fau', 'fir'])
+const FILTER_NAMES = PUBMED_FILTERS.map((filter) => filter.value).join(', ')
+
 const IGNORED = Symbol('ignored')
 type Part = string | typeof IGNORED
 /** A query that matches nothing: a term no id can be (ids never contain white space). */
@@ -92,8 +106,8 @@ const NONE_ID = ' pubmatch:none '
  * Translates a query.
  * @param query - PubMed syntax, plain text (`syntax: 'plain'`) or a parsed tree
  * @param options - see {@link TranslateOptions}
- * @throws PubmatchError `QUERY_SYNTAX`, `UNKNOWN_FIELD` (a tag the collection has no field for),
- *   `INVALID_ARGUMENT` (history references, field weights below 1)
+ * @throws PubmatchError `QUERY_SYNTAX`, `INVALID_ARGUMENT` (history references, field weights
+ *   below 1); a tag the collection has no data for is a `FIELD_NOT_INDEXED` warning
  */
 export function translateQuery(query: string | QueryNode, options: TranslateOptions): SolrQuery {
   const warnings: SearchWarning[] = []
@@ -173,7 +187,7 @@ class Translator {
       weights[field] = weight
     }
     this.weights = weights
-    this.scored = options.fields.text.filter((field) => weights[field]! > 0)
+    this.scored = options.fields.text.filter((field) => weights[field]! > 0 && !TAG_ONLY.has(field))
     const stop = options.queryStopwords ?? (syntax === 'plain' ? QUESTION_STOPWORDS : false)
     this.stop = new Set(stop === false ? [] : stop.map((word) => word.toLowerCase()))
   }
@@ -201,7 +215,7 @@ class Translator {
         this.onlyBags = false
         const fields = this.fieldsOf(node.field).filter((f) => this.text.has(f))
         if (fields.length === 0) {
-          throw this.unknownTag(node.field)
+          return this.notIndexed(node.field, node.text)
         }
         const words = this.words(node.text)
         if (words.length === 0) {
@@ -219,10 +233,7 @@ class Translator {
       }
       case 'range': {
         this.onlyBags = false
-        if (node.field !== 'dp') {
-          throw this.unknownTag(node.field)
-        }
-        return this.dates(dateLowerBound(node.from), dateUpperBound(node.to), `${node.from}:${node.to}`)
+        return this.dates(dateLowerBound(node.from), dateUpperBound(node.to), `${node.from}:${node.to}`, node.field)
       }
       case 'history':
         throw new PubmatchError(
@@ -253,17 +264,35 @@ class Translator {
       this.onlyBags = false
     }
     if (tag !== null && isDateField(tag)) {
-      if (tag !== 'dp') {
-        throw this.unknownTag(tag)
-      }
       const bounds = dateTermBounds(node.text, this.options.now)
-      return this.dates(bounds.from, bounds.to, node.text)
+      return this.dates(bounds.from, bounds.to, node.text, tag)
     }
     if (tag === 'pmid') {
       const ids = node.text.split(/[\s,;]+/).filter((id) => id !== '')
       return ids.length === 0 ? this.none() : `{!terms f=id v=${this.ref(ids.join(','))}}`
     }
+    if (tag === null && !node.quoted && !node.wildcard && /^has[a-z]+$/iu.test(node.text) && lookupPubmedFilter(node.text) !== undefined) {
+      // `hasabstract` and the other `has…` filters need no tag
+      this.onlyBags = false
+      const filterFields = this.fieldsOf('filter')
+      return filterFields.length === 0 ? this.notIndexed('filter', node.text) : this.filter(node.text, filterFields)
+    }
     const fields = this.fieldsOf(tag)
+    if (tag !== null && fields.length === 0) {
+      return this.notIndexed(tag, node.text)
+    }
+    if (tag === 'filter') {
+      return this.filter(node.text, fields)
+    }
+    if (tag !== null && !node.wildcard && (PERSON_TAGS.has(tag) || FULL_NAME_TAGS.has(tag))) {
+      const parts = fields.map((field) => this.person(field, node.text, node.quoted, FULL_NAME_TAGS.has(tag)))
+      // a full name typed in [au] (its last word is no initials) is a [fau] search too
+      const full = this.fieldsOf('fau')
+      if (tag === 'au' && /\s\S{3,}$/u.test(node.text.trim())) {
+        parts.push(...full.map((field) => this.person(field, node.text, node.quoted, true)))
+      }
+      return this.bool('should', parts)
+    }
     const textFields = fields.filter((f) => this.text.has(f))
     const keywordFields = fields.filter((f) => this.keyword.has(f))
     const phrase = node.quoted || tag !== null
@@ -349,15 +378,63 @@ class Translator {
     return parts
   }
 
-  private dates(from: number, to: number, text: string): string {
+  /** A date tag's range over its numeric field (`PUBMED_DATE_DOC_VALUES`: `[dp]` → `pubdate`, …). */
+  private dates(from: number, to: number, text: string, tag: string = 'dp'): string {
     if (from > to) {
       this.warnings.push({ code: 'EMPTY_DATE_RANGE', message: `the date range "${truncateForMessage(text)}" starts after it ends and matches nothing` })
       return this.none()
     }
-    if (!this.options.fields.numeric.includes('pubdate')) {
-      throw this.unknownTag('dp')
+    const field = PUBMED_DATE_DOC_VALUES[tag]
+    if (field === undefined || !this.options.fields.numeric.includes(field)) {
+      return this.notIndexed(tag, text)
     }
-    return `{!lucene v=${this.ref(`pubdate:[${from} TO ${to}]`)}}`
+    return `{!lucene v=${this.ref(`${field}:[${from} TO ${to}]`)}}`
+  }
+
+  /** `[filter]`/`[sb]`: a filter the collection holds (any spelling), else nothing, with a warning. */
+  private filter(text: string, fields: readonly string[]): string {
+    const filter = lookupPubmedFilter(text)
+    if (filter === undefined) {
+      this.warnings.push({
+        code: 'FIELD_NOT_INDEXED',
+        message: `"${truncateForMessage(text)}"[filter] matches nothing: it is not one of the filters this collection holds (${FILTER_NAMES})`,
+      })
+      return this.none()
+    }
+    if (filter.approximation !== undefined) {
+      this.warnings.push({ code: 'FIELD_APPROXIMATED', message: `"${truncateForMessage(text)}"[filter] is approximated by ${filter.approximation}` })
+    }
+    return this.bool('should', fields.map((field) => `{!term f=${field} v=${this.ref(filter.value)}}`))
+  }
+
+  /**
+   * A person's name with PubMed's automatic truncation, as the embedded searcher: the exact name
+   * when quoted; else a regular expression over the field's terms (normalised values hold only
+   * letters, digits and single spaces, so the name needs no escaping beyond its spaces).
+   */
+  private person(field: string, text: string, quoted: boolean, fullName: boolean): string {
+    const name = normalizeKeyword(text)
+    if (name === '') {
+      return this.none()
+    }
+    if (quoted) {
+      return `{!term f=${field} v=${this.ref(name)}}`
+    }
+    const escaped = name.replace(/ /g, '\\ ')
+    const tail = fullName || !name.includes(' ') ? '(\\ .*)?' : '[a-z]*(\\ .*)?'
+    return `{!lucene v=${this.ref(`${field}:/${escaped}${tail}/`)}}`
+  }
+
+  /**
+   * A tag the collection has no data for: the term matches nothing (PubMed finds nothing for a
+   * term in a field no record has), with a warning.
+   */
+  private notIndexed(tag: string, text: string): string {
+    this.warnings.push({
+      code: 'FIELD_NOT_INDEXED',
+      message: `"${truncateForMessage(text)}"[${tag}] matches nothing: this collection has no data for [${tag}] (a collection indexed by an earlier pubmatch has none until it is indexed again; a test collection has none at all)`,
+    })
+    return this.none()
   }
 
   /** The words of a run that have something searchable (not only stop words or punctuation). */
@@ -447,25 +524,13 @@ class Translator {
   private fieldsOf(tag: string | null): readonly string[] {
     const all = [...this.options.fields.text, ...this.options.fields.keyword]
     if (tag === null || tag === 'all') {
-      return all
+      return all.filter((field) => !TAG_ONLY.has(field))
     }
     if (tag === 'tw') {
-      return this.options.fields.text
+      return this.options.fields.text.filter((field) => !TAG_ONLY.has(field))
     }
     const listed = this.options.tagFields?.[tag] ?? PUBMED_TAG_FIELDS[tag] ?? []
-    const present = listed.filter((field) => all.includes(field))
-    if (present.length === 0) {
-      throw this.unknownTag(tag)
-    }
-    return present
-  }
-
-  private unknownTag(tag: string): PubmatchError {
-    return new PubmatchError(
-      'UNKNOWN_FIELD',
-      `the collection has no field for [${truncateForMessage(tag)}] (fields: ${[...this.text, ...this.keyword].join(', ')})`,
-      { details: { field: tag } },
-    )
+    return listed.filter((field) => all.includes(field))
   }
 
   private ignoredTerm(text: string): void {

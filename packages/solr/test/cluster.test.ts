@@ -126,6 +126,41 @@ describe.skipIf(!RUN)('a local SolrCloud', () => {
     }
   })
 
+  it('matches the same documents as the embedded searcher for every kind of PubMed field tag', async () => {
+    const queries = [
+      '18[vi]',
+      '6[ip]',
+      '546[pg]',
+      'lin[au]',
+      'lin c[au]',
+      '"lin cc"[au]',
+      'chen[lastau]',
+      'comeglio p[1au]',
+      'spector reynold[fau]',
+      'spector reynold[au]',
+      'tufts[ad]',
+      '"johnson center"[ad:~1]',
+      'nci[gr]',
+      'genbank[si]',
+      '9007-49-2[rn]',
+      'history[sh]',
+      'pubmednotmedline[sb]',
+      'hasabstract',
+      'humans[filter] AND 2002/09[dcom]',
+      '2003[lr]',
+      '"lucha contra el tabaco"[tt]',
+      '9215429[jid]',
+      'norway[pl]',
+      'sherrington[ps]',
+    ]
+    for (const query of queries) {
+      const [mine, theirs] = [await solr.search(query, { limit: 1000 }), embedded.search(query, { limit: 1000 })]
+      expect({ query, total: mine.total }).toEqual({ query, total: theirs.total })
+      expect(theirs.total, query).toBeGreaterThan(0)
+      expect(new Set(mine.hits.map((h) => h.id))).toEqual(new Set(theirs.hits.map((h) => h.id)))
+    }
+  })
+
   it('scores one field exactly as BM25 up to Lucene\'s one-byte length norms', async () => {
     // with one field the two BM25Fs are the same formula, w·tf / (w·tf + k1·(1 − b + b·l/avgl)) · idf;
     // Lucene keeps lengths in one byte (exact up to 40 tokens, then ~6 % steps) and counts N as the

@@ -4,8 +4,9 @@ import { basename } from 'node:path'
 import { Option, type Command } from 'commander'
 import { isPubmatchError, PubmatchError, type PubmatchErrorCode, type Query } from '@pubmatch/core'
 import { readQueries } from '@pubmatch/ingest'
-import { SCORER_NAMES, formatExplanation, parseYearRange, type MatchMode, type QuerySyntax, type ScorerName, type SearchFilters } from '@pubmatch/bm25f'
+import { PUBMED_FIELDS, SCORER_NAMES, formatExplanation, parseYearRange, type MatchMode, type QuerySyntax, type ScorerName, type SearchFilters } from '@pubmatch/bm25f'
 import { writeRun } from '@pubmatch/eval'
+import { PUBMED_FILTERS } from '@pubmatch/index'
 import {
   openFulltext,
   openSearch,
@@ -290,7 +291,11 @@ function registerSearchCommand(program: Command): void {
 Examples:
   pubmatch search "asthma children"
   pubmatch search "\\"flame retardants\\"[tiab] NOT review[pt]" --explain -n 5
-  pubmatch search "statin" --ranker bestmatch-s1 --year 2010:2016`,
+  pubmatch search "statin" --ranker bestmatch-s1 --year 2010:2016
+  pubmatch search "smith j[au] AND 12[vi] AND 123[pg]"
+  pubmatch search "\\"hip pain\\"[tiab:~2] AND humans[filter] AND \\"last 5 years\\"[dp]"
+
+${fieldTagHelp()}`,
     )
     .action(async (words: string[], flags: SearchFlags, command: Command) => {
       const text = words.join(' ')
@@ -336,6 +341,28 @@ async function printFulltextSearch(
   for (const hit of found.hits) {
     process.stdout.write(`${String(hit.rank).padStart(3)}. ${hit.id}  ${hit.score.toFixed(4)}  ${hit.document.title}\n`)
   }
+}
+
+/**
+ * The field tags PubMed's help documents, as the search help lists them: short tag and long
+ * name (any spelling PubMed accepts works, in any case), wrapped to the terminal's 100 columns.
+ */
+function fieldTagHelp(): string {
+  const entries = PUBMED_FIELDS.map((info) => `[${info.tag}] ${info.name}`)
+  const lines: string[] = []
+  let line = ' '
+  for (const entry of entries) {
+    if (line.length + entry.length + 2 > 100) {
+      lines.push(line.trimEnd())
+      line = ' '
+    }
+    line += ` ${entry},`
+  }
+  lines.push(line.replace(/,$/, ''))
+  return `Field tags (short or long form, any case; [tag:noexp] on MeSH tags, "a b"[ti|tiab|ad:~N]
+proximity; a tag the index has no data for matches nothing, with a warning):
+${lines.join('\n')}
+[filter]/[sb] values: ${PUBMED_FILTERS.map((filter) => filter.value).join(', ')}`
 }
 
 /** Prints a result page: JSON, or warnings and notes on standard error and the hits for people. */

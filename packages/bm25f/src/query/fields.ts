@@ -33,6 +33,7 @@ export type PubmedField =
   | 'fir'
   | 'isbn'
   | 'ip'
+  | 'jid'
   | 'ta'
   | 'la'
   | 'lid'
@@ -56,6 +57,7 @@ export type PubmedField =
   | 'tt'
   | 'vi'
   | 'pmid'
+  | 'pmcid'
   | 'eid'
   | 'dso'
   | 'dp'
@@ -132,6 +134,7 @@ export const PUBMED_FIELDS: readonly PubmedFieldInfo[] = [
   field('fir', 'Investigator - Full', 'FINV', ['full investigator name']),
   field('isbn', 'ISBN', 'ISBN'),
   field('ip', 'Issue', 'ISS'),
+  field('jid', 'NLM Unique ID', 'JID', ['nlm unique id', 'nlmid']),
   field('ta', 'Journal', 'JOUR', ['jour', 'journal title abbreviation']),
   field('la', 'Language', 'LANG'),
   field('lid', 'Location ID', 'LID'),
@@ -155,6 +158,7 @@ export const PUBMED_FIELDS: readonly PubmedFieldInfo[] = [
   field('tt', 'Transliterated Title', 'TT'),
   field('vi', 'Volume', 'VOL'),
   field('pmid', 'PMID', 'UID'),
+  field('pmcid', 'PMCID', null),
   field('eid', 'Extended PMID', 'EID'),
   field('dso', 'DSO', 'DSO'),
   field('dp', 'Date - Publication', 'PDAT', ['publication date'], { date: true }),

@@ -196,15 +196,18 @@ describe('parseQuery', () => {
       )
     })
 
-    it('rejects an unknown tag with UNKNOWN_FIELD and the position of "["', () => {
-      const error = failure('"therapeutic listening"[tm]')
-      expect(error.code).toBe('UNKNOWN_FIELD')
-      expect(error.details.position).toBe(23)
-      expect(error.message).toMatchInlineSnapshot(`
-        "unknown field tag [tm] at position 23
-          "therapeutic listening"[tm]
-                                 ^"
-      `)
+    it('searches a term with an unknown tag untagged, with an UNKNOWN_FIELD warning at "["', () => {
+      // as NCBI's ESearch does: the term in all fields, the tag in its ErrorList (FieldNotFound)
+      const warnings: QueryWarning[] = []
+      const node = parseQuery('"therapeutic listening"[tm]', { onWarning: (w) => warnings.push(w) })
+      expect(node).toEqual(term('therapeutic listening', null, true))
+      expect(warnings).toEqual([
+        {
+          problem: 'UNKNOWN_FIELD',
+          message: 'unknown field tag [tm] was ignored: the term is searched in all fields, as PubMed does',
+          position: 23,
+        },
+      ])
     })
 
     it('rejects a tag with no term before it, after ")" or after another tag', () => {
@@ -541,7 +544,11 @@ describe('parseQuery', () => {
       const { node, warnings } = recovered('"therapeutic listening"[tm]')
       expect(node).toEqual(term('therapeutic listening', null, true))
       expect(warnings).toEqual([
-        { problem: 'UNKNOWN_FIELD', message: 'unknown field tag [tm]', position: 23 },
+        {
+          problem: 'UNKNOWN_FIELD',
+          message: 'unknown field tag [tm] was ignored: the term is searched in all fields, as PubMed does',
+          position: 23,
+        },
       ])
     })
 

@@ -21,7 +21,8 @@ export interface ParseQueryOptions {
    * Work around problems instead of throwing, the way PubMed runs whatever it can of a
    * query: an unclosed quote or `[` is ignored, a missing `)` is added at the end, a stray
    * `)` or `]` is dropped, a dangling operator or misplaced tag is dropped, an unknown tag is
-   * dropped (the term is searched untagged), a too-short wildcard is removed. Every
+   * dropped (the term is searched untagged; this one also without `recover`, as PubMed does,
+   * with a warning), a too-short wildcard is removed. Every
    * workaround is passed to {@link ParseQueryOptions.onWarning}. Ovid syntax, an empty
    * query and too-deep nesting still throw. Defaults to `false`.
    */
@@ -419,7 +420,12 @@ class Parser {
     const name = colon === -1 ? token.text : token.text.slice(0, colon)
     const info = lookupField(name)
     if (info === undefined) {
-      this.report('UNKNOWN_FIELD', `unknown field tag [${truncateTag(token.text)}]`, token.start)
+      // never fatal: PubMed drops a tag it does not know and searches the term in all fields
+      this.warnings.push({
+        problem: 'UNKNOWN_FIELD',
+        message: `unknown field tag [${truncateTag(token.text)}] was ignored: the term is searched in all fields, as PubMed does`,
+        position: token.start,
+      })
       return null
     }
     const resolved: ResolvedTag = { field: info.tag, noExplode: false, distance: null }

@@ -7,9 +7,15 @@ import { isJoinedToken, type AnalyzedToken, type Analyzer } from '@pubmatch/anal
 import { normalizeText } from '@pubmatch/analysis/internal'
 import { PubmatchError, compareCodePoints, truncateForMessage } from '@pubmatch/core'
 import type { IndexReader } from '@pubmatch/index'
-import { normalizeKeyword } from '@pubmatch/index/internal'
+import {
+  PUBMED_DATE_DOC_VALUES,
+  PUBMED_FILTERS,
+  PUBMED_TAG_ONLY_FIELDS,
+  lookupPubmedFilter,
+  normalizeKeyword,
+} from '@pubmatch/index/internal'
 import type { DateRangeNode, ProximityNode, QueryNode, TermNode } from '../query/ast.ts'
-import { isDateField, type PubmedField } from '../query/fields.ts'
+import { fieldInfo, isDateField, type PubmedField } from '../query/fields.ts'
 import { resolveMeshTerm } from '../query/mesh.ts'
 import { dateLowerBound, dateTermBounds, dateUpperBound } from './dates.ts'
 import {
@@ -34,6 +40,16 @@ export const TAG_SCORE_FIELDS: Readonly<Record<string, readonly string[]>> = Obj
   mh: ['mesh'],
   majr: ['mesh'],
 })
+
+/**
+ * Tags whose values are person names in `[au]` form (`smith ja`) or full form (`smith john a`):
+ * an unquoted term matches the name and every longer name it begins, up to a word boundary
+ * for full names and within the initials for `[au]` form (PubMed's automatic truncation:
+ * `smith j` finds `smith ja` and `smith j jr`, `smith` finds every Smith); a quoted term
+ * (`"smith j"[au]`) matches that name only.
+ */
+const PERSON_TAGS: ReadonlySet<string> = new Set(['au', '1au', 'lastau', 'ir', 'ed', 'ps'])
+const FULL_NAME_TAGS: ReadonlySet<string> = new Set(['fau', 'fir'])
 
 /** Everything compilation needs besides the tree. */
 export interface CompileContext {
@@ -91,6 +107,9 @@ function wildcardFilter(segments: readonly string[]): RegExp | null {
   return new RegExp(`^${segments.map(escapeRegExp).join('.*')}$`, 'u')
 }
 
+const TAG_ONLY: ReadonlySet<string> = new Set(PUBMED_TAG_ONLY_FIELDS)
+const FILTER_NAMES = PUBMED_FILTERS.map((filter) => filter.value).join(', ')
+
 class Compiler {
   private readonly ctx: CompileContext
   private readonly reader: IndexReader
@@ -102,7 +121,10 @@ class Compiler {
   constructor(ctx: CompileContext) {
     this.ctx = ctx
     this.reader = ctx.reader
-    this.textFields = ctx.reader.schema.fields.filter((f) => !f.keyword).map((f) => f.name)
+    // [tw]: the text fields of an untagged search (not affiliations, grants, … : tag-only fields)
+    this.textFields = ctx.reader.schema.fields
+      .filter((f) => !f.keyword && !TAG_ONLY.has(f.name))
+      .map((f) => f.name)
     this.scored = new Set(ctx.scoredFields)
   }
 
@@ -162,11 +184,20 @@ class Compiler {
       return this.textFields
     }
     const listed = Object.hasOwn(this.ctx.tagFields, tag) ? this.ctx.tagFields[tag]! : []
-    const present = listed.filter((field) => this.reader.hasField(field))
-    if (present.length === 0) {
-      throw unknownTag(tag, this.reader)
-    }
-    return present
+    return listed.filter((field) => this.reader.hasField(field))
+  }
+
+  /**
+   * A tag the index has no data for: PubMed finds nothing for a term in a field no record
+   * has, so the term matches nothing, and a warning says why.
+   */
+  private notIndexed(tag: PubmedField, text: string): MatchPlan {
+    const name = fieldInfo(tag).name
+    this.ctx.warn({
+      code: 'FIELD_NOT_INDEXED',
+      message: `"${show(text)}"[${tag}] matches nothing: this index has no ${name} data (an index built before pubmatch indexed [${tag}] has none until it is rebuilt with \`pubmatch index --rebuild\`; a test collection has none at all)`,
+    })
+    return NONE
   }
 
   private isText(field: string): boolean {
@@ -176,16 +207,38 @@ class Compiler {
   private term(node: TermNode, positive: boolean): Compiled {
     const tag = node.field
     if (tag !== null && isDateField(tag)) {
-      if (tag !== 'dp') {
-        throw unknownTag(tag, this.reader)
-      }
       const bounds = dateTermBounds(node.text, this.ctx.now)
-      return this.dates(bounds.from, bounds.to, node.text)
+      return this.dates(bounds.from, bounds.to, node.text, tag)
     }
     if (tag === 'pmid') {
       return this.pmids(node.text)
     }
+    if (tag === null && !node.quoted && !node.wildcard && /^has[a-z]+$/iu.test(node.text)) {
+      // `hasabstract` and the other `has…` filters need no tag (PubMed's help searches them bare)
+      const filter = lookupPubmedFilter(node.text)
+      const fields = (this.ctx.tagFields.filter ?? []).filter((f) => this.reader.hasField(f))
+      if (filter !== undefined) {
+        return fields.length === 0 ? this.notIndexed('filter', node.text) : this.filter(node.text, fields)
+      }
+    }
     const fields = this.fieldsOf(tag)
+    if (tag !== null && fields.length === 0) {
+      return this.notIndexed(tag, node.text)
+    }
+    if (tag === 'filter') {
+      return this.filter(node.text, fields)
+    }
+    if (tag !== null && !node.wildcard && (PERSON_TAGS.has(tag) || FULL_NAME_TAGS.has(tag))) {
+      const plans = fields.map((field) =>
+        this.person(field, node.text, node.quoted, FULL_NAME_TAGS.has(tag)),
+      )
+      // a full name typed in [au] (`smith john`: its last word is no initials) is a [fau] search
+      const full = (this.ctx.tagFields.fau ?? []).filter((f) => this.reader.hasField(f))
+      if (tag === 'au' && /\s\S{3,}$/u.test(node.text.trim()) && full.length > 0) {
+        plans.push(...full.map((field) => this.person(field, node.text, node.quoted, true)))
+      }
+      return orPlan(plans)
+    }
     const text = fields.filter((f) => this.isText(f))
     const keyword = fields.filter((f) => !this.isText(f))
     const phrase = node.quoted || tag !== null
@@ -208,7 +261,7 @@ class Compiler {
   private proximity(node: ProximityNode, positive: boolean): Compiled {
     const fields = this.fieldsOf(node.field).filter((f) => this.isText(f))
     if (fields.length === 0) {
-      throw unknownTag(node.field, this.reader)
+      return this.notIndexed(node.field, node.text)
     }
     const plan = this.text(node.text, fields, 'near', node.distance, positive)
     if (plan === IGNORED) {
@@ -221,14 +274,19 @@ class Compiler {
   }
 
   private range(node: DateRangeNode): MatchPlan {
-    if (node.field !== 'dp') {
-      throw unknownTag(node.field, this.reader)
-    }
-    return this.dates(dateLowerBound(node.from), dateUpperBound(node.to), `${node.from}:${node.to}`)
+    return this.dates(
+      dateLowerBound(node.from),
+      dateUpperBound(node.to),
+      `${node.from}:${node.to}`,
+      node.field,
+    )
   }
 
-  /** Publication dates `from … to` (sortable `YYYYMMDD`), from `pubdate`, else `year`. */
-  dates(from: number, to: number, text: string): MatchPlan {
+  /**
+   * Dates `from … to` (sortable `YYYYMMDD`) of a date tag, from its doc values
+   * (`PUBMED_DATE_DOC_VALUES`: `[dp]` from `pubdate`, else `year`; `[edat]` from `edat`, …).
+   */
+  dates(from: number, to: number, text: string, tag: PubmedField = 'dp'): MatchPlan {
     if (from > to) {
       this.ctx.warn({
         code: 'EMPTY_DATE_RANGE',
@@ -237,8 +295,12 @@ class Compiler {
       return NONE
     }
     const numeric = this.reader.schema.numericDocValues
-    if (numeric.includes('pubdate')) {
-      return { kind: 'range', docValue: 'pubdate', min: from, max: to }
+    const docValue = PUBMED_DATE_DOC_VALUES[tag]
+    if (docValue !== undefined && numeric.includes(docValue)) {
+      return { kind: 'range', docValue, min: from, max: to }
+    }
+    if (tag !== 'dp') {
+      return this.notIndexed(tag, text)
     }
     if (numeric.includes('year')) {
       return {
@@ -248,7 +310,7 @@ class Compiler {
         max: Math.floor(to / 10000),
       }
     }
-    throw unknownTag('dp', this.reader)
+    return this.notIndexed(tag, text)
   }
 
   private pmids(text: string): MatchPlan {
@@ -260,6 +322,53 @@ class Compiler {
       }
     }
     return docs.size === 0 ? NONE : { kind: 'docs', docs: [...docs].sort((a, b) => a - b) }
+  }
+
+  /**
+   * `[filter]` / `[sb]`: one of the filters the index holds (`PUBMED_FILTERS`, any spelling);
+   * an approximated filter warns what stands in for it, an unknown one matches nothing.
+   */
+  private filter(text: string, fields: readonly string[]): MatchPlan {
+    const filter = lookupPubmedFilter(text)
+    if (filter === undefined) {
+      this.ctx.warn({
+        code: 'FIELD_NOT_INDEXED',
+        message: `"${show(text)}"[filter] matches nothing: it is not one of the filters this index holds (${FILTER_NAMES})`,
+      })
+      return NONE
+    }
+    if (filter.approximation !== undefined) {
+      this.ctx.warn({
+        code: 'FIELD_APPROXIMATED',
+        message: `"${show(text)}"[filter] is approximated by ${filter.approximation}`,
+      })
+    }
+    return orPlan(fields.map((field): MatchPlan => ({ kind: 'term', field, term: filter.value })))
+  }
+
+  /**
+   * A person's name with PubMed's automatic truncation (see {@link PERSON_TAGS}): the exact
+   * name, and unless `quoted`, the longer names it begins — for `[au]`-form names within the
+   * last word (more initials, then an optional suffix), for full names at a word boundary.
+   */
+  private person(field: string, text: string, quoted: boolean, fullName: boolean): MatchPlan {
+    const name = normalizeKeyword(text)
+    if (name === '') {
+      return NONE
+    }
+    if (quoted) {
+      return { kind: 'term', field, term: name }
+    }
+    const lastName = !name.includes(' ')
+    const rest = fullName || lastName ? /^ / : /^[a-z]*(?: |$)/u
+    const terms: string[] = []
+    for (const entry of this.reader.terms(field, name)) {
+      const tail = entry.term.slice(name.length)
+      if (tail === '' || rest.test(tail)) {
+        terms.push(entry.term)
+      }
+    }
+    return terms.length === 0 ? NONE : terms.length === 1 ? { kind: 'term', field, term: terms[0]! } : { kind: 'terms', field, terms }
   }
 
   /** A keyword-field value (whole text, normalised), or the values a truncated text expands to. */

@@ -4,7 +4,7 @@
 import { getAnalyzer, type Analyzer } from '@pubmatch/analysis'
 import { PubmatchError, truncateForMessage } from '@pubmatch/core'
 import type { IndexReader } from '@pubmatch/index'
-import { NO_MORE_DOCS, PUBMED_TAG_FIELDS } from '@pubmatch/index/internal'
+import { NO_MORE_DOCS, PUBMED_TAG_FIELDS, PUBMED_TAG_ONLY_FIELDS } from '@pubmatch/index/internal'
 import type { QueryNode } from '../query/ast.ts'
 import { parseQuery } from '../query/parse.ts'
 import {
@@ -206,6 +206,7 @@ function stopwordSet(words: readonly string[] | false): ReadonlySet<string> {
   }
   return set
 }
+const TAG_ONLY: ReadonlySet<string> = new Set(PUBMED_TAG_ONLY_FIELDS)
 
 /** What the query compiler needs: the fields (checked against the index), analyzer, stop words. */
 function compileContext(
@@ -214,12 +215,14 @@ function compileContext(
   settings: SearchSettings,
   warnings: SearchWarning[],
 ): CompileContext {
-  const textFields = reader.schema.fields.filter((f) => !f.keyword).map((f) => f.name)
+  // the PubMed fields only a tag searches are neither default nor scored fields
+  const general = reader.schema.fields.filter((f) => !TAG_ONLY.has(f.name))
+  const textFields = general.filter((f) => !f.keyword).map((f) => f.name)
   const scoredFields = checkFields(reader, 'scoredFields', options.scoredFields ?? textFields)
   const defaultFields = checkFields(
     reader,
     'defaultFields',
-    options.defaultFields ?? reader.schema.fields.map((f) => f.name),
+    options.defaultFields ?? general.map((f) => f.name),
   )
   let queryAnalyzer: Analyzer | undefined
   if (typeof options.queryAnalyzer === 'string') {

@@ -186,6 +186,14 @@ export type SearchWarningCode =
    * hold (the two were built from different states of the corpus); they were left out.
    */
   | 'BACKEND_MISMATCH'
+  /**
+   * A field tag the index has no data for (a test collection, an index built before the field
+   * was indexed, a field PubMed XML does not carry such as `[pa]`), or a `[filter]` value the
+   * index does not hold: the term matches nothing, as in PubMed a term found in no record.
+   */
+  | 'FIELD_NOT_INDEXED'
+  /** A field tag the corpus can only approximate (`free full text[sb]`: the articles in PMC). */
+  | 'FIELD_APPROXIMATED'
 
 /** A problem worked around during a search. */
 export interface SearchWarning {

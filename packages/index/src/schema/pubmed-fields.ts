@@ -6,6 +6,7 @@ import type {
   StoredDocument,
 } from './config.ts'
 import { authorDisplayName } from './keyword.ts'
+import { articleFilters } from './pubmed-filters.ts'
 
 /** Options of {@link defaultPubmedFields}. */
 export interface PubmedFieldsOptions {
@@ -36,7 +37,125 @@ export const PUBMED_TAG_FIELDS: Readonly<Record<string, readonly string[]>> = Ob
   la: ['language'],
   ot: ['keywords'],
   nm: ['substance'],
+  ad: ['affiliation'],
+  cn: ['corporate_author'],
+  gr: ['grant'],
+  cois: ['cois'],
+  tt: ['transliterated_title'],
+  pubn: ['publisher'],
+  book: ['book'],
+  fau: ['authors_full'],
+  '1au': ['first_author'],
+  lastau: ['last_author'],
+  auid: ['author_id'],
+  ir: ['investigators'],
+  fir: ['investigators_full'],
+  ed: ['editors'],
+  ps: ['personal_name'],
+  rn: ['registry_number'],
+  sh: ['mesh_subheading'],
+  aid: ['article_id'],
+  pid: ['article_id'],
+  lid: ['location_id'],
+  pmcid: ['pmcid'],
+  isbn: ['isbn'],
+  ip: ['issue'],
+  vi: ['volume'],
+  pg: ['pagination'],
+  jid: ['journal_id'],
+  pl: ['place'],
+  si: ['secondary_source'],
+  filter: ['filter'],
 })
+
+/**
+ * The fields of {@link defaultPubmedFields} that only a field tag searches (`harvard[ad]`,
+ * `12[vi]`): untagged terms and `[all]` do not search them and the first stage does not score
+ * them, so that adding them changed neither which documents an untagged query matches nor how
+ * they rank.
+ */
+export const PUBMED_TAG_ONLY_FIELDS: readonly string[] = Object.freeze([
+  'affiliation',
+  'corporate_author',
+  'grant',
+  'cois',
+  'transliterated_title',
+  'publisher',
+  'book',
+  'authors_full',
+  'first_author',
+  'last_author',
+  'author_id',
+  'investigators',
+  'investigators_full',
+  'editors',
+  'personal_name',
+  'registry_number',
+  'mesh_subheading',
+  'article_id',
+  'location_id',
+  'pmcid',
+  'isbn',
+  'issue',
+  'volume',
+  'pagination',
+  'journal_id',
+  'place',
+  'secondary_source',
+  'filter',
+])
+
+/**
+ * The PubMed date tags served by numeric doc values of the default PubMed set (sortable
+ * `YYYYMMDD`, see {@link sortableDate}): `[dp]` by `pubdate`, `[edat]` by the history's
+ * `pubmed` date, `[crdt]` by its `entrez` date, `[mhda]` by its `medline` date, `[dcom]` by
+ * `DateCompleted`, `[lr]` by `DateRevised`, `[ppdat]` by the issue date and `[epdat]` by the
+ * electronic date.
+ */
+export const PUBMED_DATE_DOC_VALUES: Readonly<Record<string, string>> = Object.freeze({
+  dp: 'pubdate',
+  edat: 'edat',
+  crdt: 'crdt',
+  mhda: 'mhda',
+  dcom: 'dcom',
+  lr: 'lr',
+  ppdat: 'ppdat',
+  epdat: 'epdat',
+})
+
+/**
+ * An author's full name as PubMed's `[fau]` tag searches it, in both orders: `Wong Julia S`
+ * and `Julia S Wong` (collective names as given).
+ */
+function fullNames(author: Article['authors'][number]): string[] {
+  if (author.collectiveName !== undefined && author.collectiveName !== '') {
+    return [author.collectiveName]
+  }
+  if (author.lastName === undefined || author.lastName === '') {
+    return []
+  }
+  const suffix = author.suffix === undefined ? '' : ` ${author.suffix}`
+  const fore = author.foreName ?? author.initials
+  if (fore === undefined || fore === '') {
+    return [`${author.lastName}${suffix}`]
+  }
+  return [`${author.lastName} ${fore}${suffix}`, `${fore} ${author.lastName}${suffix}`]
+}
+
+const persons = (list: readonly Article['authors'][number][] | undefined): string[] =>
+  present((list ?? []).filter((a) => a.collectiveName === undefined).map(authorDisplayName))
+
+/** `123-9` → `123` (PubMed's `[pg]` searches the first page, or the whole pagination). */
+function paginationValues(pagination: string | undefined): string[] {
+  if (pagination === undefined || pagination.trim() === '') {
+    return []
+  }
+  const first = pagination.trim().split(/[-,;\s]/)[0] ?? ''
+  return present([pagination, first === pagination.trim() ? undefined : first])
+}
+
+const historyDate = (article: Article, status: string): number | undefined =>
+  sortableDate(article.history.find((entry) => entry.status.toLowerCase() === status)?.date)
 
 const majorTopic = (heading: Article['mesh'][number]): boolean =>
   heading.majorTopic || heading.qualifiers.some((qualifier) => qualifier.majorTopic)
@@ -52,7 +171,18 @@ function present(values: readonly (string | undefined)[]): string[] {
  * normalised values, see `normalizeKeyword`): `mesh_heading` [mh], `mesh_major` [majr]
  * (descriptors that are a major topic themselves or through a qualifier), `authors` [au] in
  * `smith j` form, `journal` [ta] (MedlineTA, ISO abbreviation, title and ISSNs), `pubtype`
- * [pt], `language` [la], `substance` [nm] (chemicals and supplementary concepts).
+ * [pt], `language` [la], `substance` [nm] (chemicals and supplementary concepts). Then the
+ * fields only a tag searches ({@link PUBMED_TAG_ONLY_FIELDS}): text fields `affiliation` [ad],
+ * `corporate_author` [cn], `grant` [gr] (numbers, acronyms, agencies), `cois` [cois],
+ * `transliterated_title` [tt], `publisher` [pubn], `book` [book] (book and collection titles);
+ * keyword fields `authors_full` [fau] (`wong julia s` and `julia s wong`), `first_author`
+ * [1au], `last_author` [lastau], `author_id` [auid], `investigators` [ir],
+ * `investigators_full` [fir], `editors` [ed], `personal_name` [ps], `registry_number` [rn],
+ * `mesh_subheading` [sh], `article_id` [aid] (every id but the PMID), `location_id` [lid] (DOI
+ * and PII), `pmcid` [pmcid], `isbn` [isbn], `issue` [ip], `volume` [vi], `pagination` [pg]
+ * (the whole pagination and its first page), `journal_id` [jid], `place` [pl] (the journal's
+ * country, a book's publisher location), `secondary_source` [si] (`bank/accession`, the
+ * accession and the bank), `filter` [filter]/[sb] (see `PUBMED_FILTERS`).
  * See {@link PUBMED_TAG_FIELDS} for the tag → field map.
  * @param options - see {@link PubmedFieldsOptions}
  */
@@ -107,6 +237,112 @@ export function defaultPubmedFields(options: PubmedFieldsOptions = {}): FieldCon
         ...a.supplementaryConcepts.map((concept) => concept.name),
       ],
     },
+    ...tagOnlyFields(analyzer),
+  ]
+}
+
+/** The fields of {@link PUBMED_TAG_ONLY_FIELDS}, in that order. */
+function tagOnlyFields(analyzer: string): FieldConfig[] {
+  return [
+    {
+      name: 'affiliation',
+      analyzer,
+      source: (a) => [...new Set(a.authors.flatMap((author) => author.affiliations))],
+    },
+    {
+      name: 'corporate_author',
+      analyzer,
+      source: (a) => present(a.authors.map((author) => author.collectiveName)),
+    },
+    {
+      name: 'grant',
+      analyzer,
+      source: (a) =>
+        present((a.grants ?? []).flatMap((grant) => [grant.grantId, grant.acronym, grant.agency])),
+    },
+    { name: 'cois', analyzer, source: (a) => a.coiStatement },
+    { name: 'transliterated_title', analyzer, source: (a) => a.vernacularTitle },
+    { name: 'publisher', analyzer, source: (a) => a.book?.publisher },
+    {
+      name: 'book',
+      analyzer,
+      source: (a) => present([a.book?.title, a.book?.collectionTitle]),
+    },
+    { name: 'authors_full', keyword: true, source: (a) => a.authors.flatMap(fullNames) },
+    {
+      name: 'first_author',
+      keyword: true,
+      source: (a) => present([a.authors[0] === undefined ? undefined : authorDisplayName(a.authors[0])]),
+    },
+    {
+      name: 'last_author',
+      keyword: true,
+      source: (a) => {
+        const last = a.authors.at(-1)
+        return present([last === undefined ? undefined : authorDisplayName(last)])
+      },
+    },
+    {
+      name: 'author_id',
+      keyword: true,
+      source: (a) => a.authors.flatMap((author) => author.identifiers.map((id) => id.value)),
+    },
+    { name: 'investigators', keyword: true, source: (a) => persons(a.investigators) },
+    {
+      name: 'investigators_full',
+      keyword: true,
+      source: (a) => (a.investigators ?? []).flatMap(fullNames),
+    },
+    { name: 'editors', keyword: true, source: (a) => persons(a.book?.editors) },
+    { name: 'personal_name', keyword: true, source: (a) => persons(a.personalNameSubjects) },
+    {
+      name: 'registry_number',
+      keyword: true,
+      source: (a) =>
+        present(a.chemicals.map((chemical) => chemical.registryNumber)).filter((rn) => rn !== '0'),
+    },
+    {
+      name: 'mesh_subheading',
+      keyword: true,
+      source: (a) => a.mesh.flatMap((heading) => heading.qualifiers.map((q) => q.name)),
+    },
+    {
+      name: 'article_id',
+      keyword: true,
+      source: (a) =>
+        a.articleIds.filter((id) => id.type.toLowerCase() !== 'pubmed').map((id) => id.value),
+    },
+    {
+      name: 'location_id',
+      keyword: true,
+      source: (a) =>
+        a.articleIds
+          .filter((id) => ['doi', 'pii'].includes(id.type.toLowerCase()))
+          .map((id) => id.value),
+    },
+    { name: 'pmcid', keyword: true, source: (a) => present([articleId(a, 'pmc')]) },
+    {
+      name: 'isbn',
+      keyword: true,
+      // as printed (`978-0-12-345678-9`) and as digits only
+      source: (a) => (a.book?.isbn ?? []).flatMap((isbn) => [...new Set([isbn, isbn.replace(/[^0-9Xx]/g, '')])]),
+    },
+    { name: 'issue', keyword: true, source: (a) => a.journal?.issue },
+    { name: 'volume', keyword: true, source: (a) => a.journal?.volume },
+    { name: 'pagination', keyword: true, source: (a) => paginationValues(a.pagination) },
+    { name: 'journal_id', keyword: true, source: (a) => a.journal?.nlmUniqueId },
+    { name: 'place', keyword: true, source: (a) => present([a.journal?.country, a.book?.publisherLocation]) },
+    {
+      name: 'secondary_source',
+      keyword: true,
+      // `ClinicalTrials.gov/NCT00000419` as MEDLINE writes it, the accession alone, and the bank
+      source: (a) =>
+        (a.dataBanks ?? []).flatMap((bank) => [
+          bank.name,
+          ...bank.accessionNumbers.flatMap((accession) => [`${bank.name}/${accession}`, accession]),
+        ]),
+    },
+    { name: 'filter', keyword: true, source: (a) => articleFilters(a) },
   ]
 }
 
@@ -147,7 +383,8 @@ export function sortableDate(date: PartialDate | undefined): number | undefined 
  * and counts for filters and learning-to-rank features: `author_count`, `mesh_count`,
  * `major_mesh_count`, `keyword_count`, `chemical_count`, `pubtype_count`,
  * `language_count`, `abstract_sections`, `has_abstract` (0/1), `abstract_chars`,
- * `title_chars`, `comments_corrections`.
+ * `title_chars`, `comments_corrections`; then the dates of PubMed's date tags
+ * ({@link PUBMED_DATE_DOC_VALUES}): `edat`, `crdt`, `mhda`, `dcom`, `lr`, `ppdat`, `epdat`.
  */
 export function defaultNumericDocValues(): NumericDocValuesConfig[] {
   return [
@@ -169,6 +406,13 @@ export function defaultNumericDocValues(): NumericDocValuesConfig[] {
     { name: 'abstract_chars', source: (a) => abstractText(a).length },
     { name: 'title_chars', source: (a) => a.title.length },
     { name: 'comments_corrections', source: (a) => a.commentsCorrections.length },
+    { name: 'edat', source: (a) => historyDate(a, 'pubmed') },
+    { name: 'crdt', source: (a) => historyDate(a, 'entrez') },
+    { name: 'mhda', source: (a) => historyDate(a, 'medline') },
+    { name: 'dcom', source: (a) => sortableDate(a.dateCompleted) },
+    { name: 'lr', source: (a) => sortableDate(a.dateRevised) },
+    { name: 'ppdat', source: (a) => sortableDate(a.pubDate) },
+    { name: 'epdat', source: (a) => sortableDate(a.electronicDate) },
   ]
 }
 

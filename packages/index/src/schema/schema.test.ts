@@ -85,6 +85,35 @@ describe('defaultPubmedFields', () => {
       pubtype: ['Journal Article', 'Randomized Controlled Trial'],
       language: ['eng', 'ger'],
       substance: ['Cyclooxygenase 2 Inhibitors'],
+      // the fields only a tag searches
+      affiliation: [],
+      corporate_author: ['COVID Study Group'],
+      grant: [],
+      cois: [],
+      transliterated_title: [],
+      publisher: [],
+      book: [],
+      authors_full: ['Smith JA', 'JA Smith', 'Müller Hans-Peter', 'Hans-Peter Müller', 'COVID Study Group', 'Doe J', 'J Doe'],
+      first_author: ['Smith JA'],
+      last_author: ['Doe J'],
+      author_id: [],
+      investigators: [],
+      investigators_full: [],
+      editors: [],
+      personal_name: [],
+      registry_number: [],
+      mesh_subheading: ['drug therapy'],
+      article_id: [],
+      location_id: [],
+      pmcid: [],
+      isbn: [],
+      issue: [],
+      volume: [],
+      pagination: [],
+      journal_id: [],
+      place: [],
+      secondary_source: [],
+      filter: ['hasabstract', 'humans', 'english'],
     })
     const numeric = Object.fromEntries(config.schema.numericDocValues.map((n, i) => [n, doc.numeric[i]]))
     expect(numeric).toMatchObject({ year: 2019, pubdate: 20190900, author_count: 4, mesh_count: 2, major_mesh_count: 1, has_abstract: 1, abstract_sections: 2 })
@@ -105,9 +134,91 @@ describe('defaultPubmedFields', () => {
     expect(defaultStoredDocument(withIds)).toMatchObject({ id: '2', pmcid: 'PMC6000000', doi: '10.1056/x' })
   })
 
+  it('extracts the data of the tag-only fields and the date doc values from a full record', () => {
+    const a = pubmedArticle()
+    a.authors[0]!.affiliations = ['Dept of Medicine, Harvard Medical School, Boston, MA, USA.']
+    a.authors[0]!.identifiers = [{ source: 'ORCID', value: '0000-0002-5721-6764' }]
+    a.grants = [{ grantId: 'R01 GM123456', acronym: 'GM', agency: 'NIGMS NIH HHS', country: 'United States' }]
+    a.investigators = [{ lastName: 'Wong', foreName: 'Julia S', initials: 'JS', affiliations: [], identifiers: [], valid: true }]
+    a.personalNameSubjects = [{ lastName: 'Sherrington', foreName: 'C S', initials: 'CS', affiliations: [], identifiers: [], valid: true }]
+    a.dataBanks = [{ name: 'ClinicalTrials.gov', accessionNumbers: ['NCT00000419'] }]
+    a.coiStatement = 'None declared.'
+    a.vernacularTitle = 'Selektive COX-2-Hemmer'
+    a.chemicals = [{ name: 'Cyclooxygenase 2 Inhibitors', registryNumber: '0' }, { name: 'Celecoxib', registryNumber: 'JCX84Q7J1L' }]
+    a.articleIds = [{ type: 'pubmed', value: '31511694' }, { type: 'doi', value: '10.1056/NEJMoa1' }, { type: 'pmc', value: 'PMC6000000' }, { type: 'pii', value: 'S0140-6736(19)1' }]
+    a.journal = { ...a.journal, volume: '381', issue: '12', nlmUniqueId: '0255562', country: 'United States' }
+    a.pagination = '1123-30'
+    a.citationStatus = 'MEDLINE'
+    a.history = [
+      { status: 'entrez', date: { year: 2019, month: 9, day: 12 } },
+      { status: 'pubmed', date: { year: 2019, month: 9, day: 13 } },
+      { status: 'medline', date: { year: 2019, month: 10, day: 1 } },
+    ]
+    a.dateCompleted = { year: 2019, month: 10, day: 2 }
+    a.dateRevised = { year: 2020, month: 1, day: 5 }
+    a.electronicDate = { year: 2019, month: 8, day: 30 }
+    const config = resolveConfig({ fields: defaultPubmedFields() })
+    const doc = extractDocument(a, config)
+    const fields = Object.fromEntries(config.schema.fields.map((f, i) => [f.name, doc.fields[i]]))
+    expect(fields).toMatchObject({
+      affiliation: ['Dept of Medicine, Harvard Medical School, Boston, MA, USA.'],
+      grant: ['R01 GM123456', 'GM', 'NIGMS NIH HHS'],
+      cois: ['None declared.'],
+      transliterated_title: ['Selektive COX-2-Hemmer'],
+      author_id: ['0000-0002-5721-6764'],
+      investigators: ['Wong JS'],
+      investigators_full: ['Wong Julia S', 'Julia S Wong'],
+      personal_name: ['Sherrington CS'],
+      // RN 0 is MEDLINE's "no number"
+      registry_number: ['JCX84Q7J1L'],
+      article_id: ['10.1056/NEJMoa1', 'PMC6000000', 'S0140-6736(19)1'],
+      location_id: ['10.1056/NEJMoa1', 'S0140-6736(19)1'],
+      pmcid: ['PMC6000000'],
+      issue: ['12'],
+      volume: ['381'],
+      pagination: ['1123-30', '1123'],
+      journal_id: ['0255562'],
+      place: ['United States'],
+      secondary_source: ['ClinicalTrials.gov', 'ClinicalTrials.gov/NCT00000419', 'NCT00000419'],
+      filter: ['hasabstract', 'medline', 'pubmed pmc', 'free full text', 'full text', 'humans', 'english'],
+    })
+    const numeric = Object.fromEntries(config.schema.numericDocValues.map((n, i) => [n, doc.numeric[i]]))
+    expect(numeric).toMatchObject({
+      edat: 20190913,
+      crdt: 20190912,
+      mhda: 20191001,
+      dcom: 20191002,
+      lr: 20200105,
+      ppdat: 20190900,
+      epdat: 20190830,
+    })
+  })
+
+  it('indexes a book’s ISBNs, editors, publisher and place (PubMed book records)', () => {
+    const a = emptyArticle('20301295', 'pubmed-book')
+    a.book = {
+      title: 'GeneReviews',
+      publisher: 'University of Washington, Seattle',
+      publisherLocation: 'Seattle (WA)',
+      isbn: ['978-0-12-345678-9'],
+      locationLabels: [],
+      editors: [{ lastName: 'Adam', foreName: 'Margaret P', initials: 'MP', affiliations: [], identifiers: [], valid: true }],
+    }
+    const config = resolveConfig({ fields: defaultPubmedFields() })
+    const doc = extractDocument(a, config)
+    const fields = Object.fromEntries(config.schema.fields.map((f, i) => [f.name, doc.fields[i]]))
+    expect(fields).toMatchObject({
+      book: ['GeneReviews'],
+      publisher: ['University of Washington, Seattle'],
+      place: ['Seattle (WA)'],
+      isbn: ['978-0-12-345678-9', '9780123456789'],
+      editors: ['Adam MP'],
+    })
+  })
+
   it('maps every required PubMed tag to fields that exist', () => {
     const names = new Set(defaultPubmedFields().map((f) => f.name))
-    for (const tag of ['ti', 'ab', 'tiab', 'mh', 'majr', 'au', 'ta', 'pt', 'la']) {
+    for (const tag of Object.keys(PUBMED_TAG_FIELDS)) {
       expect(PUBMED_TAG_FIELDS[tag]!.every((f) => names.has(f))).toBe(true)
     }
   })

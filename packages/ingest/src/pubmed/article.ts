@@ -9,7 +9,9 @@ import {
   type Book,
   type Chemical,
   type CommentCorrection,
+  type DataBank,
   type DeletedCitation,
+  type Grant,
   type HistoryDate,
   type Journal,
   type Keyword,
@@ -163,6 +165,38 @@ function readAuthors(lists: readonly XmlElement[]): { authors: Author[]; complet
     }
   }
   return { authors, complete }
+}
+
+function readGrants(list: XmlElement | undefined): Grant[] {
+  return childElements(list, 'Grant').flatMap((element) => {
+    const grant: Grant = {}
+    setIf(grant, 'grantId', childText(element, 'GrantID'))
+    setIf(grant, 'acronym', childText(element, 'Acronym'))
+    setIf(grant, 'agency', childText(element, 'Agency'))
+    setIf(grant, 'country', childText(element, 'Country'))
+    return Object.keys(grant).length === 0 ? [] : [grant]
+  })
+}
+
+function readDataBanks(list: XmlElement | undefined): DataBank[] {
+  return childElements(list, 'DataBank').flatMap((element) => {
+    const name = childText(element, 'DataBankName')
+    if (name === undefined) {
+      return []
+    }
+    const accessionNumbers = childElements(
+      childElement(element, 'AccessionNumberList'),
+      'AccessionNumber',
+    )
+      .map((accession) => textContent(accession))
+      .filter((accession) => accession !== '')
+    return [{ name, accessionNumbers }]
+  })
+}
+
+/** `Investigator`s and `PersonalNameSubject`s have an author's name elements. */
+function readPersons(list: XmlElement | undefined, name: string): Author[] {
+  return childElements(list, name).map((element) => readAuthor(element))
 }
 
 function readMesh(list: XmlElement | undefined): MeshHeading[] {
@@ -467,7 +501,32 @@ function readCitation(
   setIf(out, 'owner', attribute(citation, 'Owner'))
   setIf(out, 'publicationStatus', childText(pubmedData, 'PublicationStatus'))
   out.commentsCorrections = readCommentsCorrections(citation)
+  readCitationExtras(out, citation, article)
   return out
+}
+
+/**
+ * Grants, investigators, data banks (secondary source ids), the conflict of interest
+ * statement and personal names as subject: each set only when the record has it.
+ */
+function readCitationExtras(out: Article, citation: XmlElement, article: XmlElement | undefined): void {
+  const grants = readGrants(childElement(article, 'GrantList'))
+  if (grants.length > 0) {
+    out.grants = grants
+  }
+  const investigators = readPersons(childElement(citation, 'InvestigatorList'), 'Investigator')
+  if (investigators.length > 0) {
+    out.investigators = investigators
+  }
+  const dataBanks = readDataBanks(childElement(article, 'DataBankList'))
+  if (dataBanks.length > 0) {
+    out.dataBanks = dataBanks
+  }
+  setIf(out, 'coiStatement', textOf(childElement(citation, 'CoiStatement')))
+  const subjects = readPersons(childElement(citation, 'PersonalNameSubjectList'), 'PersonalNameSubject')
+  if (subjects.length > 0) {
+    out.personalNameSubjects = subjects
+  }
 }
 
 /**

@@ -388,6 +388,61 @@ describe('PubMed XML of the current format', () => {
     },
   )
 
+  it('reads grants, data banks and personal names as subject (medsamp2006.xml)', () => {
+    const records = parseFile(MEDSAMP)
+    expect(byId(records, '10972993').grants).toEqual([
+      { grantId: 'C69453', agency: 'PHS' },
+      { grantId: 'CA15576', acronym: 'CA', agency: 'NCI' },
+      { grantId: 'CA62269', acronym: 'CA', agency: 'NCI' },
+    ])
+    expect(byId(records, '10540283').dataBanks).toEqual([
+      { name: 'GENBANK', accessionNumbers: ['AF005358', 'U47133', 'U94899'] },
+      { name: 'PDB', accessionNumbers: ['P33943'] },
+    ])
+    expect(byId(records, '12227380').personalNameSubjects?.map((p) => p.lastName)).toEqual([
+      'Paracelsus',
+      'Weber',
+    ])
+    const sherrington = byId(records, '12219757').personalNameSubjects
+    expect(sherrington).toMatchObject([{ lastName: 'Sherrington', foreName: 'C S', initials: 'CS' }])
+    // a record without any of them has none of the keys
+    const plain = byId(records, '10854512')
+    expect([plain.grants, plain.dataBanks, plain.investigators, plain.coiStatement]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ])
+  })
+
+  it(
+    'reads the conflict of interest statement, a grant and a GEO data bank (pmid_38289659.xml)',
+    { tags: ['real-data'] },
+    () => {
+      const article = byId(parseFile(join(PUBMED, 'pmid_38289659.xml')), '38289659')
+      expect(article.coiStatement).toBe('RM, SR, GH No competing interests declared')
+      expect(article.grants).toEqual([
+        {
+          grantId: 'BT/PR28450/MED/122/2018',
+          agency: 'Department of Biotechnology, Ministry of Science and Technology, India',
+        },
+      ])
+      expect(article.dataBanks).toEqual([
+        { name: 'GEO', accessionNumbers: ['GSE230134', 'GSE47280', 'GSE47319'] },
+      ])
+    },
+  )
+
+  it('reads the investigators of a consortium paper (pmid_30078747.xml)', () => {
+    const article = byId(parseFile(samplePath('pubmed', 'pmid_30078747.xml')), '30078747')
+    expect(article.investigators).toHaveLength(725)
+    expect(article.investigators?.[0]).toMatchObject({
+      lastName: 'Caesar-Johnson',
+      foreName: 'Samantha J',
+      initials: 'SJ',
+    })
+  })
+
   it('reads a retracted article with its RetractionIn link (pmid_9500320.xml)', () => {
     const article = byId(parseFile(samplePath('pubmed', 'pmid_9500320.xml')), '9500320')
     expect(article.abstract.map((s) => s.label)).toEqual([

@@ -201,10 +201,8 @@ const FIELD_MAP: Readonly<Record<string, FieldMapping>> = {
     fields: ['tw'],
     note: 'Ovid .mp. (title, abstract, original title, substance, subject heading and keyword words, supplementary concepts, identifiers) searched as PubMed [tw] (text words: title, abstract, MeSH, substances, other terms)',
   },
-  ot: {
-    fields: ['tt'],
-    note: 'Ovid .ot. (original, non-English title) searched as PubMed [tt] (transliterated title)',
-  },
+  // Ovid's original title and PubMed's transliterated title are both MEDLINE's VernacularTitle.
+  ot: { fields: ['tt'] },
   kw: { fields: ['ot'] },
   kf: {
     fields: ['ot'],

@@ -15,6 +15,9 @@ import { parseQuery, translateOvid, type OvidNoteKind, type QueryNode } from '@p
 import { detectOvidSyntax } from '@pubmatch/bm25f/internal'
 import { isPubmatchError } from '@pubmatch/core'
 import { writeFileAtomic } from '@pubmatch/core/node'
+import { openSearch, updateIndex } from '@pubmatch/engine'
+import { defaultReaders, ingestFiles, openCorpus } from '@pubmatch/ingest'
+import { SAMPLE_CORPUS_DIR } from '@pubmatch/sample-data'
 import { pubmedStatements, readClefStrategies } from './clef.ts'
 import { fieldShares, jaccard, termFieldPairs } from './pairs.ts'
 
@@ -113,6 +116,41 @@ const closeness = reviewsBoth.map((o) => {
   return { review: o.review, jaccard: jaccard(translated, authors) }
 })
 
+// Whether each final query runs in the embedded engine: the bundled sample corpus, ingested and
+// indexed as `pubmatch demo` does (incremental, under .cache/). Its hits mean nothing here (the
+// sample is not the reviews' literature); failures and warnings say what the engine cannot answer.
+const corpusDir = join(root, '.cache', 'sample-corpus')
+const indexDir = join(root, '.cache', 'sample-index')
+const store = await openCorpus(corpusDir, { create: true })
+await ingestFiles(store, [SAMPLE_CORPUS_DIR], { readers: defaultReaders() })
+await store.close()
+const indexed = await updateIndex({ corpus: corpusDir, index: indexDir })
+const engine = await openSearch({ index: indexDir })
+const runFailures = new Map<string, string[]>()
+const runWarnings = new Map<string, string[]>()
+let runsClean = 0
+for (const strategy of ovid) {
+  let query: string
+  try {
+    query = translateOvid(strategy.text).query
+  } catch {
+    continue
+  }
+  try {
+    const found = engine.search(query, { limit: 10 })
+    if (found.warnings.length === 0) {
+      runsClean += 1
+    }
+    for (const code of new Set(found.warnings.map((warning) => warning.code))) {
+      runWarnings.set(code, [...(runWarnings.get(code) ?? []), strategy.id])
+    }
+  } catch (error) {
+    const cause = isPubmatchError(error) ? `${error.code}: ${error.message.split('\n')[0] ?? ''}` : String(error)
+    runFailures.set(cause, [...(runFailures.get(cause) ?? []), strategy.id])
+  }
+}
+const runsAtAll = ovid.length - [...runFailures.values()].reduce((sum, ids) => sum + ids.length, 0)
+
 const translated = results.filter((r) => r.error === undefined)
 const clean = translated.filter((r) => r.lineProblems.length === 0)
 const parsing = translated.filter((r) => r.parses === true)
@@ -173,6 +211,12 @@ ${failuresByCause.size === 0 ? 'Parse failures of final queries: none.' : `Parse
 ${lineParseFailures.length === 0 ? 'Parse failures of per-line queries: none.' : `Parse failures of per-line queries: ${lineParseFailures.join('; ')}.`}
 ${problemLines === 0 ? 'Line problems: none.' : `Line problems: ${results.flatMap((r) => r.lineProblems.map((p) => `${r.id} ${p}`)).join('; ')}.`}
 ${results.some((r) => r.error !== undefined) ? `Hard errors: ${results.filter((r) => r.error !== undefined).map((r) => `${r.id}: ${r.error ?? ''}`).join('; ')}.` : 'Hard errors: none.'}
+
+Run in the embedded engine (\`openSearch\`, \`engine.search(query, { limit: 10 })\`) on the bundled sample corpus
+(${indexed.docCount} documents, ingested and indexed as \`pubmatch demo\` does; the hits mean nothing, the
+sample is not the reviews' literature): ${pct(runsAtAll, ovid.length)} run, ${runsClean} of them without a warning.
+${runFailures.size === 0 ? 'Failures: none.' : `Failures, by cause: ${[...runFailures].map(([cause, ids]) => `${cause} (${ids.length}: ${ids.join(', ')})`).join('; ')}.`}
+${runWarnings.size === 0 ? 'Warnings: none.' : `Warnings, by code: ${[...runWarnings].map(([code, ids]) => `${code} (${ids.length}: ${ids.join(', ')})`).join('; ')}.`}
 
 Approximations (notes of \`translateOvid\`): strategies with at least one note of the kind, and the constructs it covers.
 

@@ -91,6 +91,13 @@ describe.runIf(existsSync(bin))('pubmatch translate and --syntax ovid (built CLI
     expect(noted.stderr).toMatch(/^query: note: line 1: field "\.mp\.": Ovid \.mp\. .* searched as PubMed \[tw\]/)
   })
 
+  it('tells how to search Ovid text that was typed as PubMed', async () => {
+    const result = await pubmatch('search', 'exp Glaucoma/', '-i', index)
+    expect(result.code).toBe(64)
+    expect(result.stderr).toMatch(/^pubmatch: QUERY_SYNTAX: query looks like Ovid MEDLINE syntax, not PubMed \(subject heading "Glaucoma\/" on line 1\)/)
+    expect(result.stderr).toContain('Search it as Ovid with --syntax ovid; `pubmatch translate --from ovid FILE` prints its PubMed translation.')
+  })
+
   it('runs a queries file of Ovid strategies, reporting the ones that cannot be translated', async () => {
     const queries = join(dir, 'ovid.queries')
     await writeFile(queries, 'q1\tasthma$.tw.\\nHumans/\\n1 and 2\nq2\twom#n.tw.\n')

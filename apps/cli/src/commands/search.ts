@@ -338,15 +338,27 @@ Examples:
         return
       }
       const filters = filtersOf(flags)
-      const result = await searching.search(text, {
-        offset: flags.offset,
-        limit: flags.limit,
-        sort: flags.sort,
-        explain: flags.explain,
-        prf: flags.prf === true,
-        facets: flags.facets,
-        ...(filters === undefined ? {} : { filters }),
-      })
+      let result: EngineResult
+      try {
+        result = await searching.search(text, {
+          offset: flags.offset,
+          limit: flags.limit,
+          sort: flags.sort,
+          explain: flags.explain,
+          prf: flags.prf === true,
+          facets: flags.facets,
+          ...(filters === undefined ? {} : { filters }),
+        })
+      } catch (error) {
+        // Ovid text refused as PubMed: say how to search it
+        if (isPubmatchError(error, 'QUERY_SYNTAX') && error.details['problem'] === 'OVID_SYNTAX') {
+          throw new PubmatchError('QUERY_SYNTAX', `${error.message}\nSearch it as Ovid with --syntax ovid; \`pubmatch translate --from ovid FILE\` prints its PubMed translation.`, {
+            cause: error,
+            details: error.details,
+          })
+        }
+        throw error
+      }
       printSearchResult(result, flags)
     })
 }

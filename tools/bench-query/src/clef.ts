@@ -25,7 +25,12 @@ export function parseTopic(id: string, text: string): ClefStrategy {
   const start = text.indexOf('Query:')
   const end = text.indexOf('Pids:')
   const review = /^Topic:\s*(\S+)/m.exec(text)?.[1] ?? ''
-  return { id, review, text: start === -1 ? '' : text.slice(start + 'Query:'.length, end === -1 ? undefined : end).trim() }
+  return {
+    id,
+    review,
+    text:
+      start === -1 ? '' : text.slice(start + 'Query:'.length, end === -1 ? undefined : end).trim(),
+  }
 }
 
 /**
@@ -39,7 +44,9 @@ export function readClefStrategies(dir: string): ClefStrategy[] {
     ['training', ['2017-TAR', 'training', 'topics_train']],
   ] as const) {
     const folder = join(dir, ...parts)
-    for (const name of readdirSync(folder).filter((file) => /^\d+$/.test(file)).sort((a, b) => Number(a) - Number(b))) {
+    for (const name of readdirSync(folder)
+      .filter((file) => /^\d+$/.test(file))
+      .sort((a, b) => Number(a) - Number(b))) {
       strategies.push(parseTopic(`${split}/${name}`, readFileSync(join(folder, name), 'utf8')))
     }
   }

@@ -13,7 +13,8 @@ import { walkQuery, type QueryNode } from '@pubmatch/bm25f'
  */
 export function termFieldPairs(node: QueryNode): Set<string> {
   const pairs = new Set<string>()
-  const norm = (text: string): string => text.toLowerCase().replace(/-/g, ' ').replace(/\s+/g, ' ').trim()
+  const norm = (text: string): string =>
+    text.toLowerCase().replace(/-/g, ' ').replace(/\s+/g, ' ').trim()
   walkQuery(node, (leaf) => {
     switch (leaf.kind) {
       case 'term':

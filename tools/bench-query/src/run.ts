@@ -10,7 +10,13 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs'
 import { loadavg } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { listedOrder, machineDescription, markdownTable, replaceSection, sharedDataDir } from '@pubmatch/bench-kit'
+import {
+  listedOrder,
+  machineDescription,
+  markdownTable,
+  replaceSection,
+  sharedDataDir,
+} from '@pubmatch/bench-kit'
 import { parseQuery, translateOvid, type OvidNoteKind, type QueryNode } from '@pubmatch/bm25f'
 import { detectOvidSyntax } from '@pubmatch/bm25f/internal'
 import { isPubmatchError } from '@pubmatch/core'
@@ -55,12 +61,23 @@ const load = loadavg()
 const results: StrategyResult[] = []
 const translatedPairs: string[] = []
 for (const strategy of ovid) {
-  const result: StrategyResult = { id: strategy.id, review: strategy.review, lines: 0, lineProblems: [], lineParseFailures: [], notes: {}, pairs: 0, queryChars: 0 }
+  const result: StrategyResult = {
+    id: strategy.id,
+    review: strategy.review,
+    lines: 0,
+    lineProblems: [],
+    lineParseFailures: [],
+    notes: {},
+    pairs: 0,
+    queryChars: 0,
+  }
   results.push(result)
   try {
     const translation = translateOvid(strategy.text, { source: strategy.id })
     result.lines = translation.lines.length
-    result.lineProblems = translation.lines.flatMap((line) => (line.problem === undefined ? [] : [`line ${line.line}: ${line.problem}`]))
+    result.lineProblems = translation.lines.flatMap((line) =>
+      line.problem === undefined ? [] : [`line ${line.line}: ${line.problem}`],
+    )
     for (const note of translation.notes) {
       result.notes[note.kind] = (result.notes[note.kind] ?? 0) + note.count
     }
@@ -145,7 +162,9 @@ for (const strategy of ovid) {
       runWarnings.set(code, [...(runWarnings.get(code) ?? []), strategy.id])
     }
   } catch (error) {
-    const cause = isPubmatchError(error) ? `${error.code}: ${error.message.split('\n')[0] ?? ''}` : String(error)
+    const cause = isPubmatchError(error)
+      ? `${error.code}: ${error.message.split('\n')[0] ?? ''}`
+      : String(error)
     runFailures.set(cause, [...(runFailures.get(cause) ?? []), strategy.id])
   }
 }
@@ -160,9 +179,13 @@ const problemLines = results.reduce((sum, r) => sum + r.lineProblems.length, 0)
 const lineParseFailures = results.flatMap((r) => r.lineParseFailures.map((f) => `${r.id} ${f}`))
 const failuresByCause = new Map<string, string[]>()
 for (const r of translated.filter((x) => x.parses === false)) {
-  failuresByCause.set(r.parseFailure ?? '?', [...(failuresByCause.get(r.parseFailure ?? '?') ?? []), r.id])
+  failuresByCause.set(r.parseFailure ?? '?', [
+    ...(failuresByCause.get(r.parseFailure ?? '?') ?? []),
+    r.id,
+  ])
 }
-const pct = (part: number, whole: number): string => `${part} / ${whole} (${whole === 0 ? '—' : ((100 * part) / whole).toFixed(1)} %)`
+const pct = (part: number, whole: number): string =>
+  `${part} / ${whole} (${whole === 0 ? '—' : ((100 * part) / whole).toFixed(1)} %)`
 
 const noteKinds: OvidNoteKind[] = [
   'field',
@@ -179,14 +202,23 @@ const noteKinds: OvidNoteKind[] = [
 ]
 const noteRows = noteKinds.map((kind) => {
   const affected = results.filter((r) => (r.notes[kind] ?? 0) > 0)
-  return [kind, String(affected.length), String(affected.reduce((sum, r) => sum + (r.notes[kind] ?? 0), 0))]
+  return [
+    kind,
+    String(affected.length),
+    String(affected.reduce((sum, r) => sum + (r.notes[kind] ?? 0), 0)),
+  ]
 })
 const translatedShares = fieldShares(translatedPairs)
 const authorShares = fieldShares(authorPairs)
 const fields = [...new Set([...translatedShares.keys(), ...authorShares.keys()])].sort(
-  (a, b) => (translatedShares.get(b) ?? 0) + (authorShares.get(b) ?? 0) - (translatedShares.get(a) ?? 0) - (authorShares.get(a) ?? 0),
+  (a, b) =>
+    (translatedShares.get(b) ?? 0) +
+    (authorShares.get(b) ?? 0) -
+    (translatedShares.get(a) ?? 0) -
+    (authorShares.get(a) ?? 0),
 )
-const share = (value: number | undefined): string => (value === undefined ? '—' : `${(100 * value).toFixed(1)} %`)
+const share = (value: number | undefined): string =>
+  value === undefined ? '—' : `${(100 * value).toFixed(1)} %`
 
 const date = new Date().toISOString().slice(0, 16).replace('T', ' ')
 const section = `## Ovid MEDLINE → PubMed translation (CLEF TAR 2017)
@@ -210,7 +242,14 @@ Translating the ${ovid.length} strategies and parsing the results took ${cpuMs.t
 ${failuresByCause.size === 0 ? 'Parse failures of final queries: none.' : `Parse failures of final queries, by cause: ${[...failuresByCause].map(([cause, ids]) => `${cause}: ${ids.join(', ')}`).join('; ')}.`}
 ${lineParseFailures.length === 0 ? 'Parse failures of per-line queries: none.' : `Parse failures of per-line queries: ${lineParseFailures.join('; ')}.`}
 ${problemLines === 0 ? 'Line problems: none.' : `Line problems: ${results.flatMap((r) => r.lineProblems.map((p) => `${r.id} ${p}`)).join('; ')}.`}
-${results.some((r) => r.error !== undefined) ? `Hard errors: ${results.filter((r) => r.error !== undefined).map((r) => `${r.id}: ${r.error ?? ''}`).join('; ')}.` : 'Hard errors: none.'}
+${
+  results.some((r) => r.error !== undefined)
+    ? `Hard errors: ${results
+        .filter((r) => r.error !== undefined)
+        .map((r) => `${r.id}: ${r.error ?? ''}`)
+        .join('; ')}.`
+    : 'Hard errors: none.'
+}
 
 Run in the embedded engine (\`openSearch\`, \`engine.search(query, { limit: 10 })\`) on the bundled sample corpus
 (${indexed.docCount} documents, ingested and indexed as \`pubmatch demo\` does; the hits mean nothing, the
@@ -239,8 +278,16 @@ pairs of the ${translated.length} translated Ovid strategies, and among those of
 translations' field use is, not whether any translation is right.
 
 ${markdownTable(
-  ['field', `translated Ovid (${translatedPairs.length} pairs)`, `authors' PubMed (${authorPairs.length} pairs)`],
-  fields.map((field) => [field, share(translatedShares.get(field)), share(authorShares.get(field))]),
+  [
+    'field',
+    `translated Ovid (${translatedPairs.length} pairs)`,
+    `authors' PubMed (${authorPairs.length} pairs)`,
+  ],
+  fields.map((field) => [
+    field,
+    share(translatedShares.get(field)),
+    share(authorShares.get(field)),
+  ]),
 )}
 `
 
@@ -250,7 +297,9 @@ function median(values: number[]): number {
     return 0
   }
   const mid = Math.floor(sorted.length / 2)
-  return sorted.length % 2 === 1 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2
+  return sorted.length % 2 === 1
+    ? (sorted[mid] ?? 0)
+    : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2
 }
 
 const header = `# Query syntax on real expert strategies
@@ -266,7 +315,13 @@ pnpm --filter @pubmatch/bench-query bench    # the Ovid → PubMed translation f
 Raw figures (one record per strategy) are in \`.cache/ovid.json\`.`
 const resultsFile = join(root, 'RESULTS.md')
 const previous = existsSync(resultsFile) ? readFileSync(resultsFile, 'utf8') : ''
-await writeFileAtomic(resultsFile, replaceSection(previous, header, 'ovid', section, listedOrder(['ovid'])))
+await writeFileAtomic(
+  resultsFile,
+  replaceSection(previous, header, 'ovid', section, listedOrder(['ovid'])),
+)
 mkdirSync(join(root, '.cache'), { recursive: true })
-await writeFileAtomic(join(root, '.cache', 'ovid.json'), `${JSON.stringify({ date, results, closeness, translatedShares: Object.fromEntries(translatedShares), authorShares: Object.fromEntries(authorShares) }, null, 2)}\n`)
+await writeFileAtomic(
+  join(root, '.cache', 'ovid.json'),
+  `${JSON.stringify({ date, results, closeness, translatedShares: Object.fromEntries(translatedShares), authorShares: Object.fromEntries(authorShares) }, null, 2)}\n`,
+)
 process.stdout.write(section)

@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { PubmatchError } from '@pubmatch/core'
 import { sharedDataPath } from '@pubmatch/core/testing'
 import { samplePath } from '@pubmatch/sample-data'
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { detectOvidSyntax } from './ovid.ts'
 import { MESH_QUALIFIER_NAMES, translateOvid, type OvidNote } from './ovid-translate.ts'
@@ -192,6 +193,77 @@ describe('translateOvid', () => {
     })
     expect(() => translateOvid(' \n\n')).toThrow(/no search line/)
     expect(() => translateOvid('a.tw.', { finalLine: 2 })).toThrow(/has no line 2/)
+  })
+})
+
+describe('translateOvid on any text', () => {
+  it('gives a translation whose query parses back to its tree, or a PubmatchError', () => {
+    const piece = fc.constantFrom(
+      'glaucoma',
+      'optic',
+      'nerve$',
+      'ovar$3',
+      'wom#n',
+      'colo?r',
+      'h?em',
+      'ab',
+      'exp',
+      '*Heart',
+      'Glaucoma/',
+      'Saliva/an,',
+      'ch',
+      '"aged, 80 and over"',
+      '"',
+      '(',
+      ')',
+      'or',
+      'and',
+      'not',
+      'OR',
+      'adj',
+      'adj3',
+      'adj1',
+      '.tw.',
+      '.ti,ab.',
+      '.mp',
+      '. tw.',
+      '.sh.',
+      '.xx.',
+      '1',
+      '2',
+      '3',
+      'or/1-2',
+      'and/1,3',
+      'limit',
+      'to',
+      'english language',
+      'yr="2000 -Current"',
+      '[mp=title]',
+      ' ',
+      '\n',
+      '#1',
+      '[tiab]',
+      ':',
+    )
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 25 }), (parts) => {
+        const text = parts.join(' ').replace(/ ?\n ?/g, '\n')
+        let result
+        try {
+          result = translateOvid(text)
+        } catch (error) {
+          expect(error).toBeInstanceOf(PubmatchError)
+          return
+        }
+        expect(parseQuery(result.query)).toEqual(result.node)
+        for (const line of result.lines) {
+          if (line.pubmed !== null) {
+            expect(() => parseQuery(line.pubmed ?? '')).not.toThrow()
+          }
+        }
+      }),
+      { numRuns: 3000, seed: 20261128 },
+    )
   })
 })
 

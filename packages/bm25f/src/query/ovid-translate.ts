@@ -11,6 +11,7 @@ import type { QueryNode, TermNode } from './ast.ts'
 import type { ProximityField, PubmedField } from './fields.ts'
 import { formatQuery } from './format.ts'
 import { MESH_QUALIFIER_ABBREVIATIONS } from './ovid.ts'
+import { parseQuery } from './parse.ts'
 
 /** The kinds of construct that {@link translateOvid} cannot translate exactly. */
 export type OvidNoteKind =
@@ -1272,7 +1273,7 @@ export function translateOvid(text: string, options: TranslateOvidOptions = {}):
         )
       }
       perLine.set(line, node)
-      out.push({ line, ovid: body, pubmed: formatQuery(node) })
+      out.push({ line, ovid: body, pubmed: checkedText(node) })
     } catch (error) {
       if (!(error instanceof LineProblem)) {
         throw error
@@ -1304,6 +1305,25 @@ export function translateOvid(text: string, options: TranslateOvidOptions = {}):
     resolved.set(line, resolve(node, resolved))
   }
   const node = resolved.get(finalLine) as QueryNode
+  let query: string
+  try {
+    query = checkedText(node)
+  } catch (error) {
+    if (!(error instanceof LineProblem)) {
+      throw error
+    }
+    throw new PubmatchError(
+      'QUERY_SYNTAX',
+      `Ovid line ${finalLine} cannot be translated${where}: once line references are resolved, ${error.message}`,
+      {
+        details: {
+          problem: 'OVID_SYNTAX',
+          line: finalLine,
+          ...(options.source === undefined ? {} : { record: options.source }),
+        },
+      },
+    )
+  }
   const used = new Set<number>([finalLine])
   for (let line = finalLine; line >= 1; line -= 1) {
     const lineNode = perLine.get(line)
@@ -1322,7 +1342,68 @@ export function translateOvid(text: string, options: TranslateOvidOptions = {}):
     })
   }
   notes.sort((a, b) => a.line - b.line)
-  return { lines: out, finalLine, query: formatQuery(node), node, notes }
+  return { lines: out, finalLine, query, node, notes }
+}
+
+/** Whether two query trees are equal (same kinds, fields and texts, children in order). */
+function sameTree(a: QueryNode, b: QueryNode): boolean {
+  switch (a.kind) {
+    case 'term':
+      return (
+        b.kind === 'term' &&
+        a.text === b.text &&
+        a.quoted === b.quoted &&
+        a.field === b.field &&
+        a.noExplode === b.noExplode &&
+        a.wildcard === b.wildcard
+      )
+    case 'proximity':
+      return (
+        b.kind === 'proximity' &&
+        a.text === b.text &&
+        a.field === b.field &&
+        a.distance === b.distance
+      )
+    case 'range':
+      return b.kind === 'range' && a.field === b.field && a.from === b.from && a.to === b.to
+    case 'history':
+      return b.kind === 'history' && a.index === b.index
+    case 'not':
+      return b.kind === 'not' && sameTree(a.include, b.include) && sameTree(a.exclude, b.exclude)
+    case 'and':
+    case 'or':
+      return (
+        b.kind === a.kind &&
+        a.children.length === b.children.length &&
+        a.children.every((child, i) => sameTree(child, b.children[i] as QueryNode))
+      )
+  }
+}
+
+/**
+ * The PubMed text of a translated tree, checked: it must parse back to the same tree, so that
+ * what is printed is what is searched. A failure is the line's problem.
+ */
+function checkedText(node: QueryNode): string {
+  let text: string
+  let reparsed: QueryNode
+  try {
+    text = formatQuery(node)
+    reparsed = parseQuery(text, { detectOvid: false })
+  } catch (error) {
+    if (error instanceof PubmatchError) {
+      throw new LineProblem(
+        `the translation is not valid PubMed (${error.message.split('\n')[0] ?? ''})`,
+      )
+    }
+    throw error
+  }
+  if (!sameTree(reparsed, node)) {
+    throw new LineProblem(
+      `the translation does not read back as PubMed the way it was built: ${truncateForMessage(text, 120)}`,
+    )
+  }
+  return text
 }
 
 function translateLine(body: string, line: number, context: Context): QueryNode {

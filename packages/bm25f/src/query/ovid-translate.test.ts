@@ -135,8 +135,9 @@ describe('translateOvid', () => {
     expect(one('a.tw. or b.tw. and c.tw.')).toBe('(a[tiab] OR b[tiab]) AND c[tiab]')
     expect(kinds('a.tw. or b.tw. and c.tw.')).toEqual(['precedence'])
     expect(one('a.tw.\nlimit 1 to "reviews (maximizes specificity)"')).toBe(
-      'a[tiab] AND (medline[tiab] OR "systematic review"[tiab] OR meta-analysis[pt])',
+      'a[tiab] AND systematic[filter]',
     )
+    expect(kinds('a.tw.\nlimit 1 to "reviews (maximizes specificity)"')).toEqual(['limit'])
     expect(one('a.tw.\nlimit 1 to dental journals')).toBe('a[tiab]')
     expect(kinds('a.tw.\nlimit 1 to dental journals')).toEqual(['limit'])
   })

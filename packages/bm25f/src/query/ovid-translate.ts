@@ -1017,11 +1017,7 @@ function lineList(text: string, current: number): number[] {
   return lines
 }
 
-/**
- * The PubMed filter of one `limit … to X` value, and a note when it is not exact. The review
- * hedge is Montori et al. 2005 (BMJ 330:68), the "reviews (maximizes specificity)" clinical
- * query of Ovid MEDLINE.
- */
+/** The PubMed filter of one `limit … to X` value, and a note when it is not exact. */
 function limitFilter(value: string, context: Context): QueryNode | null {
   const text = value
     .trim()
@@ -1079,13 +1075,9 @@ function limitFilter(value: string, context: Context): QueryNode | null {
         context,
         'limit',
         value,
-        'Ovid\'s clinical query "reviews (maximizes specificity)" written as its published hedge (Montori 2005): MEDLINE[tiab] OR systematic review[tiab] OR meta-analysis[pt]',
+        'Ovid\'s clinical-query filter "reviews (maximizes specificity)" (a hedge of its own) has no PubMed twin: PubMed\'s systematic review filter systematic[sb] is used instead',
       )
-      return or([
-        term('medline', 'tiab'),
-        term('systematic review', 'tiab'),
-        term('meta-analysis', 'pt'),
-      ])
+      return term('systematic', 'filter')
     default:
       return null
   }

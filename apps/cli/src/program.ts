@@ -12,6 +12,7 @@ import { registerServeCommand } from './commands/serve.ts'
 import { registerFeedbackCommand } from './commands/feedback.ts'
 import { registerFulltextCommands } from './commands/fulltext.ts'
 import { registerSolrCommands } from './commands/solr.ts'
+import { registerTranslateCommand } from './commands/translate.ts'
 import { CLI_VERSION } from './version.ts'
 
 /**
@@ -29,6 +30,7 @@ export function createProgram(): Command {
   registerCorpusCommand(program)
   registerIndexCommand(program)
   registerSearchCommands(program)
+  registerTranslateCommand(program)
   registerFeedbackCommand(program)
   registerFulltextCommands(program)
   registerServeCommand(program)

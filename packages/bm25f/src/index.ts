@@ -9,6 +9,14 @@ export { foldQuery, walkQuery } from './query/walk.ts'
 export type { QueryFolder } from './query/walk.ts'
 export type { QueryNode, TermNode } from './query/ast.ts'
 export type { QueryProblem, QueryWarning } from './query/problems.ts'
+export { translateOvid } from './query/ovid-translate.ts'
+export type {
+  OvidNote,
+  OvidNoteKind,
+  OvidTranslatedLine,
+  OvidTranslation,
+  TranslateOvidOptions,
+} from './query/ovid-translate.ts'
 // The first stage: a searcher over an index, and the contract the later stages use
 export { createSearcher } from './search/searcher.ts'
 export type {

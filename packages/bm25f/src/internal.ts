@@ -17,3 +17,6 @@ export { isDateField } from './query/fields.ts'
 export { resolveMeshTerm } from './query/mesh.ts'
 export { dateLowerBound, dateTermBounds, dateUpperBound } from './search/dates.ts'
 export { TAG_SCORE_FIELDS } from './search/compile.ts'
+// Ovid MEDLINE detection (parseQuery refuses what it finds; benchmarks tell strategies apart)
+export { detectOvidSyntax } from './query/ovid.ts'
+export type { OvidDetection, OvidSignal } from './query/ovid.ts'

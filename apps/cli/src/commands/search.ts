@@ -4,7 +4,7 @@ import { basename } from 'node:path'
 import { Option, type Command } from 'commander'
 import { isPubmatchError, PubmatchError, type PubmatchErrorCode, type Query } from '@pubmatch/core'
 import { readQueries } from '@pubmatch/ingest'
-import { PUBMED_FIELDS, SCORER_NAMES, formatExplanation, parseYearRange, type MatchMode, type QuerySyntax, type ScorerName, type SearchFilters } from '@pubmatch/bm25f'
+import { PUBMED_FIELDS, SCORER_NAMES, formatExplanation, parseYearRange, translateOvid, type MatchMode, type QuerySyntax, type ScorerName, type SearchFilters } from '@pubmatch/bm25f'
 import { writeRun } from '@pubmatch/eval'
 import { PUBMED_FILTERS } from '@pubmatch/index'
 import {
@@ -25,6 +25,7 @@ import { createProgress } from '../progress.ts'
 import { DEFAULT_INDEX } from '../paths.ts'
 import { assertFulltextIndex, assertIndex } from '../next-step.ts'
 import { parseNonNegativeInt, parsePositiveInt } from './ingest.ts'
+import { formatOvidNote } from './translate.ts'
 
 /** The first-stage flags shared by `search`, `run`, `train`, `features` and `clicks simulate`. */
 export interface RankingFlags {
@@ -34,7 +35,8 @@ export interface RankingFlags {
   b?: string
   weight: string[]
   match?: MatchMode
-  syntax?: QuerySyntax
+  /** `ovid` (search and run only): the query is an Ovid MEDLINE strategy, translated first. */
+  syntax?: QuerySyntax | 'ovid'
   year?: string
   pt: string[]
   la: string[]
@@ -48,8 +50,9 @@ const collect = (value: string, previous: string[]): string[] => [...previous, v
 /**
  * Adds the first-stage ranking flags.
  * @param command - the command
+ * @param ovid - whether `--syntax` also takes `ovid` (commands that translate their queries)
  */
-export function addRankingOptions(command: Command): Command {
+export function addRankingOptions(command: Command, ovid = false): Command {
   return command
     .option('-i, --index <dir>', 'index directory', DEFAULT_INDEX)
     .addOption(new Option('-r, --ranker <name>', 'first-stage ranking function').choices([...SCORER_NAMES]).default('bm25f'))
@@ -59,7 +62,12 @@ export function addRankingOptions(command: Command): Command {
     .addOption(
       new Option('--match <mode>', 'all: every word must match (PubMed); any: ranked retrieval over any word (test collections)').choices(['all', 'any']),
     )
-    .addOption(new Option('--syntax <syntax>', 'pubmed: PubMed query syntax; plain: natural-language text').choices(['pubmed', 'plain']))
+    .addOption(
+      new Option(
+        '--syntax <syntax>',
+        `pubmed: PubMed query syntax; plain: natural-language text${ovid ? '; ovid: an Ovid MEDLINE strategy, translated to PubMed first (notes on stderr; "\\n" separates lines)' : ''}`,
+      ).choices(ovid ? ['pubmed', 'plain', 'ovid'] : ['pubmed', 'plain']),
+    )
     .option('--year <from:to>', 'publication years: YYYY, YYYY:YYYY, YYYY: (from) or :YYYY (until), e.g. 2019, 2015:2020, 2015:')
     .option('--pt <type>', 'publication type filter, repeatable (e.g. Review)', collect, [])
     .option('--la <code>', 'language filter, repeatable (e.g. eng)', collect, [])
@@ -106,7 +114,7 @@ export function rankingOf(flags: RankingFlags): RankingOptions {
     ranker: flags.ranker,
     params,
     ...(flags.match === undefined ? {} : { match: flags.match }),
-    ...(flags.syntax === undefined ? {} : { syntax: flags.syntax }),
+    ...(flags.syntax === undefined ? {} : { syntax: flags.syntax === 'ovid' ? 'pubmed' : flags.syntax }),
     recover: flags.recover,
     mesh: flags.mesh,
   }
@@ -258,6 +266,26 @@ function addRerankOptions(command: Command): Command {
     )
 }
 
+/**
+ * With `--syntax ovid`: the strategy (lines separated by newlines or the two characters `\n`)
+ * translated to one PubMed query; each line problem and note goes to `log`.
+ * @param text - the Ovid strategy
+ * @param source - the query's name in messages
+ * @param log - receives one line per problem and note
+ */
+function fromOvid(text: string, source: string, log: (line: string) => void): string {
+  const result = translateOvid(text.replaceAll('\\n', '\n'), { source })
+  for (const line of result.lines) {
+    if (line.problem !== undefined) {
+      log(`${source}: line ${line.line} left out: ${line.problem}`)
+    }
+  }
+  for (const note of result.notes) {
+    log(`${source}: note: ${formatOvidNote(note)}`)
+  }
+  return result.query
+}
+
 /** Adds `pubmatch search` and `pubmatch run`. */
 export function registerSearchCommands(program: Command): void {
   registerSearchCommand(program)
@@ -271,6 +299,7 @@ function registerSearchCommand(program: Command): void {
       .command('search')
       .description('search an index: PubMed query syntax, BM25F top-k (the first stage of Best Match), LambdaMART with --rerank')
       .argument('<query...>', 'the query, e.g. "asthma[mh] AND (child* OR adolescent) AND 2010:2015[dp]"'),
+    true,
   )
     .option('-n, --limit <n>', 'results to print', parsePositiveInt, 20)
     .option('--offset <n>', 'results to skip (paging)', parseNonNegativeInt, 0)
@@ -298,7 +327,11 @@ Examples:
 ${fieldTagHelp()}`,
     )
     .action(async (words: string[], flags: SearchFlags, command: Command) => {
-      const text = words.join(' ')
+      const typed = words.join(' ')
+      const text = flags.syntax === 'ovid' ? fromOvid(typed, 'query', (line) => process.stderr.write(`${line}\n`)) : typed
+      if (flags.syntax === 'ovid') {
+        process.stderr.write(`PubMed query: ${text}\n`)
+      }
       if (flags.fulltext !== undefined && flags.backend !== undefined) {
         throw new PubmatchError('INVALID_ARGUMENT', 'search: --fulltext searches the local full-text index; it does not take --backend')
       }
@@ -310,15 +343,27 @@ ${fieldTagHelp()}`,
         return
       }
       const filters = filtersOf(flags)
-      const result = await searching.search(text, {
-        offset: flags.offset,
-        limit: flags.limit,
-        sort: flags.sort,
-        explain: flags.explain,
-        prf: flags.prf === true,
-        facets: flags.facets,
-        ...(filters === undefined ? {} : { filters }),
-      })
+      let result: EngineResult
+      try {
+        result = await searching.search(text, {
+          offset: flags.offset,
+          limit: flags.limit,
+          sort: flags.sort,
+          explain: flags.explain,
+          prf: flags.prf === true,
+          facets: flags.facets,
+          ...(filters === undefined ? {} : { filters }),
+        })
+      } catch (error) {
+        // Ovid text refused as PubMed: say how to search it
+        if (isPubmatchError(error, 'QUERY_SYNTAX') && error.details['problem'] === 'OVID_SYNTAX') {
+          throw new PubmatchError('QUERY_SYNTAX', `${error.message}\nSearch it as Ovid with --syntax ovid; \`pubmatch translate --from ovid FILE\` prints its PubMed translation.`, {
+            cause: error,
+            details: error.details,
+          })
+        }
+        throw error
+      }
       printSearchResult(result, flags)
     })
 }
@@ -416,6 +461,7 @@ function registerRunCommand(program: Command): void {
       .description('run every query of a QID<TAB>text file and write a TREC run (for `pubmatch eval`)')
       .requiredOption('--queries <file>', 'queries, one per line: QID<TAB>text')
       .requiredOption('-o, --out <file>', 'the run file to write'),
+    true,
   )
     .option('--limit <n>', 'documents per query', parsePositiveInt, 1000)
     .option('--tag <tag>', 'run tag (last column)', 'pubmatch')
@@ -467,7 +513,11 @@ the rest follow in first-stage order. Example (NFCorpus):
         for (const [i, query] of queries.entries()) {
           let ranking
           try {
-            ranking = await searching.run(query.text, flags.limit, { prf: flags.prf === true })
+            const text =
+              flags.syntax === 'ovid'
+                ? fromOvid(query.text, `query ${query.id}`, (line) => (flags.quiet ? process.stderr.write(`${line}\n`) : progress.log(line)))
+                : query.text
+            ranking = await searching.run(text, flags.limit, { prf: flags.prf === true })
           } catch (error) {
             // a query that cannot run is reported and skipped; a failing index or backend stops the batch
             if (!isPubmatchError(error) || !QUERY_ERROR_CODES.has(error.code)) {

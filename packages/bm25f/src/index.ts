@@ -7,6 +7,9 @@ export { foldQuery, walkQuery } from './query/walk.ts'
 export type { QueryFolder } from './query/walk.ts'
 export type { QueryNode, TermNode } from './query/ast.ts'
 export type { QueryProblem, QueryWarning } from './query/problems.ts'
+// The citation sensor: a query that names one article
+export { citationRecordOf, createCitationMatcher } from './citation/citation.ts'
+export type { CitationField, CitationMatch, CitationMatcher, CitationRecord } from './citation/citation.ts'
 // The first stage: a searcher over an index, and the contract the later stages use
 export { createSearcher } from './search/searcher.ts'
 export type {

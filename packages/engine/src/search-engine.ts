@@ -12,6 +12,8 @@ import type { Analyzer } from '@pubmatch/analysis'
 import {
   createSearcher,
   type Candidate,
+  type CitationMatch,
+  type CitationMatcher,
   type Explanation,
   type FirstStageRanker,
   type MatchMode,
@@ -39,7 +41,7 @@ import {
   type RerankFallback,
 } from '@pubmatch/ltr'
 import type { SearchFacets } from '@pubmatch/solr'
-import { corpusMeshLookup, openForwardStore } from './corpus-data.ts'
+import { corpusCitationMatcher, corpusMeshLookup, openForwardStore } from './corpus-data.ts'
 import { matchingFacets } from './facets.ts'
 import { createHighlighter, highlightDocument, type Highlighted, type Highlighter } from './highlight.ts'
 import { applyPrf, PRF_CANDIDATES, prfOptions, type PrfOptions, type PrfResult } from './prf.ts'
@@ -77,6 +79,11 @@ export interface OpenSearchOptions {
   readonly onProgress?: (done: number, total: number) => void
   /** How far past its training range a query may go before the model leaves it alone (ltr's `DEFAULT_RANGE_MARGIN`). */
   readonly rangeMargin?: number
+  /**
+   * Load the citation sensor (the citation records of the index's corpus, see `search`'s
+   * `citation`). Defaults to `true` for PubMed indexes; test collections have no citations.
+   */
+  readonly citations?: boolean
 }
 
 /** A document of a result list. */
@@ -119,6 +126,13 @@ export interface EngineSearchOptions {
    * result). Defaults to `false`.
    */
   readonly facets?: boolean
+  /**
+   * The citation sensor: when the query is a citation of one article of the index (journal with
+   * year, volume, issue, page or first author; or its title pasted whole), that article is ranked
+   * first and the result says so (`citationMatch`). Applies to relevance-sorted searches without
+   * filters, on engines opened with `citations`. Defaults to `true`.
+   */
+  readonly citation?: boolean
 }
 
 /** A result page. */
@@ -139,6 +153,12 @@ export interface EngineResult {
   readonly prf?: { readonly terms: ReadonlyArray<readonly [string, number]> }
   /** With `facets`: counts over the matching set. */
   readonly facets?: SearchFacets
+  /**
+   * Set when the citation sensor recognised the query as a citation of one article: which, and
+   * the parts that matched. That article is ranked first; the rest keep their order after it. When
+   * the query itself does not match it, it is counted in `total` and its first-stage rank is `NaN`.
+   */
+  readonly citationMatch?: CitationMatch
 }
 
 /** Why a document is where it is for a query. */
@@ -307,6 +327,8 @@ interface EngineState extends EngineInternals {
   readonly model: EngineModel | undefined
   /** Candidates the model reorders (0 without a model). */
   readonly depth: number
+  /** The citation sensor's matcher (`undefined` when not loaded). */
+  readonly citations: CitationMatcher | undefined
 }
 
 const internals = new WeakMap<SearchEngine, EngineState>()
@@ -357,7 +379,8 @@ export async function openSearch(options: OpenSearchOptions): Promise<SearchEngi
   const model = opened?.model
   const analyzer = reader.analyzer(textFieldOf(reader))
   const highlighter = createHighlighter({ analyzer })
-  const state: EngineState = { reader, searcher, analyzer, highlighter, forwardStore, reranker: opened?.reranker, model, depth: model?.depth ?? 0 }
+  const citations = options.citations !== false && settings.fieldSet !== 'test-collection' ? await corpusCitationMatcher(settings, reader, options.index) : undefined
+  const state: EngineState = { reader, searcher, analyzer, highlighter, forwardStore, reranker: opened?.reranker, model, depth: model?.depth ?? 0, citations }
   const { onProgress: _onProgress, ...openedWith } = options
   const engine: SearchEngine = {
     openedWith,
@@ -485,11 +508,54 @@ function firstStageRequest(state: EngineState, options: EngineSearchOptions): { 
 }
 
 function pageFrom(state: EngineState, query: string, firstStageResult: SearchResult, options: EngineSearchOptions, started: number): EngineResult {
+  const page = citationPage(state, query, firstStageResult, options, started)
   if (options.facets !== true) {
-    return rankedPage(state, query, firstStageResult, options, started)
+    return page
   }
   const facets = matchingFacets(state.reader, state.searcher, query, options.filters, options.deadline)
-  return { ...rankedPage(state, query, firstStageResult, options, started), facets }
+  return { ...page, facets }
+}
+
+/**
+ * The citation sensor over a ranked page: the article a citation query names first, then the
+ * ranking without it. Needs the ranking only as deep as the page: the cited article takes the
+ * place of the one it pushes past the page's end.
+ */
+function citationPage(state: EngineState, query: string, firstStageResult: SearchResult, options: EngineSearchOptions, started: number): EngineResult {
+  const sensed =
+    state.citations !== undefined && options.citation !== false && options.sort !== 'date' && options.filters === undefined
+      ? state.citations.match(query)
+      : undefined
+  const docNumber = sensed === undefined ? undefined : state.reader.docNumber(sensed.id)
+  if (sensed === undefined || docNumber === undefined) {
+    return rankedPage(state, query, firstStageResult, options, started)
+  }
+  const offset = options.offset ?? 0
+  const limit = options.limit ?? 20
+  const { reader } = state
+  const whole = rankedPage(state, query, firstStageResult, { ...options, offset: 0, limit: offset + limit }, started)
+  let cited = whole.hits.find((hit) => hit.docNumber === docNumber)
+  let matchesQuery = true
+  if (cited === undefined) {
+    const candidate =
+      firstStageResult.hits.find((hit) => hit.docNumber === docNumber) ??
+      state.searcher.search(query, { limit: 1, explain: options.explain === true, filters: { ids: [sensed.id] } }).hits[0]
+    matchesQuery = candidate !== undefined
+    cited =
+      candidate === undefined
+        ? toHit(reader, { id: sensed.id, docNumber, score: 0, rank: Number.NaN }, 1, 0)
+        : toHit(reader, { ...candidate, rank: firstStageResult.hits.includes(candidate) ? candidate.rank : Number.NaN }, 1, candidate.score)
+  }
+  const ranking = [cited, ...whole.hits.filter((hit) => hit.docNumber !== docNumber)]
+  const hits = ranking.slice(offset, offset + limit).map((hit, i) => ({ ...hit, rank: offset + i + 1 }))
+  return {
+    ...whole,
+    offset,
+    hits,
+    total: whole.total + (matchesQuery ? 0 : 1),
+    citationMatch: sensed,
+    tookMs: performance.now() - started,
+  }
 }
 
 function rankedPage(state: EngineState, query: string, firstStageResult: SearchResult, options: EngineSearchOptions, started: number): EngineResult {

@@ -241,6 +241,7 @@ interface SearchFlags extends RankingFlags {
   rerank?: string
   usageLog?: string
   facets: boolean
+  citation: boolean
 }
 
 function addRerankOptions(command: Command): Command {
@@ -282,6 +283,7 @@ function registerSearchCommand(program: Command): void {
       ).choices([...FULLTEXT_STRATEGIES]),
     )
     .option('--facets', 'also count the years, publication types and languages of every matching document', false)
+    .option('--no-citation', 'do not put the article a citation query names (journal year;volume:page, author year journal, a title) first')
     .option('--json', 'print JSON', false)
   addRerankOptions(searchCommand)
     .addHelpText(
@@ -312,6 +314,7 @@ Examples:
         explain: flags.explain,
         prf: flags.prf === true,
         facets: flags.facets,
+        citation: flags.citation,
         ...(filters === undefined ? {} : { filters }),
       })
       printSearchResult(result, flags)
@@ -360,6 +363,13 @@ function printSearchResult(result: EngineResult, flags: { readonly json: boolean
     process.stderr.write(
       `note: the model left this query in first-stage order: ${f.feature} = ${f.value} is outside its training range [${f.range[0]}, ${f.range[1]}]\n`,
     )
+  }
+  if (result.citationMatch !== undefined) {
+    const c = result.citationMatch
+    const parts = Object.entries(c.matched)
+      .map(([part, value]) => `${part} ${JSON.stringify(value)}`)
+      .join(', ')
+    process.stderr.write(`note: citation sensor: the query cites ${c.id} (${c.form}: ${parts}); it is shown first\n`)
   }
   process.stdout.write(
     `${result.totalRelation === 'eq' ? '' : '≥ '}${result.total} matching documents; ${result.hits.length} shown from ${result.offset + 1}` +

@@ -1,0 +1,96 @@
+import { existsSync } from 'node:fs'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { sampleIndex } from '../test/sample.ts'
+import { CITATIONS_CACHE_FILE } from './corpus-data.ts'
+import { openSearch, type SearchEngine } from './search-engine.ts'
+
+// NLM's medsamp2006.xml (bundled): PMID 10540283 is Saunders NF et al., Mol Microbiol
+// 1999;34(1):24-36, "Transcription regulation of the nir gene cluster encoding nitrite reductase
+// of Paracoccus denitrificans involves NNR and NirI, a novel type of membrane protein."
+const SAUNDERS = '10540283'
+const TITLE =
+  'Transcription regulation of the nir gene cluster encoding nitrite reductase of Paracoccus denitrificans involves NNR and NirI, a novel type of membrane protein.'
+
+describe('the citation sensor over the bundled PubMed sample', () => {
+  let dir: string
+  let index: string
+  let engine: SearchEngine
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'engine-citation-'))
+    index = (await sampleIndex(dir)).index
+    engine = await openSearch({ index })
+  })
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true })
+  })
+
+  it('puts the article a journal-volume-page citation names first, and says what matched', () => {
+    const result = engine.search('Mol Microbiol 1999;34(1):24-36')
+    expect(result.citationMatch).toEqual({
+      id: SAUNDERS,
+      form: 'citation',
+      matched: { journal: 'mol microbiol', year: '1999', volume: '34', issue: '1', page: '24-36' },
+    })
+    expect(result.hits[0]).toMatchObject({ id: SAUNDERS, rank: 1 })
+    // the query's words all in one article: the first stage finds none, the sensor adds it
+    const plain = engine.search('Mol Microbiol 1999;34(1):24-36', { citation: false })
+    expect(plain.citationMatch).toBeUndefined()
+    expect(result.total).toBe(plain.total + (plain.hits.some((hit) => hit.id === SAUNDERS) ? 0 : 1))
+    if (!plain.hits.some((hit) => hit.id === SAUNDERS)) {
+      expect(Number.isNaN(result.hits[0]!.firstStage.rank)).toBe(true)
+    }
+  })
+
+  it('recognises author year journal and a title pasted whole', () => {
+    expect(engine.search('Saunders NF 1999 Mol Microbiol').hits[0]?.id).toBe(SAUNDERS)
+    const titled = engine.search(TITLE.slice(0, -1))
+    expect(titled.citationMatch).toMatchObject({ id: SAUNDERS, form: 'title' })
+    expect(titled.hits[0]?.id).toBe(SAUNDERS)
+  })
+
+  it('pages the ranking with the cited article first and the rest in their order', () => {
+    const query = 'Saunders 1999 Mol Microbiol'
+    const rest = engine
+      .search(query, { citation: false, limit: 30 })
+      .hits.filter((hit) => hit.id !== SAUNDERS)
+    const all = engine.search(query, { limit: 30 })
+    expect(all.hits.map((hit) => hit.id)).toEqual(
+      [SAUNDERS, ...rest.map((hit) => hit.id)].slice(0, 30),
+    )
+    const first = engine.search(query, { limit: 1 })
+    const second = engine.search(query, { offset: 1, limit: 29 })
+    expect([...first.hits, ...second.hits].map((hit) => hit.id)).toEqual(
+      all.hits.map((hit) => hit.id),
+    )
+    expect(all.hits.map((hit) => hit.rank)).toEqual(all.hits.map((_, i) => i + 1))
+  })
+
+  it('leaves topical queries, PubMed syntax, date sorts and filtered searches alone', () => {
+    for (const query of [
+      'nitrite reductase',
+      'cell OR patients',
+      'Mol Microbiol[ta] AND 1999[dp]',
+      'membrane protein 1999',
+    ]) {
+      const sensed = engine.search(query, { limit: 50 })
+      const plain = engine.search(query, { limit: 50, citation: false })
+      expect(sensed.citationMatch, query).toBeUndefined()
+      expect(sensed.hits.map((hit) => hit.id)).toEqual(plain.hits.map((hit) => hit.id))
+    }
+    expect(
+      engine.search('Mol Microbiol 1999;34:24', { sort: 'date' }).citationMatch,
+    ).toBeUndefined()
+    expect(
+      engine.search('Mol Microbiol 1999;34:24', { filters: { years: [1990, 2000] } }).citationMatch,
+    ).toBeUndefined()
+  })
+
+  it('keeps the citation records beside the index, and is off when not asked for', async () => {
+    expect(existsSync(join(index, CITATIONS_CACHE_FILE))).toBe(true)
+    const without = await openSearch({ index, citations: false })
+    expect(without.search('Mol Microbiol 1999;34:24').citationMatch).toBeUndefined()
+  })
+})

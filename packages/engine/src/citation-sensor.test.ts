@@ -51,6 +51,20 @@ describe('the citation sensor over the bundled PubMed sample', () => {
     expect(titled.hits[0]?.id).toBe(SAUNDERS)
   })
 
+  it('answers a citation that is not valid PubMed syntax with the cited article alone, and a warning', () => {
+    // medsamp2006: PMID 13072632, Wirth W, a translated title in MEDLINE's brackets
+    const query =
+      '[Pharmacology of phosphoric acid esters; diethylthiophosphoric acid ester of ethylthioglycol.]'
+    expect(() => engine.search(query, { citation: false })).toThrow(
+      expect.objectContaining({ code: 'QUERY_SYNTAX' }),
+    )
+    const result = engine.search(query)
+    expect(result).toMatchObject({ total: 1, citationMatch: { id: '13072632', form: 'title' } })
+    expect(result.hits.map((hit) => hit.id)).toEqual(['13072632'])
+    expect(result.warnings.map((w) => w.code)).toEqual(['CITATION_ONLY'])
+    expect(engine.search(query, { offset: 1 }).hits).toEqual([])
+  })
+
   it('pages the ranking with the cited article first and the rest in their order', () => {
     const query = 'Saunders 1999 Mol Microbiol'
     const rest = engine

@@ -26,7 +26,7 @@ import {
   type SearchWarning,
   type TieBreak,
 } from '@pubmatch/bm25f'
-import { PubmatchError } from '@pubmatch/core'
+import { isPubmatchError, PubmatchError } from '@pubmatch/core'
 import { openFulltextIndex } from '@pubmatch/fulltext'
 import { openIndex, type IndexReader, type StoredDocument } from '@pubmatch/index'
 import {
@@ -473,14 +473,46 @@ async function openModel(
 function search(state: EngineState, query: string, options: EngineSearchOptions): EngineResult {
   const started = performance.now()
   const { limit, exactTotal } = firstStageRequest(state, options)
-  const result = state.searcher.search(query, {
-    ...(options.filters === undefined ? {} : { filters: options.filters }),
-    ...(options.deadline === undefined ? {} : { deadline: options.deadline }),
-    explain: options.explain === true,
-    limit,
-    ...(exactTotal ? { exactTotal: true } : {}),
-  })
+  let result: SearchResult
+  try {
+    result = state.searcher.search(query, {
+      ...(options.filters === undefined ? {} : { filters: options.filters }),
+      ...(options.deadline === undefined ? {} : { deadline: options.deadline }),
+      explain: options.explain === true,
+      limit,
+      ...(exactTotal ? { exactTotal: true } : {}),
+    })
+  } catch (error) {
+    // a citation typed as people type them ("Angew. Chem. Int. Ed. Engl. 2015;54:10604", a
+    // title in brackets or with "#1") need not be a valid PubMed search: the cited article alone
+    const sensed = isPubmatchError(error) && (error.code === 'QUERY_SYNTAX' || error.code === 'UNKNOWN_FIELD' || error.code === 'INVALID_ARGUMENT') ? senseCitation(state, query, options) : undefined
+    const docNumber = sensed === undefined ? undefined : state.reader.docNumber(sensed.id)
+    if (sensed === undefined || docNumber === undefined || !(error instanceof PubmatchError)) {
+      throw error
+    }
+    const offset = options.offset ?? 0
+    const limitShown = options.limit ?? 20
+    const cited = toHit(state.reader, { id: sensed.id, docNumber, score: 0, rank: Number.NaN }, 1, 0)
+    return {
+      query,
+      total: 1,
+      totalRelation: 'eq',
+      offset,
+      hits: offset === 0 && limitShown > 0 ? [cited] : [],
+      reranked: false,
+      warnings: [{ code: 'CITATION_ONLY', message: `${error.code}: ${error.message}; the query cites ${sensed.id}, the only result` }],
+      citationMatch: sensed,
+      tookMs: performance.now() - started,
+    }
+  }
   return pageFrom(state, query, result, options, started)
+}
+
+/** The citation sensor's match for a query, when it applies to these options. */
+function senseCitation(state: EngineState, query: string, options: EngineSearchOptions): CitationMatch | undefined {
+  return state.citations !== undefined && options.citation !== false && options.sort !== 'date' && options.filters === undefined
+    ? state.citations.match(query)
+    : undefined
 }
 
 function firstStageRequest(state: EngineState, options: EngineSearchOptions): { readonly limit: number; readonly exactTotal: boolean } {
@@ -522,10 +554,7 @@ function pageFrom(state: EngineState, query: string, firstStageResult: SearchRes
  * place of the one it pushes past the page's end.
  */
 function citationPage(state: EngineState, query: string, firstStageResult: SearchResult, options: EngineSearchOptions, started: number): EngineResult {
-  const sensed =
-    state.citations !== undefined && options.citation !== false && options.sort !== 'date' && options.filters === undefined
-      ? state.citations.match(query)
-      : undefined
+  const sensed = senseCitation(state, query, options)
   const docNumber = sensed === undefined ? undefined : state.reader.docNumber(sensed.id)
   if (sensed === undefined || docNumber === undefined) {
     return rankedPage(state, query, firstStageResult, options, started)

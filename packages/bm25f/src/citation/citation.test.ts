@@ -41,7 +41,7 @@ const COLEMAN: CitationRecord = {
 const WIRTH: CitationRecord = {
   id: '13072632',
   title:
-    '[Pharmacology of phosphoric acid esters; diethylthiophosphoric acid ester of ethylthioglycol (systox)].',
+    '[Pharmacology of phosphoric acid esters; diethylthiophosphoric acid ester of ethylthioglycol.]',
   journal: {
     title: 'Naunyn-Schmiedebergs Archiv für experimentelle Pathologie und Pharmakologie.',
     medlineTa: 'Naunyn Schmiedebergs Arch Exp Pathol Pharmakol',
@@ -94,6 +94,19 @@ describe('foldCitationText', () => {
       'the new england journal of medicine',
     ])
   })
+
+  it('drops a bracketed medium from a full title (real: Dermatol Online J)', () => {
+    expect(
+      journalVariants({
+        title: 'Dermatology online journal [electronic resource]',
+        medlineTa: 'Dermatol Online J',
+      }).sort(),
+    ).toEqual([
+      'dermatol online j',
+      'dermatology online journal',
+      'dermatology online journal electronic resource',
+    ])
+  })
 })
 
 describe('createCitationMatcher', () => {
@@ -121,6 +134,68 @@ describe('createCitationMatcher', () => {
     expect(matcher.match('Nucleic Acids Res 2004 32 e14')?.id).toBe('14744982')
   })
 
+  it('reads a full journal title of any length (real: Am J Orthod Dentofacial Orthop)', () => {
+    const ortho: CitationRecord = {
+      id: '26432299',
+      title: 'z',
+      journal: {
+        title:
+          'American journal of orthodontics and dentofacial orthopedics : official publication of the American Association of Orthodontists, its constituent societies, and the American Board of Orthodontics',
+        medlineTa: 'Am J Orthod Dentofacial Orthop',
+      },
+      year: 2015,
+      volume: '148',
+      pagination: '521',
+    }
+    const one = createCitationMatcher([ortho])
+    expect(one.match(`${ortho.journal!.title!} 148 521`)?.id).toBe('26432299')
+    expect(
+      one.match('American journal of orthodontics and dentofacial orthopedics 2015;148:521')?.id,
+    ).toBe('26432299')
+  })
+
+  it('reads issue and volume ranges and roman-numbered pages (real MEDLINE values)', () => {
+    // Acta Oncol 2001;40(2-3):175-84 and Emerg Med Clin North Am 1999;17(1):77-95, viii
+    const oncol: CitationRecord = {
+      id: '11441930',
+      title: 'x',
+      journal: { medlineTa: 'Acta Oncol' },
+      year: 2001,
+      volume: '40',
+      issue: '2-3',
+      pagination: '175-84',
+    }
+    const emerg: CitationRecord = {
+      id: '10101342',
+      title: 'y',
+      journal: { medlineTa: 'Emerg Med Clin North Am' },
+      year: 1999,
+      volume: '17',
+      issue: '1',
+      pagination: '77-95, viii',
+    }
+    const both = createCitationMatcher([oncol, emerg])
+    expect(both.match('Acta Oncol. 2001;40(2-3):175-84')).toMatchObject({
+      id: '11441930',
+      matched: { issue: '2-3', page: '175-84' },
+    })
+    expect(both.match('Emerg Med Clin North Am. 1999;17(1):77-95, viii')?.id).toBe('10101342')
+    // Gazz Int Med Chir 1963;68:SUPPL:4309: the supplement's page
+    const gazz: CitationRecord = {
+      id: '14177620',
+      title: 'w',
+      journal: { medlineTa: 'Gazz Int Med Chir' },
+      year: 1963,
+      volume: '68',
+      pagination: 'SUPPL:4309',
+    }
+    expect(
+      createCitationMatcher([gazz]).match('Gazz Int Med Chir 1963;68:SUPPL:4309')?.matched,
+    ).toMatchObject({ page: 'SUPPL:4309' })
+    // a roman numeral before any page is no page
+    expect(both.match('Emerg Med Clin North Am 1999 17 viii')).toBeUndefined()
+  })
+
   it('finds author year journal, with or without initials', () => {
     expect(matcher.match('saunders 1999 mol microbiol')?.matched).toEqual({
       author: 'Saunders NF',
@@ -144,9 +219,12 @@ describe('createCitationMatcher', () => {
     expect(matcher.match(SAUNDERS.title.slice(0, -1))?.id).toBe('10540283')
     expect(
       matcher.match(
-        'pharmacology of phosphoric acid esters diethylthiophosphoric acid ester of ethylthioglycol systox',
+        'pharmacology of phosphoric acid esters diethylthiophosphoric acid ester of ethylthioglycol',
       )?.id,
     ).toBe('13072632')
+    // MEDLINE's brackets around a translated title
+    expect(matcher.match(WIRTH.title)?.id).toBe('13072632')
+    expect(matcher.match('[Obesity, diet and exercise in adults].')).toBeUndefined()
   })
 
   it('leaves topical queries, partial citations and ambiguous ones alone', () => {

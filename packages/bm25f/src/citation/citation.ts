@@ -54,8 +54,8 @@ export interface CitationMatcher {
 /** A title must have at least this many words to be recognised pasted whole. */
 export const MIN_TITLE_WORDS = 4
 
-/** Queries longer than this (characters) are never citations of the journal-volume-page kind. */
-const MAX_CITATION_TOKENS = 24
+/** Beside the journal's name, a citation has at most this many words and numbers. */
+const MAX_CITATION_PARTS = 16
 
 /** Words people type in citations that name no part of them. */
 const FILLER = new Set(['et', 'al', 'vol', 'no', 'pp', 'pt', 'suppl', 'doi', 'pmid', 'epub'])
@@ -77,8 +77,8 @@ export function foldCitationText(text: string): string {
 
 /**
  * The names a journal is typed by, folded: its MedlineTA, ISO abbreviation and title, the title
- * also without a leading "the", without a parenthesised place (`Lancet (London, England)`) and
- * without a subtitle after `:`.
+ * also without a leading "the", without a parenthesised place (`Lancet (London, England)`) or a
+ * bracketed medium (`[electronic resource]`), and without a subtitle after `:`.
  * @param journal - the journal's names
  */
 export function journalVariants(journal: NonNullable<CitationRecord['journal']>): string[] {
@@ -99,7 +99,7 @@ export function journalVariants(journal: NonNullable<CitationRecord['journal']>)
   add(journal.isoAbbreviation)
   add(journal.title)
   if (journal.title !== undefined) {
-    add(journal.title.replace(/\([^)]*\)/g, ' '))
+    add(journal.title.replace(/\([^)]*\)|\[[^\]]*\]/g, ' '))
     add(journal.title.split(/\s:\s|:\s/)[0])
   }
   return [...variants]
@@ -109,7 +109,7 @@ export function journalVariants(journal: NonNullable<CitationRecord['journal']>)
 function pagesOf(pagination: string): { first: string | undefined; all: Set<string> } {
   const tokens = foldCitationText(pagination)
     .split(' ')
-    .filter((t) => t !== '')
+    .filter((t) => t !== '' && !FILLER.has(t))
   const all = new Set<string>(tokens)
   const range = /^([a-z]*)(\d+)\s*-\s*([a-z]*)(\d+)/i.exec(pagination.trim())
   if (range !== null) {
@@ -125,9 +125,11 @@ function pagesOf(pagination: string): { first: string | undefined; all: Set<stri
 interface Prepared {
   readonly record: CitationRecord
   readonly year: string | undefined
-  readonly volume: string | undefined
-  readonly issue: string | undefined
+  /** The words and numbers of the volume and the issue (`25-26` is `25` and `26`). */
+  readonly volume: ReadonlySet<string>
+  readonly issue: ReadonlySet<string>
   readonly firstPage: string | undefined
+  /** Every page token of the pagination (numbers, e-locators, roman numerals), ends expanded. */
   readonly pages: ReadonlySet<string>
   readonly lastName: string | undefined
   readonly initials: string
@@ -171,6 +173,15 @@ export function citationRecordOf(article: Article): CitationRecord {
   }
 }
 
+const tokenSet = (text: string | undefined): ReadonlySet<string> =>
+  new Set(
+    text === undefined
+      ? []
+      : foldCitationText(text)
+          .split(' ')
+          .filter((t) => t !== '' && !FILLER.has(t)),
+  )
+
 const push = <K, V>(map: Map<K, V[]>, key: K, value: V): void => {
   const list = map.get(key)
   if (list === undefined) {
@@ -198,9 +209,8 @@ export function createCitationMatcher(records: Iterable<CitationRecord>): Citati
     const prepared: Prepared = {
       record,
       year: record.year === undefined ? undefined : String(record.year),
-      volume:
-        record.volume === undefined ? undefined : foldCitationText(record.volume) || undefined,
-      issue: record.issue === undefined ? undefined : foldCitationText(record.issue) || undefined,
+      volume: tokenSet(record.volume),
+      issue: tokenSet(record.issue),
       firstPage: pages.first,
       pages: pages.all,
       lastName:
@@ -230,9 +240,8 @@ function matchTitle(
   byTitle: ReadonlyMap<string, Prepared[]>,
   query: string,
 ): CitationMatch | undefined {
-  if (query.includes('[')) {
-    return undefined
-  }
+  // brackets are kept: MEDLINE's translated titles and chemical names (`[1-13C]pyruvate`) have
+  // them, and a search with field tags is never a whole title of four words or more
   const found = byTitle.get(foldCitationText(query))
   if (found === undefined || found.length !== 1) {
     return undefined
@@ -255,7 +264,7 @@ function matchCitation(
   const tokens = foldCitationText(query)
     .split(' ')
     .filter((t) => t !== '')
-  if (tokens.length < 2 || tokens.length > MAX_CITATION_TOKENS) {
+  if (tokens.length < 2 || tokens.length > longestJournal + MAX_CITATION_PARTS) {
     return undefined
   }
   // the longest runs of words that name a journal
@@ -286,7 +295,7 @@ function matchCitation(
     }
     const journalText = tokens.slice(span.start, span.end).join(' ')
     for (const prepared of new Set(span.records)) {
-      const matched = matchParts(prepared, numbers, words)
+      const matched = matchParts(prepared, rest)
       if (matched === undefined) {
         continue
       }
@@ -312,27 +321,28 @@ function matchCitation(
 }
 
 /**
- * The parts of a record the query's other tokens name, or `undefined` when a token names
- * nothing of it (then the record is not the one cited).
+ * The parts of a record the query's tokens besides the journal name, or `undefined` when a token
+ * names nothing of it (then the record is not the one cited). Tokens that are no year, volume,
+ * issue or page must be the first author's last name and initials.
  */
 function matchParts(
   prepared: Prepared,
-  numbers: readonly string[],
-  words: readonly string[],
+  tokens: readonly string[],
 ): Map<CitationField, string> | undefined {
   const matched = new Map<CitationField, string>()
   const record = prepared.record
-  for (const token of numbers) {
+  const words: string[] = []
+  for (const token of tokens) {
     let named = false
     if (token === prepared.year) {
       matched.set('year', token)
       named = true
     }
-    if (token === prepared.volume) {
+    if (prepared.volume.has(token)) {
       matched.set('volume', record.volume!)
       named = true
     }
-    if (token === prepared.issue) {
+    if (prepared.issue.has(token)) {
       matched.set('issue', record.issue!)
       named = true
     }
@@ -340,11 +350,14 @@ function matchParts(
       matched.set('page', record.pagination!)
       named = true
     } else if (prepared.pages.has(token) && matched.has('page')) {
-      // the end of a page range, after its first page
+      // the rest of a page range after its first page
       named = true
     }
     if (!named) {
-      return undefined
+      if (/\d/.test(token)) {
+        return undefined
+      }
+      words.push(token)
     }
   }
   if (words.length > 0) {

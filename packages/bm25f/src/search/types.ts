@@ -183,6 +183,11 @@ export type SearchWarningCode =
    * hold (the two were built from different states of the corpus); they were left out.
    */
   | 'BACKEND_MISMATCH'
+  /**
+   * The query could not be searched (not valid PubMed syntax, a tag the index cannot answer, a history reference)
+   * but the citation sensor recognised it as a citation of one article, the only result.
+   */
+  | 'CITATION_ONLY'
 
 /** A problem worked around during a search. */
 export interface SearchWarning {

@@ -26,7 +26,8 @@ const TOP_CONTRIBUTIONS = 15
  *   firstStage: { score: number, rank?: number } }} Hit
  * @typedef {{ total: number, totalRelation: 'eq' | 'gte', sort: string, reranked: boolean, fallback?: Fallback,
  *   model?: string, searchId?: string, results: Hit[], warnings: { code: string, message: string }[],
- *   citationMatch?: { pmid: string, form: string, matched: Record<string, string> }, tookMs: number }} SearchResponse
+ *   citationMatch?: { pmid: string, form: string, matched: Record<string, string> },
+ *   searchDetails?: { query: string, mappings: { text: string, kind: string, to: string[] }[] }, tookMs: number }} SearchResponse
  * @typedef {{ query: string, matches: boolean, firstStage?: { rank?: number, score: number, explain?: Explanation },
  *   secondStage?: { rank: number, score: number, bias: number, contributions: Contribution[] },
  *   fallback?: Fallback, document: { title: string } }} ExplainResponse
@@ -371,6 +372,7 @@ function statusNotes(state, data) {
   return [
     h('p', {}, ranking, h('span', { class: 'took' }, ` ${Math.round(data.tookMs)} ms`)),
     data.fallback !== undefined && h('p', { class: 'note' }, fallbackText(data.fallback)),
+    data.searchDetails !== undefined && h('p', { class: 'note' }, 'Search details: ', h('code', {}, data.searchDetails.query)),
     data.citationMatch !== undefined &&
       h(
         'p',

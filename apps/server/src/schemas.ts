@@ -192,6 +192,24 @@ export const searchResponseSchema: Schema = {
         properties: { term: { type: 'string' }, weight: { type: 'number' } },
       },
     },
+    searchDetails: {
+      type: 'object',
+      description: 'With automatic term mapping (serve --term-mapping): the query as searched, in PubMed syntax, and the runs of words that mapped',
+      required: ['query', 'mappings'],
+      additionalProperties: false,
+      properties: {
+        query: { type: 'string' },
+        mappings: {
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['text', 'kind', 'to'],
+            additionalProperties: false,
+            properties: { text: { type: 'string' }, kind: { type: 'string', enum: ['mesh', 'journal'] }, to: { type: 'array', items: { type: 'string' } } },
+          },
+        },
+      },
+    },
     citationMatch: {
       type: 'object',
       description: 'The citation sensor recognised the query as a citation of this article, shown first: how it was named and the parts that matched',

@@ -73,6 +73,19 @@ describe('pubmatch server on the bundled MEDLINE sample', () => {
     expect(off.results.some((r: { pmid: string }) => r.pmid === '10540283')).toBe(false)
   })
 
+  it('answers the translation of automatic term mapping as searchDetails when the engine maps terms', async () => {
+    // desc-samples.xml: "Homo sapiens" is an entry term of D006801 Humans
+    const mapping = await createServer({ engine: await openSearch({ index: engine.indexDir, ranking: { termMapping: true } }), logDir: join(dir, 'log-atm'), rateLimit: false })
+    try {
+      const body = (await call(mapping, 'GET', '/search?q=homo%20sapiens', '/search')).json()
+      expect(body.searchDetails).toEqual({ query: '"Humans"[mh] OR Humans OR homo sapiens', mappings: [{ text: 'homo sapiens', kind: 'mesh', to: ['Humans'] }] })
+      expect(body.total).toBe(engine.search('"Humans"[mh] OR Humans OR homo sapiens').total)
+      expect((await call(app, 'GET', '/search?q=homo%20sapiens', '/search')).json().searchDetails).toBeUndefined()
+    } finally {
+      await mapping.close()
+    }
+  })
+
   it('filters by year (one year, ranges, open ends), publication type and language, and sorts by date', async () => {
     const all = (await call(app, 'GET', '/search?q=cell&size=100', '/search')).json()
     const reviews = (await call(app, 'GET', '/search?q=cell&size=100&pt=Review', '/search')).json()

@@ -7,6 +7,8 @@ export { foldQuery, walkQuery } from './query/walk.ts'
 export type { QueryFolder } from './query/walk.ts'
 export type { QueryNode, TermNode } from './query/ast.ts'
 export type { QueryProblem, QueryWarning } from './query/problems.ts'
+export { mapQueryTerms } from './query/term-mapping.ts'
+export type { TermMapping, TermMappingLookup, TermMappingOptions } from './query/term-mapping.ts'
 // The citation sensor: a query that names one article
 export { citationRecordOf, createCitationMatcher } from './citation/citation.ts'
 export type { CitationField, CitationMatch, CitationMatcher, CitationRecord } from './citation/citation.ts'

@@ -11,6 +11,7 @@
 import type { Analyzer } from '@pubmatch/analysis'
 import {
   createSearcher,
+  formatQuery,
   type Candidate,
   type CitationMatch,
   type CitationMatcher,
@@ -24,6 +25,7 @@ import {
   type SearchOptions,
   type SearchResult,
   type SearchWarning,
+  type TermMapping,
   type TieBreak,
 } from '@pubmatch/bm25f'
 import { isPubmatchError, PubmatchError } from '@pubmatch/core'
@@ -62,6 +64,13 @@ export interface RankingOptions {
   readonly recover?: boolean
   /** Map `[mh]` terms through the corpus's MeSH vocabulary (PubMed indexes). Defaults to `true`. */
   readonly mesh?: boolean
+  /**
+   * Automatic term mapping (PubMed's ATM): untagged terms also search the MeSH descriptors their
+   * words name (exploded; the corpus's MeSH vocabulary) and, whole, the journal they name (the
+   * corpus's journals); each result gives the translation (`translation`). Not with a model: its
+   * first stage was recorded without it. Defaults to `false`.
+   */
+  readonly termMapping?: boolean
 }
 
 /** Options of {@link openSearch}. */
@@ -153,6 +162,8 @@ export interface EngineResult {
   readonly prf?: { readonly terms: ReadonlyArray<readonly [string, number]> }
   /** With `facets`: counts over the matching set. */
   readonly facets?: SearchFacets
+  /** With `ranking.termMapping`: the query as searched (PubMed syntax) and the runs of words that mapped. */
+  readonly translation?: { readonly query: string; readonly mappings: readonly TermMapping[] }
   /**
    * Set when the citation sensor recognised the query as a citation of one article: which, and
    * the parts that matched. That article is ranked first; the rest keep their order after it. When
@@ -369,7 +380,8 @@ export const RESULT_WINDOW = 10_000
 export async function openSearch(options: OpenSearchOptions): Promise<SearchEngine> {
   const settings = await readIndexSettings(options.index)
   const reader = await openIndex(options.index)
-  const { searcher, firstStage } = await firstStageOf(reader, settings, options)
+  const citations = options.citations !== false && settings.fieldSet !== 'test-collection' ? await corpusCitationMatcher(settings, reader, options.index) : undefined
+  const { searcher, firstStage } = await firstStageOf(reader, settings, options, citations)
   let forward: Promise<ForwardIndex> | undefined
   const forwardStore = (): Promise<ForwardIndex> => {
     forward ??= openForwardStore(options.index, reader, settings, options.onProgress)
@@ -379,7 +391,6 @@ export async function openSearch(options: OpenSearchOptions): Promise<SearchEngi
   const model = opened?.model
   const analyzer = reader.analyzer(textFieldOf(reader))
   const highlighter = createHighlighter({ analyzer })
-  const citations = options.citations !== false && settings.fieldSet !== 'test-collection' ? await corpusCitationMatcher(settings, reader, options.index) : undefined
   const state: EngineState = { reader, searcher, analyzer, highlighter, forwardStore, reranker: opened?.reranker, model, depth: model?.depth ?? 0, citations }
   const { onProgress: _onProgress, ...openedWith } = options
   const engine: SearchEngine = {
@@ -417,16 +428,26 @@ async function firstStageOf(
   reader: IndexReader,
   settings: IndexSettings,
   options: OpenSearchOptions,
+  citations: CitationMatcher | undefined,
 ): Promise<{ searcher: FirstStageRanker; firstStage: CurrentFirstStage }> {
   const ranking = options.ranking ?? {}
   const testCollection = settings.fieldSet === 'test-collection'
+  const termMapping = ranking.termMapping === true
+  if (termMapping && options.model !== undefined) {
+    throw new PubmatchError('INVALID_ARGUMENT', 'automatic term mapping is not part of a model’s first stage: search with the model without it, or without the model')
+  }
+  const meshWanted = termMapping || (ranking.mesh !== false && !testCollection)
+  const mesh = meshWanted ? await corpusMeshLookup(settings, options.index) : undefined
   const ranker = { name: ranking.ranker ?? 'bm25f', params: { ...ranking.params } } as ScorerConfig
   const defaults: SearchOptions = {
     ranker,
     match: ranking.match ?? (testCollection ? 'any' : 'all'),
     syntax: ranking.syntax ?? (testCollection ? 'plain' : 'pubmed'),
     parse: ranking.recover === true ? { recover: true } : {},
-    mesh: ranking.mesh !== false && !testCollection ? await corpusMeshLookup(settings, options.index) : undefined,
+    mesh: ranking.mesh !== false && !testCollection ? mesh : undefined,
+    ...(termMapping
+      ? { termMapping: { ...(mesh === undefined ? {} : { mesh }), ...(citations === undefined ? {} : { journal: (text: string) => citations.journal(text) }) } }
+      : {}),
   }
   const firstStage: CurrentFirstStage = {
     ranker: ranker.name,
@@ -767,6 +788,7 @@ function finish(
     reranked,
     ...(fallback === undefined ? {} : { fallback }),
     warnings: result.warnings,
+    ...(result.mappings === undefined ? {} : { translation: { query: formatQuery(result.query), mappings: result.mappings } }),
     tookMs: performance.now() - started,
   }
 }

@@ -39,6 +39,7 @@ export interface RankingFlags {
   la: string[]
   recover: boolean
   mesh: boolean
+  termMapping?: boolean
   prf?: boolean
 }
 
@@ -64,6 +65,11 @@ export function addRankingOptions(command: Command): Command {
     .option('--la <code>', 'language filter, repeatable (e.g. eng)', collect, [])
     .option('--recover', 'work around query syntax errors instead of failing (with warnings)', false)
     .option('--no-mesh', 'do not map [mh] terms through the corpus MeSH vocabulary')
+    .option(
+      '--term-mapping',
+      "automatic term mapping (PubMed's ATM): untagged terms also search the MeSH descriptors they name (the corpus's vocabulary, exploded) and the journal they name; the translation is printed",
+      false,
+    )
     .option(
       '--prf',
       'pseudo relevance feedback in the first stage: its top 1,000 re-ranked by the query expanded from their top 10 (Rocchio; Niesink 2017)',
@@ -108,6 +114,7 @@ export function rankingOf(flags: RankingFlags): RankingOptions {
     ...(flags.syntax === undefined ? {} : { syntax: flags.syntax }),
     recover: flags.recover,
     mesh: flags.mesh,
+    ...(flags.termMapping === true ? { termMapping: true } : {}),
   }
 }
 
@@ -363,6 +370,10 @@ function printSearchResult(result: EngineResult, flags: { readonly json: boolean
     process.stderr.write(
       `note: the model left this query in first-stage order: ${f.feature} = ${f.value} is outside its training range [${f.range[0]}, ${f.range[1]}]\n`,
     )
+  }
+  if (result.translation !== undefined) {
+    const mapped = result.translation.mappings.map((m) => `${m.text} → ${m.to.join(', ')}${m.kind === 'journal' ? ' [ta]' : ' [mh]'}`)
+    process.stderr.write(`note: search details: ${result.translation.query}${mapped.length === 0 ? '' : ` (mapped: ${mapped.join('; ')})`}\n`)
   }
   if (result.citationMatch !== undefined) {
     const c = result.citationMatch

@@ -96,6 +96,7 @@ export const searchRoutes: FastifyPluginAsyncJsonSchemaToTs<{ Options: SearchRou
         generation: engine.generation,
         ...(searchId === undefined ? {} : { searchId }),
         ...(result.prf === undefined ? {} : { prf: result.prf.terms.slice(0, 12).map(([term, weight]) => ({ term, weight })) }),
+        ...(result.translation === undefined ? {} : { searchDetails: { query: result.translation.query, mappings: result.translation.mappings } }),
         ...(result.citationMatch === undefined ? {} : { citationMatch: { pmid: result.citationMatch.id, form: result.citationMatch.form, matched: result.citationMatch.matched } }),
         ...('facets' in result && result.facets !== undefined ? { facets: result.facets } : {}),
         results: result.hits.map((hit) => hitJson(hit, 'highlights' in hit ? hit.highlights : engine.highlights(hit.document, q.q), q.explain)),

@@ -49,6 +49,12 @@ export interface CitationMatcher {
    * @param query - the query as typed
    */
   match(query: string): CitationMatch | undefined
+  /**
+   * The MedlineTA (else ISO abbreviation, else title) of the journal `text` names, when its
+   * records agree on one; `undefined` otherwise.
+   * @param text - a journal name as typed (MedlineTA, ISO abbreviation or title)
+   */
+  journal(text: string): string | undefined
 }
 
 /** A title must have at least this many words to be recognised pasted whole. */
@@ -233,6 +239,15 @@ export function createCitationMatcher(records: Iterable<CitationRecord>): Citati
   return {
     size,
     match: (query) => matchTitle(byTitle, query) ?? matchCitation(byJournal, longestJournal, query),
+    journal: (text) => {
+      const names = new Set(
+        (byJournal.get(foldCitationText(text)) ?? []).map((p) => {
+          const j = p.record.journal!
+          return j.medlineTa ?? j.isoAbbreviation ?? j.title
+        }),
+      )
+      return names.size === 1 ? [...names][0] : undefined
+    },
   }
 }
 
@@ -288,9 +303,8 @@ function matchCitation(
     const rest = [...tokens.slice(0, span.start), ...tokens.slice(span.end)].filter(
       (t) => !FILLER.has(t),
     )
-    const numbers = rest.filter((t) => /\d/.test(t))
-    const words = rest.filter((t) => !/\d/.test(t))
-    if (words.length > 4) {
+    // beside the journal: an author's name and initials, words of a volume or issue
+    if (rest.filter((t) => !/\d/.test(t)).length > 6) {
       continue
     }
     const journalText = tokens.slice(span.start, span.end).join(' ')

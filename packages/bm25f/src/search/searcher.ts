@@ -17,6 +17,7 @@ import {
 import type { CollectionStats, TermStats } from '../scoring/stats.ts'
 import type { PreparedQuery } from '../scoring/term-scorer.ts'
 import { compileQuery, filterPlan, type CompileContext } from './compile.ts'
+import { mapQueryTerms } from '../query/term-mapping.ts'
 import { QUESTION_STOPWORDS } from './question-stopwords.ts'
 import { LengthRangeMin } from './length-bounds.ts'
 import { andPlan, planCoverage, type ClauseSpec, type MatchPlan } from './plan.ts'
@@ -224,6 +225,12 @@ function compileContext(
   }
 }
 
+/** Whether the index has a field for a PubMed tag. */
+function answersTag(ctx: CompileContext, tag: string): boolean {
+  const fields = Object.hasOwn(ctx.tagFields, tag) ? ctx.tagFields[tag]! : []
+  return fields.some((field) => ctx.reader.hasField(field))
+}
+
 /** The search's statistics; no loop output when nothing was searched. */
 function searchStats(out: TopKOutput | null, clauses: number, pruned: boolean): SearchStats {
   return {
@@ -275,8 +282,19 @@ class Searcher implements FirstStageRanker {
     const reader = this.reader
     const warnings: SearchWarning[] = []
     const settings = searchSettings(options)
-    const node = readQuery(query, options, warnings)
+    const read = readQuery(query, options, warnings)
     const ctx = compileContext(reader, options, settings, warnings)
+    // automatic term mapping of a query given as text (a tree is searched as given)
+    const mapped =
+      options.termMapping === undefined || typeof query !== 'string'
+        ? undefined
+        : mapQueryTerms(read, options.termMapping, {
+            combine: settings.match === 'all' ? 'and' : 'or',
+            meshTag: answersTag(ctx, 'mh'),
+            journalTag: answersTag(ctx, 'ta'),
+          })
+    const node = mapped?.query ?? read
+    const mappings = mapped === undefined ? {} : { mappings: mapped.mappings }
     const { scoredFields } = ctx
     const compiled = compileQuery(node, ctx)
     const plan: MatchPlan =
@@ -290,7 +308,7 @@ class Searcher implements FirstStageRanker {
     }
     if (compiled.ignored || reader.docCount === 0 || plan.kind === 'none') {
       const stats = searchStats(null, clauseCount, pruning)
-      return { hits: [], total: 0, totalRelation: 'eq', query: node, warnings, stats }
+      return { hits: [], total: 0, totalRelation: 'eq', query: node, ...mappings, warnings, stats }
     }
 
     const prepared =
@@ -332,7 +350,7 @@ class Searcher implements FirstStageRanker {
       this.explain(hits, compiled.clauses, prepared, scoredFields)
     }
     const stats = searchStats(out, clauseCount, pruning)
-    return { hits, total, totalRelation, query: node, warnings, stats }
+    return { hits, total, totalRelation, query: node, ...mappings, warnings, stats }
   }
 
   /** The scorer's prepared query over the clauses' statistics in this index. */

@@ -13,6 +13,7 @@ import {
   createSearcher,
   formatQuery,
   type Candidate,
+  type QueryNode,
   type CitationMatch,
   type CitationMatcher,
   type Explanation,
@@ -759,6 +760,33 @@ function toHit(reader: IndexReader, candidate: Candidate, rank: number, score: n
   }
 }
 
+/**
+ * A mapped query as PubMed text; a plain-text query whose words PubMed's syntax cannot hold (a lone
+ * `"`) is written with its terms as typed, for people to read.
+ */
+function translationText(query: QueryNode): string {
+  try {
+    return formatQuery(query)
+  } catch {
+    const write = (node: QueryNode, parent: 'and' | 'or' | undefined): string => {
+      switch (node.kind) {
+        case 'term':
+          return node.field === null ? node.text : `"${node.text}"[${node.field}]`
+        case 'and':
+        case 'or': {
+          const text = node.children.map((child) => write(child, node.kind)).join(node.kind === 'and' ? ' AND ' : ' OR ')
+          return parent === undefined ? text : `(${text})`
+        }
+        case 'not':
+          return `${write(node.include, 'and')} NOT ${write(node.exclude, 'and')}`
+        default:
+          return formatQuery(node)
+      }
+    }
+    return write(query, undefined)
+  }
+}
+
 function dateOf(dates: Float64Array, hit: Candidate): number {
   const value = dates[hit.docNumber]
   return value === undefined || Number.isNaN(value) ? -Infinity : value
@@ -788,7 +816,7 @@ function finish(
     reranked,
     ...(fallback === undefined ? {} : { fallback }),
     warnings: result.warnings,
-    ...(result.mappings === undefined ? {} : { translation: { query: formatQuery(result.query), mappings: result.mappings } }),
+    ...(result.mappings === undefined ? {} : { translation: { query: translationText(result.query), mappings: result.mappings } }),
     tookMs: performance.now() - started,
   }
 }

@@ -522,7 +522,7 @@ function search(state: EngineState, query: string, options: EngineSearchOptions)
       offset,
       hits: offset === 0 && limitShown > 0 ? [cited] : [],
       reranked: false,
-      warnings: [{ code: 'CITATION_ONLY', message: `${error.code}: ${error.message}; the query cites ${sensed.id}, the only result` }],
+      warnings: [{ code: 'CITATION_ONLY', message: `${error.code}: ${error.message.split('\n')[0]!}; the query cites ${sensed.id}, the only result` }],
       citationMatch: sensed,
       tookMs: performance.now() - started,
     }

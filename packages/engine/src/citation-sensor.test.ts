@@ -1,11 +1,13 @@
 import { existsSync } from 'node:fs'
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { sampleIndex } from '../test/sample.ts'
+import { samplePath } from '@pubmatch/sample-data'
+import { ingest, sampleIndex } from '../test/sample.ts'
 import { CITATIONS_CACHE_FILE } from './corpus-data.ts'
 import { openSearch, type SearchEngine } from './search-engine.ts'
+import { updateIndex } from './update-index.ts'
 
 // NLM's medsamp2006.xml (bundled): PMID 10540283 is Saunders NF et al., Mol Microbiol
 // 1999;34(1):24-36, "Transcription regulation of the nir gene cluster encoding nitrite reductase
@@ -106,5 +108,16 @@ describe('the citation sensor over the bundled PubMed sample', () => {
     expect(existsSync(join(index, CITATIONS_CACHE_FILE))).toBe(true)
     const without = await openSearch({ index, citations: false })
     expect(without.search('Mol Microbiol 1999;34:24').citationMatch).toBeUndefined()
+  })
+
+  it('brings the citation records up to date when the index follows the corpus', async () => {
+    // pmid_9500320.xml (bundled): a PubMed efetch record added to the corpus
+    await ingest(join(dir, 'corpus'), [samplePath('pubmed', 'pmid_9500320.xml')])
+    await updateIndex({ corpus: join(dir, 'corpus'), index })
+    const cached = JSON.parse(await readFile(join(index, CITATIONS_CACHE_FILE), 'utf8')) as {
+      records: Array<{ id: string }>
+    }
+    expect(cached.records.map((record) => record.id)).toContain('9500320')
+    expect(cached.records).toHaveLength(693)
   })
 })

@@ -54,6 +54,19 @@ describe('automatic term mapping over the bundled PubMed sample', () => {
     expect(result.total).toBe(plain.search('"Mol Microbiol"[ta] OR molecular microbiology').total)
   })
 
+  it('maps a term written as an author of the index to the author', () => {
+    // medsamp2006: Saunders NF is the first author of PMID 10540283
+    const full = mapped.search('saunders nf')
+    expect(full.translation).toEqual({
+      query: 'saunders nf[au]',
+      mappings: [{ text: 'saunders nf', kind: 'author', to: ['saunders nf'] }],
+    })
+    expect(full.hits.map((hit) => hit.id)).toContain('10540283')
+    // only as the [au] search finds it
+    expect(mapped.search('saunders n').translation?.mappings).toEqual([])
+    expect(mapped.search('saunders xy').translation?.mappings).toEqual([])
+  })
+
   it('refuses a model, whose first stage was recorded without it', async () => {
     await expect(
       openSearch({ index, model: join(dir, 'none'), ranking: { termMapping: true } }),

@@ -106,6 +106,27 @@ describe('mapQueryTerms', () => {
     ).toEqual([])
   })
 
+  it('maps a whole term written as an author that names one to the author alone', () => {
+    // medsamp2006's Saunders NF, and a Saunders N the lookup also knows
+    const authors: TermMappingLookup = {
+      ...lookup,
+      author: (text) => ['saunders nf', 'saunders n'].includes(text.toLowerCase()),
+    }
+    expect(formatQuery(mapQueryTerms(parseQuery('saunders nf'), authors).query)).toBe(
+      'saunders nf[au]',
+    )
+    expect(mapQueryTerms(parseQuery('saunders n'), authors).mappings).toEqual([
+      { text: 'saunders n', kind: 'author', to: ['saunders n'] },
+    ])
+    // not written as an author, or no such author, or no [au] field
+    for (const query of ['saunders', 'saunders nitrite', 'smith j']) {
+      expect(mapQueryTerms(parseQuery(query), authors).mappings, query).toEqual([])
+    }
+    expect(
+      mapQueryTerms(parseQuery('saunders nf'), authors, { authorTag: false }).mappings,
+    ).toEqual([])
+  })
+
   it('leaves tagged, quoted, truncated and excluded terms, and unknown words, alone', () => {
     for (const query of ['cancer[tiab]', '"cancer"', 'cancer*', 'toxicity', 'cancer[mh]']) {
       expect(translate(query), query).toBe(formatQuery(parseQuery(query)))

@@ -15,6 +15,11 @@ export interface TermMappingLookup {
   readonly mesh?: MeshLookup & { descriptorName?(ui: string): string | undefined }
   /** The journal a term names (its MedlineTA), or `undefined`. */
   readonly journal?: (text: string) => string | undefined
+  /**
+   * Whether a term written as an author (`smith j`, `saunders nf`: last name, then 1–3 initials)
+   * names an author of the index, as `term[au]` would find it.
+   */
+  readonly author?: (text: string) => boolean
 }
 
 /** Options of {@link mapQueryTerms}. */
@@ -28,6 +33,8 @@ export interface TermMappingOptions {
   readonly meshTag?: boolean
   /** Whether the index answers `[ta]` (else journals are not mapped). Defaults to `true`. */
   readonly journalTag?: boolean
+  /** Whether the index answers `[au]` (else authors are not mapped). Defaults to `true`. */
+  readonly authorTag?: boolean
   /** The longest run of words looked up. Defaults to `6`. */
   readonly maxWords?: number
 }
@@ -36,11 +43,17 @@ export interface TermMappingOptions {
 export interface TermMapping {
   /** The words as typed. */
   readonly text: string
-  /** `mesh`: to descriptors (their preferred names); `journal`: to a journal (its MedlineTA). */
-  readonly kind: 'mesh' | 'journal'
-  /** The descriptor names, or the journal's MedlineTA. */
+  /**
+   * `mesh`: to descriptors (their preferred names); `journal`: to a journal (its MedlineTA);
+   * `author`: to the author (searched as `[au]` only, as PubMed does).
+   */
+  readonly kind: 'mesh' | 'journal' | 'author'
+  /** The descriptor names, the journal's MedlineTA, or the author as typed. */
   readonly to: readonly string[]
 }
+
+/** A last name (one or more words) and 1–3 initials: how people type an author. */
+const AUTHOR_FORM = /^[\p{L}'-]{2,}(?: [\p{L}'-]{2,})* \p{L}{1,3}$/u
 
 const term = (text: string, field: TermNode['field'], quoted: boolean): TermNode => ({
   kind: 'term',
@@ -124,6 +137,16 @@ function mapTerm(
   if (journal !== undefined && wholeMesh.length === 0) {
     mappings.push({ text: node.text, kind: 'journal', to: [journal] })
     return or([term(journal, 'ta', true), node])
+  }
+  // a whole term written as an author that names one: the author alone
+  if (
+    wholeMesh.length === 0 &&
+    options.authorTag !== false &&
+    AUTHOR_FORM.test(node.text) &&
+    lookup.author?.(node.text) === true
+  ) {
+    mappings.push({ text: node.text, kind: 'author', to: [node.text] })
+    return term(node.text, 'au', false)
   }
   const words = node.text.split(' ')
   const maxWords = options.maxWords ?? 6

@@ -4,7 +4,7 @@
 import { getAnalyzer, type Analyzer } from '@pubmatch/analysis'
 import { PubmatchError, truncateForMessage } from '@pubmatch/core'
 import type { IndexReader } from '@pubmatch/index'
-import { NO_MORE_DOCS, PUBMED_TAG_FIELDS } from '@pubmatch/index/internal'
+import { NO_MORE_DOCS, normalizeKeyword, PUBMED_TAG_FIELDS } from '@pubmatch/index/internal'
 import type { QueryNode } from '../query/ast.ts'
 import { parseQuery } from '../query/parse.ts'
 import {
@@ -225,6 +225,23 @@ function compileContext(
   }
 }
 
+/**
+ * Whether an `[au]` field of the index holds `text` as an author, exactly as `text[au]` searches
+ * it (so that the mapped term finds what it names).
+ */
+function hasAuthor(ctx: CompileContext, text: string): boolean {
+  const key = normalizeKeyword(text)
+  const fields = (Object.hasOwn(ctx.tagFields, 'au') ? ctx.tagFields['au']! : []).filter((field) => ctx.reader.hasField(field))
+  for (const field of fields) {
+    // the term itself sorts first among the terms it prefixes
+    const first = ctx.reader.terms(field, key)[Symbol.iterator]().next()
+    if (first.done !== true && first.value.term === key) {
+      return true
+    }
+  }
+  return false
+}
+
 /** Whether the index has a field for a PubMed tag. */
 function answersTag(ctx: CompileContext, tag: string): boolean {
   const fields = Object.hasOwn(ctx.tagFields, tag) ? ctx.tagFields[tag]! : []
@@ -288,10 +305,11 @@ class Searcher implements FirstStageRanker {
     const mapped =
       options.termMapping === undefined || typeof query !== 'string'
         ? undefined
-        : mapQueryTerms(read, options.termMapping, {
+        : mapQueryTerms(read, { author: (text) => hasAuthor(ctx, text), ...options.termMapping }, {
             combine: settings.match === 'all' ? 'and' : 'or',
             meshTag: answersTag(ctx, 'mh'),
             journalTag: answersTag(ctx, 'ta'),
+            authorTag: answersTag(ctx, 'au'),
           })
     const node = mapped?.query ?? read
     const mappings = mapped === undefined ? {} : { mappings: mapped.mappings }

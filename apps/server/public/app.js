@@ -23,10 +23,11 @@ const TOP_CONTRIBUTIONS = 15
  * @typedef {{ feature: string, value: number, range: [number, number] }} Fallback
  * @typedef {{ pmid: string, rank: number, score: number, title: Highlighted, snippet: Highlighted, journal?: string,
  *   year?: number, authors: string[], authorCount: number, pubTypes: string[], pmcid?: string, doi?: string,
- *   firstStage: { score: number, rank: number } }} Hit
+ *   firstStage: { score: number, rank?: number } }} Hit
  * @typedef {{ total: number, totalRelation: 'eq' | 'gte', sort: string, reranked: boolean, fallback?: Fallback,
  *   model?: string, searchId?: string, results: Hit[], warnings: { code: string, message: string }[],
- *   tookMs: number }} SearchResponse
+ *   citationMatch?: { pmid: string, form: string, matched: Record<string, string> },
+ *   searchDetails?: { query: string, mappings: { text: string, kind: string, to: string[] }[] }, tookMs: number }} SearchResponse
  * @typedef {{ query: string, matches: boolean, firstStage?: { rank?: number, score: number, explain?: Explanation },
  *   secondStage?: { rank: number, score: number, bias: number, contributions: Contribution[] },
  *   fallback?: Fallback, document: { title: string } }} ExplainResponse
@@ -371,6 +372,15 @@ function statusNotes(state, data) {
   return [
     h('p', {}, ranking, h('span', { class: 'took' }, ` ${Math.round(data.tookMs)} ms`)),
     data.fallback !== undefined && h('p', { class: 'note' }, fallbackText(data.fallback)),
+    data.searchDetails !== undefined && h('p', { class: 'note' }, 'Search details: ', h('code', {}, data.searchDetails.query)),
+    data.citationMatch !== undefined &&
+      h(
+        'p',
+        { class: 'note' },
+        `Citation match: the query cites PMID ${data.citationMatch.pmid} (${Object.entries(data.citationMatch.matched)
+          .map(([part, value]) => `${part} ${value}`)
+          .join(', ')}), shown first.`,
+      ),
     data.warnings.length > 0 && h('ul', { class: 'warnings', 'aria-label': 'Warnings' }, ...data.warnings.map((w) => h('li', {}, w.message))),
   ].filter(present)
 }
@@ -498,7 +508,7 @@ function explainContent(data, hit) {
     return [...parts, h('p', { class: 'note' }, 'The article does not match this query.')].filter(present)
   }
   // the API gives the first-stage rank within the reranking depth only; the result list knows it otherwise
-  const listed = hit !== undefined && current.sort === 'relevance' ? `${hit.firstStage.rank} (in the results)` : 'not computed'
+  const listed = hit !== undefined && current.sort === 'relevance' && hit.firstStage.rank !== undefined ? `${hit.firstStage.rank} (in the results)` : 'not computed'
   parts.push(
     h('h3', {}, 'First stage: BM25F'),
     definitions([

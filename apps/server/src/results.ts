@@ -55,7 +55,7 @@ export function hitJson(hit: EngineHit, marked: Marked, explain: boolean): Recor
     ...resultJson(hit, marked),
     firstStage: {
       score: hit.firstStage.score,
-      rank: hit.firstStage.rank,
+      ...(Number.isFinite(hit.firstStage.rank) ? { rank: hit.firstStage.rank } : {}),
       ...(explain && hit.firstStage.explain !== undefined ? { explain: hit.firstStage.explain } : {}),
     },
     ...(hit.secondStage === undefined

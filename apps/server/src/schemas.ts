@@ -132,9 +132,13 @@ export const hitSchema: Schema = {
     ...RESULT_RECORD_PROPERTIES,
     firstStage: {
       type: 'object',
-      required: ['score', 'rank'],
+      required: ['score'],
       additionalProperties: false,
-      properties: { score: { type: 'number' }, rank: { type: 'integer' }, explain: { $ref: 'Explanation#' } },
+      properties: {
+        score: { type: 'number' },
+        rank: { type: 'integer', description: 'Absent for an article the citation sensor shows first that the query itself does not match' },
+        explain: { $ref: 'Explanation#' },
+      },
     },
     secondStage: {
       type: 'object',
@@ -186,6 +190,39 @@ export const searchResponseSchema: Schema = {
         required: ['term', 'weight'],
         additionalProperties: false,
         properties: { term: { type: 'string' }, weight: { type: 'number' } },
+      },
+    },
+    searchDetails: {
+      type: 'object',
+      description: 'With automatic term mapping (serve --term-mapping): the query as searched, in PubMed syntax, and the runs of words that mapped',
+      required: ['query', 'mappings'],
+      additionalProperties: false,
+      properties: {
+        query: { type: 'string' },
+        mappings: {
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['text', 'kind', 'to'],
+            additionalProperties: false,
+            properties: { text: { type: 'string' }, kind: { type: 'string', enum: ['mesh', 'journal'] }, to: { type: 'array', items: { type: 'string' } } },
+          },
+        },
+      },
+    },
+    citationMatch: {
+      type: 'object',
+      description: 'The citation sensor recognised the query as a citation of this article, shown first: how it was named and the parts that matched',
+      required: ['pmid', 'form', 'matched'],
+      additionalProperties: false,
+      properties: {
+        pmid: { type: 'string' },
+        form: { type: 'string', enum: ['title', 'citation'] },
+        matched: {
+          type: 'object',
+          additionalProperties: false,
+          properties: Object.fromEntries(['title', 'journal', 'year', 'volume', 'issue', 'page', 'author'].map((part) => [part, { type: 'string' }])),
+        },
       },
     },
     facets: {

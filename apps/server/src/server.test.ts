@@ -59,6 +59,33 @@ describe('pubmatch server on the bundled MEDLINE sample', () => {
     expect(page1.model).toBeUndefined()
   })
 
+  it('shows the article a citation query names first, with what matched (citationMatch); citation=false turns it off', async () => {
+    // medsamp2006: PMID 10540283 is Saunders NF et al., Mol Microbiol 1999;34(1):24-36
+    const cited = (await call(app, 'GET', `/search?q=${encodeURIComponent('Mol Microbiol 1999;34(1):24-36')}`, '/search')).json()
+    expect(cited.citationMatch).toEqual({
+      pmid: '10540283',
+      form: 'citation',
+      matched: { journal: 'mol microbiol', year: '1999', volume: '34', issue: '1', page: '24-36' },
+    })
+    expect(cited.results[0]).toMatchObject({ pmid: '10540283', rank: 1 })
+    const off = (await call(app, 'GET', `/search?q=${encodeURIComponent('Mol Microbiol 1999;34(1):24-36')}&citation=false`, '/search')).json()
+    expect(off.citationMatch).toBeUndefined()
+    expect(off.results.some((r: { pmid: string }) => r.pmid === '10540283')).toBe(false)
+  })
+
+  it('answers the translation of automatic term mapping as searchDetails when the engine maps terms', async () => {
+    // desc-samples.xml: "Homo sapiens" is an entry term of D006801 Humans
+    const mapping = await createServer({ engine: await openSearch({ index: engine.indexDir, ranking: { termMapping: true } }), logDir: join(dir, 'log-atm'), rateLimit: false })
+    try {
+      const body = (await call(mapping, 'GET', '/search?q=homo%20sapiens', '/search')).json()
+      expect(body.searchDetails).toEqual({ query: '"Humans"[mh] OR Humans OR homo sapiens', mappings: [{ text: 'homo sapiens', kind: 'mesh', to: ['Humans'] }] })
+      expect(body.total).toBe(engine.search('"Humans"[mh] OR Humans OR homo sapiens').total)
+      expect((await call(app, 'GET', '/search?q=homo%20sapiens', '/search')).json().searchDetails).toBeUndefined()
+    } finally {
+      await mapping.close()
+    }
+  })
+
   it('filters by year (one year, ranges, open ends), publication type and language, and sorts by date', async () => {
     const all = (await call(app, 'GET', '/search?q=cell&size=100', '/search')).json()
     const reviews = (await call(app, 'GET', '/search?q=cell&size=100&pt=Review', '/search')).json()

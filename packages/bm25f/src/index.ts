@@ -17,6 +17,11 @@ export type {
   OvidTranslation,
   TranslateOvidOptions,
 } from './query/ovid-translate.ts'
+export { mapQueryTerms } from './query/term-mapping.ts'
+export type { TermMapping, TermMappingLookup, TermMappingOptions } from './query/term-mapping.ts'
+// The citation sensor: a query that names one article
+export { citationRecordOf, createCitationMatcher } from './citation/citation.ts'
+export type { CitationField, CitationMatch, CitationMatcher, CitationRecord } from './citation/citation.ts'
 // The first stage: a searcher over an index, and the contract the later stages use
 export { createSearcher } from './search/searcher.ts'
 export type {

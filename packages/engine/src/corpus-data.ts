@@ -10,7 +10,7 @@ import { join } from 'node:path'
 import { json, parseJson, PubmatchError, type Article, type JsonShape, type MeshDescriptor } from '@pubmatch/core'
 import { readJsonFile, writeFileAtomic } from '@pubmatch/core/node'
 import { tokenStreamTexts } from '@pubmatch/analysis/internal'
-import type { SearchMeshLookup } from '@pubmatch/bm25f'
+import { citationRecordOf, createCitationMatcher, type CitationMatcher, type CitationRecord, type SearchMeshLookup } from '@pubmatch/bm25f'
 import { createMeshVocabulary, MANIFEST_FILE, openCorpus } from '@pubmatch/ingest'
 import type { IndexReader } from '@pubmatch/index'
 import { loadForwardIndex, type ForwardDocument, type ForwardIndex } from '@pubmatch/ltr'
@@ -172,18 +172,23 @@ export async function corpusMeshLookup(settings: IndexSettings, indexDir?: strin
   }
 }
 
+/** SHA-256 of the corpus manifest's segment list (what the caches beside an index are keyed by), or `undefined` when unreadable. */
+async function corpusSegmentsKey(manifestFile: string): Promise<string | undefined> {
+  try {
+    const manifest = parseJson(await readFile(manifestFile, 'utf8'), CORPUS_SEGMENTS, { file: manifestFile, code: 'CORPUS_CORRUPTED' })
+    return createHash('sha256').update(JSON.stringify(manifest.segments)).digest('hex')
+  } catch {
+    // an unreadable manifest: openCorpus says what is wrong with it
+    return undefined
+  }
+}
+
 async function corpusMeshDescriptors(settings: IndexSettings, indexDir: string | undefined): Promise<MeshDescriptor[] | undefined> {
   const manifestFile = join(settings.corpus, MANIFEST_FILE)
   if (!existsSync(manifestFile)) {
     return undefined
   }
-  let key: string | undefined
-  try {
-    const manifest = parseJson(await readFile(manifestFile, 'utf8'), CORPUS_SEGMENTS, { file: manifestFile, code: 'CORPUS_CORRUPTED' })
-    key = createHash('sha256').update(JSON.stringify(manifest.segments)).digest('hex')
-  } catch {
-    // an unreadable manifest: openCorpus below says what is wrong with it
-  }
+  const key = await corpusSegmentsKey(manifestFile)
   const cacheFile = indexDir === undefined ? undefined : join(indexDir, MESH_CACHE_FILE)
   if (cacheFile !== undefined && key !== undefined && existsSync(cacheFile)) {
     try {
@@ -207,4 +212,71 @@ async function corpusMeshDescriptors(settings: IndexSettings, indexDir: string |
     await writeFileAtomic(cacheFile, JSON.stringify(cache)).catch(() => undefined)
   }
   return descriptors
+}
+
+/** The citation records of an index's corpus, kept beside the index (see {@link corpusCitationMatcher}). */
+export const CITATIONS_CACHE_FILE = 'citations.json'
+
+interface CitationsCache {
+  /** SHA-256 of the corpus manifest's segment list when the records were read. */
+  readonly corpusSegments: string
+  readonly records: CitationRecord[]
+}
+
+const CITATION_RECORD: JsonShape<CitationRecord> = json.object({
+  id: json.string,
+  title: json.string,
+  journal: json.optional(
+    json.object({ title: json.optional(json.string), isoAbbreviation: json.optional(json.string), medlineTa: json.optional(json.string) }),
+  ),
+  year: json.optional(json.integer),
+  volume: json.optional(json.string),
+  issue: json.optional(json.string),
+  pagination: json.optional(json.string),
+  firstAuthor: json.optional(json.object({ lastName: json.string, initials: json.optional(json.string) })),
+})
+
+const CITATIONS_CACHE: JsonShape<CitationsCache> = json.object({ corpusSegments: json.string, records: json.array(CITATION_RECORD) })
+
+/**
+ * The citation sensor's matcher over the index's documents: the citation record (journal names,
+ * year, volume, issue, pagination, first author, title) of each article of the corpus that the
+ * index holds, or `undefined` when the corpus is gone. Reading them means replaying the whole
+ * corpus store, so the records are kept in `citations.json` in the index directory, keyed by the
+ * corpus manifest's segment list, as the MeSH descriptors are; an index directory that cannot be
+ * written only loses the cache.
+ * @param settings - the index settings (for the corpus path)
+ * @param reader - the open index (whose documents the matcher may return)
+ * @param indexDir - the index directory (where the cache is kept); none: no cache
+ */
+export async function corpusCitationMatcher(settings: IndexSettings, reader: IndexReader, indexDir?: string): Promise<CitationMatcher | undefined> {
+  const manifestFile = join(settings.corpus, MANIFEST_FILE)
+  if (!existsSync(manifestFile)) {
+    return undefined
+  }
+  const key = await corpusSegmentsKey(manifestFile)
+  const cacheFile = indexDir === undefined ? undefined : join(indexDir, CITATIONS_CACHE_FILE)
+  let records: CitationRecord[] | undefined
+  if (cacheFile !== undefined && key !== undefined && existsSync(cacheFile)) {
+    try {
+      const cached = await readJsonFile(cacheFile, CITATIONS_CACHE, { code: 'INDEX_CORRUPTED' })
+      if (cached.corpusSegments === key) {
+        records = cached.records
+      }
+    } catch {
+      // a damaged cache (unreadable, not JSON, not of its shape) is rebuilt
+    }
+  }
+  if (records === undefined) {
+    const store = await openCorpus(settings.corpus, { readOnly: true })
+    records = []
+    for await (const article of store.articles()) {
+      records.push(citationRecordOf(article))
+    }
+    if (cacheFile !== undefined && key !== undefined) {
+      const cache: CitationsCache = { corpusSegments: key, records }
+      await writeFileAtomic(cacheFile, JSON.stringify(cache)).catch(() => undefined)
+    }
+  }
+  return createCitationMatcher(records.filter((record) => reader.docNumber(record.id) !== undefined))
 }

@@ -42,3 +42,4 @@ export type { AttachSolrOptions, OpenSolrSearchOptions, SolrSearch } from './sol
 export { isSolrEngine, openSolrEngine } from './solr-engine.ts'
 export type { OpenSolrEngineOptions, ServingEngine, SolrEngine, SolrEngineModel, SolrEngineResult } from './solr-engine.ts'
 export type { FacetCount, SearchFacets } from '@pubmatch/solr'
+export type { CitationField, CitationMatch, TermMapping } from '@pubmatch/bm25f'

@@ -11,7 +11,11 @@
 import type { Analyzer } from '@pubmatch/analysis'
 import {
   createSearcher,
+  formatQuery,
   type Candidate,
+  type QueryNode,
+  type CitationMatch,
+  type CitationMatcher,
   type Explanation,
   type FirstStageRanker,
   type MatchMode,
@@ -22,9 +26,10 @@ import {
   type SearchOptions,
   type SearchResult,
   type SearchWarning,
+  type TermMapping,
   type TieBreak,
 } from '@pubmatch/bm25f'
-import { PubmatchError } from '@pubmatch/core'
+import { isPubmatchError, PubmatchError } from '@pubmatch/core'
 import { openFulltextIndex } from '@pubmatch/fulltext'
 import { openIndex, type IndexReader, type StoredDocument } from '@pubmatch/index'
 import {
@@ -39,7 +44,7 @@ import {
   type RerankFallback,
 } from '@pubmatch/ltr'
 import type { SearchFacets } from '@pubmatch/solr'
-import { corpusMeshLookup, openForwardStore } from './corpus-data.ts'
+import { corpusCitationMatcher, corpusMeshLookup, openForwardStore } from './corpus-data.ts'
 import { matchingFacets } from './facets.ts'
 import { createHighlighter, highlightDocument, type Highlighted, type Highlighter } from './highlight.ts'
 import { applyPrf, PRF_CANDIDATES, prfOptions, type PrfOptions, type PrfResult } from './prf.ts'
@@ -60,6 +65,13 @@ export interface RankingOptions {
   readonly recover?: boolean
   /** Map `[mh]` terms through the corpus's MeSH vocabulary (PubMed indexes). Defaults to `true`. */
   readonly mesh?: boolean
+  /**
+   * Automatic term mapping (PubMed's ATM): untagged terms also search the MeSH descriptors their
+   * words name (exploded; the corpus's MeSH vocabulary) and, whole, the journal they name (the
+   * corpus's journals); each result gives the translation (`translation`). Not with a model: its
+   * first stage was recorded without it. Defaults to `false`.
+   */
+  readonly termMapping?: boolean
 }
 
 /** Options of {@link openSearch}. */
@@ -77,6 +89,11 @@ export interface OpenSearchOptions {
   readonly onProgress?: (done: number, total: number) => void
   /** How far past its training range a query may go before the model leaves it alone (ltr's `DEFAULT_RANGE_MARGIN`). */
   readonly rangeMargin?: number
+  /**
+   * Load the citation sensor (the citation records of the index's corpus, see `search`'s
+   * `citation`). Defaults to `true` for PubMed indexes; test collections have no citations.
+   */
+  readonly citations?: boolean
 }
 
 /** A document of a result list. */
@@ -119,6 +136,13 @@ export interface EngineSearchOptions {
    * result). Defaults to `false`.
    */
   readonly facets?: boolean
+  /**
+   * The citation sensor: when the query is a citation of one article of the index (journal with
+   * year, volume, issue, page or first author; or its title pasted whole), that article is ranked
+   * first and the result says so (`citationMatch`). Applies to relevance-sorted searches without
+   * filters, on engines opened with `citations`. Defaults to `true`.
+   */
+  readonly citation?: boolean
 }
 
 /** A result page. */
@@ -139,6 +163,14 @@ export interface EngineResult {
   readonly prf?: { readonly terms: ReadonlyArray<readonly [string, number]> }
   /** With `facets`: counts over the matching set. */
   readonly facets?: SearchFacets
+  /** With `ranking.termMapping`: the query as searched (PubMed syntax) and the runs of words that mapped. */
+  readonly translation?: { readonly query: string; readonly mappings: readonly TermMapping[] }
+  /**
+   * Set when the citation sensor recognised the query as a citation of one article: which, and
+   * the parts that matched. That article is ranked first; the rest keep their order after it. When
+   * the query itself does not match it, it is counted in `total` and its first-stage rank is `NaN`.
+   */
+  readonly citationMatch?: CitationMatch
 }
 
 /** Why a document is where it is for a query. */
@@ -307,6 +339,8 @@ interface EngineState extends EngineInternals {
   readonly model: EngineModel | undefined
   /** Candidates the model reorders (0 without a model). */
   readonly depth: number
+  /** The citation sensor's matcher (`undefined` when not loaded). */
+  readonly citations: CitationMatcher | undefined
 }
 
 const internals = new WeakMap<SearchEngine, EngineState>()
@@ -347,7 +381,8 @@ export const RESULT_WINDOW = 10_000
 export async function openSearch(options: OpenSearchOptions): Promise<SearchEngine> {
   const settings = await readIndexSettings(options.index)
   const reader = await openIndex(options.index)
-  const { searcher, firstStage } = await firstStageOf(reader, settings, options)
+  const citations = options.citations !== false && settings.fieldSet !== 'test-collection' ? await corpusCitationMatcher(settings, reader, options.index) : undefined
+  const { searcher, firstStage } = await firstStageOf(reader, settings, options, citations)
   let forward: Promise<ForwardIndex> | undefined
   const forwardStore = (): Promise<ForwardIndex> => {
     forward ??= openForwardStore(options.index, reader, settings, options.onProgress)
@@ -357,7 +392,7 @@ export async function openSearch(options: OpenSearchOptions): Promise<SearchEngi
   const model = opened?.model
   const analyzer = reader.analyzer(textFieldOf(reader))
   const highlighter = createHighlighter({ analyzer })
-  const state: EngineState = { reader, searcher, analyzer, highlighter, forwardStore, reranker: opened?.reranker, model, depth: model?.depth ?? 0 }
+  const state: EngineState = { reader, searcher, analyzer, highlighter, forwardStore, reranker: opened?.reranker, model, depth: model?.depth ?? 0, citations }
   const { onProgress: _onProgress, ...openedWith } = options
   const engine: SearchEngine = {
     openedWith,
@@ -394,16 +429,26 @@ async function firstStageOf(
   reader: IndexReader,
   settings: IndexSettings,
   options: OpenSearchOptions,
+  citations: CitationMatcher | undefined,
 ): Promise<{ searcher: FirstStageRanker; firstStage: CurrentFirstStage }> {
   const ranking = options.ranking ?? {}
   const testCollection = settings.fieldSet === 'test-collection'
+  const termMapping = ranking.termMapping === true
+  if (termMapping && options.model !== undefined) {
+    throw new PubmatchError('INVALID_ARGUMENT', 'automatic term mapping is not part of a model’s first stage: search with the model without it, or without the model')
+  }
+  const meshWanted = termMapping || (ranking.mesh !== false && !testCollection)
+  const mesh = meshWanted ? await corpusMeshLookup(settings, options.index) : undefined
   const ranker = { name: ranking.ranker ?? 'bm25f', params: { ...ranking.params } } as ScorerConfig
   const defaults: SearchOptions = {
     ranker,
     match: ranking.match ?? (testCollection ? 'any' : 'all'),
     syntax: ranking.syntax ?? (testCollection ? 'plain' : 'pubmed'),
     parse: ranking.recover === true ? { recover: true } : {},
-    mesh: ranking.mesh !== false && !testCollection ? await corpusMeshLookup(settings, options.index) : undefined,
+    mesh: ranking.mesh !== false && !testCollection ? mesh : undefined,
+    ...(termMapping
+      ? { termMapping: { ...(mesh === undefined ? {} : { mesh }), ...(citations === undefined ? {} : { journal: (text: string) => citations.journal(text) }) } }
+      : {}),
   }
   const firstStage: CurrentFirstStage = {
     ranker: ranker.name,
@@ -450,14 +495,46 @@ async function openModel(
 function search(state: EngineState, query: string, options: EngineSearchOptions): EngineResult {
   const started = performance.now()
   const { limit, exactTotal } = firstStageRequest(state, options)
-  const result = state.searcher.search(query, {
-    ...(options.filters === undefined ? {} : { filters: options.filters }),
-    ...(options.deadline === undefined ? {} : { deadline: options.deadline }),
-    explain: options.explain === true,
-    limit,
-    ...(exactTotal ? { exactTotal: true } : {}),
-  })
+  let result: SearchResult
+  try {
+    result = state.searcher.search(query, {
+      ...(options.filters === undefined ? {} : { filters: options.filters }),
+      ...(options.deadline === undefined ? {} : { deadline: options.deadline }),
+      explain: options.explain === true,
+      limit,
+      ...(exactTotal ? { exactTotal: true } : {}),
+    })
+  } catch (error) {
+    // a citation typed as people type them ("Angew. Chem. Int. Ed. Engl. 2015;54:10604", a
+    // title in brackets or with "#1") need not be a valid PubMed search: the cited article alone
+    const sensed = isPubmatchError(error) && (error.code === 'QUERY_SYNTAX' || error.code === 'UNKNOWN_FIELD' || error.code === 'INVALID_ARGUMENT') ? senseCitation(state, query, options) : undefined
+    const docNumber = sensed === undefined ? undefined : state.reader.docNumber(sensed.id)
+    if (sensed === undefined || docNumber === undefined || !(error instanceof PubmatchError)) {
+      throw error
+    }
+    const offset = options.offset ?? 0
+    const limitShown = options.limit ?? 20
+    const cited = toHit(state.reader, { id: sensed.id, docNumber, score: 0, rank: Number.NaN }, 1, 0)
+    return {
+      query,
+      total: 1,
+      totalRelation: 'eq',
+      offset,
+      hits: offset === 0 && limitShown > 0 ? [cited] : [],
+      reranked: false,
+      warnings: [{ code: 'CITATION_ONLY', message: `${error.code}: ${error.message.split('\n')[0]!}; the query cites ${sensed.id}, the only result` }],
+      citationMatch: sensed,
+      tookMs: performance.now() - started,
+    }
+  }
   return pageFrom(state, query, result, options, started)
+}
+
+/** The citation sensor's match for a query, when it applies to these options. */
+function senseCitation(state: EngineState, query: string, options: EngineSearchOptions): CitationMatch | undefined {
+  return state.citations !== undefined && options.citation !== false && options.sort !== 'date' && options.filters === undefined
+    ? state.citations.match(query)
+    : undefined
 }
 
 function firstStageRequest(state: EngineState, options: EngineSearchOptions): { readonly limit: number; readonly exactTotal: boolean } {
@@ -485,11 +562,51 @@ function firstStageRequest(state: EngineState, options: EngineSearchOptions): { 
 }
 
 function pageFrom(state: EngineState, query: string, firstStageResult: SearchResult, options: EngineSearchOptions, started: number): EngineResult {
+  const page = citationPage(state, query, firstStageResult, options, started)
   if (options.facets !== true) {
-    return rankedPage(state, query, firstStageResult, options, started)
+    return page
   }
   const facets = matchingFacets(state.reader, state.searcher, query, options.filters, options.deadline)
-  return { ...rankedPage(state, query, firstStageResult, options, started), facets }
+  return { ...page, facets }
+}
+
+/**
+ * The citation sensor over a ranked page: the article a citation query names first, then the
+ * ranking without it. Needs the ranking only as deep as the page: the cited article takes the
+ * place of the one it pushes past the page's end.
+ */
+function citationPage(state: EngineState, query: string, firstStageResult: SearchResult, options: EngineSearchOptions, started: number): EngineResult {
+  const sensed = senseCitation(state, query, options)
+  const docNumber = sensed === undefined ? undefined : state.reader.docNumber(sensed.id)
+  if (sensed === undefined || docNumber === undefined) {
+    return rankedPage(state, query, firstStageResult, options, started)
+  }
+  const offset = options.offset ?? 0
+  const limit = options.limit ?? 20
+  const { reader } = state
+  const whole = rankedPage(state, query, firstStageResult, { ...options, offset: 0, limit: offset + limit }, started)
+  let cited = whole.hits.find((hit) => hit.docNumber === docNumber)
+  let matchesQuery = true
+  if (cited === undefined) {
+    const candidate =
+      firstStageResult.hits.find((hit) => hit.docNumber === docNumber) ??
+      state.searcher.search(query, { limit: 1, explain: options.explain === true, filters: { ids: [sensed.id] } }).hits[0]
+    matchesQuery = candidate !== undefined
+    cited =
+      candidate === undefined
+        ? toHit(reader, { id: sensed.id, docNumber, score: 0, rank: Number.NaN }, 1, 0)
+        : toHit(reader, { ...candidate, rank: firstStageResult.hits.includes(candidate) ? candidate.rank : Number.NaN }, 1, candidate.score)
+  }
+  const ranking = [cited, ...whole.hits.filter((hit) => hit.docNumber !== docNumber)]
+  const hits = ranking.slice(offset, offset + limit).map((hit, i) => ({ ...hit, rank: offset + i + 1 }))
+  return {
+    ...whole,
+    offset,
+    hits,
+    total: whole.total + (matchesQuery ? 0 : 1),
+    citationMatch: sensed,
+    tookMs: performance.now() - started,
+  }
 }
 
 function rankedPage(state: EngineState, query: string, firstStageResult: SearchResult, options: EngineSearchOptions, started: number): EngineResult {
@@ -643,6 +760,33 @@ function toHit(reader: IndexReader, candidate: Candidate, rank: number, score: n
   }
 }
 
+/**
+ * A mapped query as PubMed text; a plain-text query whose words PubMed's syntax cannot hold (a lone
+ * `"`) is written with its terms as typed, for people to read.
+ */
+function translationText(query: QueryNode): string {
+  try {
+    return formatQuery(query)
+  } catch {
+    const write = (node: QueryNode, parent: 'and' | 'or' | undefined): string => {
+      switch (node.kind) {
+        case 'term':
+          return node.field === null ? node.text : `"${node.text}"[${node.field}]`
+        case 'and':
+        case 'or': {
+          const text = node.children.map((child) => write(child, node.kind)).join(node.kind === 'and' ? ' AND ' : ' OR ')
+          return parent === undefined ? text : `(${text})`
+        }
+        case 'not':
+          return `${write(node.include, 'and')} NOT ${write(node.exclude, 'and')}`
+        default:
+          return formatQuery(node)
+      }
+    }
+    return write(query, undefined)
+  }
+}
+
 function dateOf(dates: Float64Array, hit: Candidate): number {
   const value = dates[hit.docNumber]
   return value === undefined || Number.isNaN(value) ? -Infinity : value
@@ -672,6 +816,7 @@ function finish(
     reranked,
     ...(fallback === undefined ? {} : { fallback }),
     warnings: result.warnings,
+    ...(result.mappings === undefined ? {} : { translation: { query: translationText(result.query), mappings: result.mappings } }),
     tookMs: performance.now() - started,
   }
 }

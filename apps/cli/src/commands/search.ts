@@ -42,6 +42,7 @@ export interface RankingFlags {
   la: string[]
   recover: boolean
   mesh: boolean
+  termMapping?: boolean
   prf?: boolean
 }
 
@@ -73,6 +74,11 @@ export function addRankingOptions(command: Command, ovid = false): Command {
     .option('--la <code>', 'language filter, repeatable (e.g. eng)', collect, [])
     .option('--recover', 'work around query syntax errors instead of failing (with warnings)', false)
     .option('--no-mesh', 'do not map [mh] terms through the corpus MeSH vocabulary')
+    .option(
+      '--term-mapping',
+      "automatic term mapping (PubMed's ATM): untagged terms also search the MeSH descriptors they name (the corpus's vocabulary, exploded) and the journal they name; the translation is printed",
+      false,
+    )
     .option(
       '--prf',
       'pseudo relevance feedback in the first stage: its top 1,000 re-ranked by the query expanded from their top 10 (Rocchio; Niesink 2017)',
@@ -117,6 +123,7 @@ export function rankingOf(flags: RankingFlags): RankingOptions {
     ...(flags.syntax === undefined ? {} : { syntax: flags.syntax === 'ovid' ? 'pubmed' : flags.syntax }),
     recover: flags.recover,
     mesh: flags.mesh,
+    ...(flags.termMapping === true ? { termMapping: true } : {}),
   }
 }
 
@@ -250,6 +257,7 @@ interface SearchFlags extends RankingFlags {
   rerank?: string
   usageLog?: string
   facets: boolean
+  citation: boolean
 }
 
 function addRerankOptions(command: Command): Command {
@@ -312,6 +320,7 @@ function registerSearchCommand(program: Command): void {
       ).choices([...FULLTEXT_STRATEGIES]),
     )
     .option('--facets', 'also count the years, publication types and languages of every matching document', false)
+    .option('--no-citation', 'do not put the article a citation query names (journal year;volume:page, author year journal, a title) first')
     .option('--json', 'print JSON', false)
   addRerankOptions(searchCommand)
     .addHelpText(
@@ -352,6 +361,7 @@ ${fieldTagHelp()}`,
           explain: flags.explain,
           prf: flags.prf === true,
           facets: flags.facets,
+          citation: flags.citation,
           ...(filters === undefined ? {} : { filters }),
         })
       } catch (error) {
@@ -432,6 +442,17 @@ function printSearchResult(result: EngineResult, flags: { readonly json: boolean
     process.stderr.write(
       `note: the model left this query in first-stage order: ${f.feature} = ${f.value} is outside its training range [${f.range[0]}, ${f.range[1]}]\n`,
     )
+  }
+  if (result.translation !== undefined) {
+    const mapped = result.translation.mappings.map((m) => `${m.text} → ${m.to.join(', ')}${m.kind === 'journal' ? ' [ta]' : ' [mh]'}`)
+    process.stderr.write(`note: search details: ${result.translation.query}${mapped.length === 0 ? '' : ` (mapped: ${mapped.join('; ')})`}\n`)
+  }
+  if (result.citationMatch !== undefined) {
+    const c = result.citationMatch
+    const parts = Object.entries(c.matched)
+      .map(([part, value]) => `${part} ${JSON.stringify(value)}`)
+      .join(', ')
+    process.stderr.write(`note: citation sensor: the query cites ${c.id} (${c.form}: ${parts}); it is shown first\n`)
   }
   process.stdout.write(
     `${result.totalRelation === 'eq' ? '' : '≥ '}${result.total} matching documents; ${result.hits.length} shown from ${result.offset + 1}` +

@@ -19,6 +19,7 @@ interface ServeOptions {
   port: number
   log: string
   usageLog?: string
+  termMapping: boolean
   requestLog: boolean
   plain: boolean
   sessions: string
@@ -70,6 +71,11 @@ export function registerServeCommand(program: Command): void {
       '--trust-proxy <addresses>',
       "reverse proxies (addresses or CIDR ranges, comma-separated; loopback, linklocal, uniquelocal) whose X-Forwarded-For gives the client address for the rate limit and the request log (default: none, X-Forwarded-For is ignored)",
     )
+    .option(
+      '--term-mapping',
+      "automatic term mapping (PubMed's ATM) in the first stage: untagged terms also search the MeSH descriptors and journal they name; /search answers the translation (searchDetails)",
+      false,
+    )
     .option('--plain', 'plain progress lines even on a terminal', false)
     .addHelpText(
       'after',
@@ -117,6 +123,7 @@ Examples:
           index,
           ...(options.model === undefined ? {} : { model: options.model }),
           ...(options.usageLog === undefined ? {} : { usageLog: options.usageLog }),
+          ...(options.termMapping === true ? { ranking: { termMapping: true } } : {}),
           onProgress: (done, total) => say(`serve: forward store ${done}/${total}`),
         },
         host: options.host,

@@ -43,6 +43,11 @@ const searchQuerySchema = {
     session: { type: 'string', pattern: SESSION_ID_PATTERN, description: 'A client session id: the page shown is logged as a search event (and a rate limit per session counts the request against it)' },
     prf: { type: 'boolean', default: false, description: 'Pseudo relevance feedback in the first stage' },
     facets: { type: 'boolean', default: false, description: 'Count the years, publication types and languages of every matching document' },
+    citation: {
+      type: 'boolean',
+      default: true,
+      description: 'The citation sensor: a query that cites one article (journal year;volume:page, author year journal, its title) shows that article first (citationMatch)',
+    },
     fulltext: {
       type: 'string',
       enum: ['sum-logodds', 'max-logodds', 'merged', 'abstract'],
@@ -91,6 +96,8 @@ export const searchRoutes: FastifyPluginAsyncJsonSchemaToTs<{ Options: SearchRou
         generation: engine.generation,
         ...(searchId === undefined ? {} : { searchId }),
         ...(result.prf === undefined ? {} : { prf: result.prf.terms.slice(0, 12).map(([term, weight]) => ({ term, weight })) }),
+        ...(result.translation === undefined ? {} : { searchDetails: { query: result.translation.query, mappings: result.translation.mappings } }),
+        ...(result.citationMatch === undefined ? {} : { citationMatch: { pmid: result.citationMatch.id, form: result.citationMatch.form, matched: result.citationMatch.matched } }),
         ...('facets' in result && result.facets !== undefined ? { facets: result.facets } : {}),
         results: result.hits.map((hit) => hitJson(hit, 'highlights' in hit ? hit.highlights : engine.highlights(hit.document, q.q), q.explain)),
         warnings: result.warnings.map((w) => ({ code: w.code, message: w.message })),
@@ -117,6 +124,7 @@ async function runSearch(
     explain: q.explain,
     prf: q.prf,
     facets: q.facets,
+    citation: q.citation,
     ...(filters === undefined ? {} : { filters }),
   }
   if (isSolrEngine(engine)) {

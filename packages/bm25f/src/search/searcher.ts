@@ -4,7 +4,7 @@
 import { getAnalyzer, type Analyzer } from '@pubmatch/analysis'
 import { PubmatchError, truncateForMessage } from '@pubmatch/core'
 import type { IndexReader } from '@pubmatch/index'
-import { NO_MORE_DOCS, PUBMED_TAG_FIELDS, PUBMED_TAG_ONLY_FIELDS } from '@pubmatch/index/internal'
+import { NO_MORE_DOCS, normalizeKeyword, PUBMED_TAG_FIELDS, PUBMED_TAG_ONLY_FIELDS } from '@pubmatch/index/internal'
 import type { QueryNode } from '../query/ast.ts'
 import { parseQuery } from '../query/parse.ts'
 import {
@@ -17,6 +17,7 @@ import {
 import type { CollectionStats, TermStats } from '../scoring/stats.ts'
 import type { PreparedQuery } from '../scoring/term-scorer.ts'
 import { compileQuery, filterPlan, type CompileContext } from './compile.ts'
+import { mapQueryTerms } from '../query/term-mapping.ts'
 import { QUESTION_STOPWORDS } from './question-stopwords.ts'
 import { LengthRangeMin } from './length-bounds.ts'
 import { TermAtATimeScratch } from './term-at-a-time.ts'
@@ -248,6 +249,29 @@ function compileContext(
   }
 }
 
+/**
+ * Whether an `[au]` field of the index holds `text` as an author, exactly as `text[au]` searches
+ * it (so that the mapped term finds what it names).
+ */
+function hasAuthor(ctx: CompileContext, text: string): boolean {
+  const key = normalizeKeyword(text)
+  const fields = (Object.hasOwn(ctx.tagFields, 'au') ? ctx.tagFields['au']! : []).filter((field) => ctx.reader.hasField(field))
+  for (const field of fields) {
+    // the term itself sorts first among the terms it prefixes
+    const first = ctx.reader.terms(field, key)[Symbol.iterator]().next()
+    if (first.done !== true && first.value.term === key) {
+      return true
+    }
+  }
+  return false
+}
+
+/** Whether the index has a field for a PubMed tag. */
+function answersTag(ctx: CompileContext, tag: string): boolean {
+  const fields = Object.hasOwn(ctx.tagFields, tag) ? ctx.tagFields[tag]! : []
+  return fields.some((field) => ctx.reader.hasField(field))
+}
+
 /** The search's statistics; no loop output when nothing was searched. */
 function searchStats(out: TopKOutput | null, clauses: number, pruned: boolean): SearchStats {
   return {
@@ -302,8 +326,20 @@ class Searcher implements FirstStageRanker {
     const reader = this.reader
     const warnings: SearchWarning[] = []
     const settings = searchSettings(options)
-    const node = readQuery(query, options, warnings)
+    const read = readQuery(query, options, warnings)
     const ctx = compileContext(reader, options, settings, warnings)
+    // automatic term mapping of a query given as text (a tree is searched as given)
+    const mapped =
+      options.termMapping === undefined || typeof query !== 'string'
+        ? undefined
+        : mapQueryTerms(read, { author: (text) => hasAuthor(ctx, text), ...options.termMapping }, {
+            combine: settings.match === 'all' ? 'and' : 'or',
+            meshTag: answersTag(ctx, 'mh'),
+            journalTag: answersTag(ctx, 'ta'),
+            authorTag: answersTag(ctx, 'au'),
+          })
+    const node = mapped?.query ?? read
+    const mappings = mapped === undefined ? {} : { mappings: mapped.mappings }
     const { scoredFields } = ctx
     const compiled = compileQuery(node, ctx)
     const plan: MatchPlan =
@@ -317,7 +353,7 @@ class Searcher implements FirstStageRanker {
     }
     if (compiled.ignored || reader.docCount === 0 || plan.kind === 'none') {
       const stats = searchStats(null, clauseCount, pruning)
-      return { hits: [], total: 0, totalRelation: 'eq', query: node, warnings, stats }
+      return { hits: [], total: 0, totalRelation: 'eq', query: node, ...mappings, warnings, stats }
     }
 
     const prepared =
@@ -359,7 +395,7 @@ class Searcher implements FirstStageRanker {
       this.explain(hits, compiled.clauses, prepared, scoredFields)
     }
     const stats = searchStats(out, clauseCount, pruning)
-    return { hits, total, totalRelation, query: node, warnings, stats }
+    return { hits, total, totalRelation, query: node, ...mappings, warnings, stats }
   }
 
   /** The scorer's prepared query over the clauses' statistics in this index. */

@@ -7,6 +7,7 @@ import type { QueryNode } from '../query/ast.ts'
 import type { MeshLookup } from '../query/mesh.ts'
 import type { ParseQueryOptions } from '../query/parse.ts'
 import type { QueryWarning } from '../query/problems.ts'
+import type { TermMapping, TermMappingLookup } from '../query/term-mapping.ts'
 import type { Explanation } from '../scoring/explanation.ts'
 import type { ScorerConfig, ScorerName } from '../scoring/scorer.ts'
 
@@ -109,6 +110,12 @@ export interface SearchOptions {
   /** The MeSH vocabulary for `[mh]` mapping and explosion. Defaults to none (names only, no explosion, with a warning). */
   readonly mesh?: SearchMeshLookup
   /**
+   * Automatic term mapping of a query given as text (`mapQueryTerms`): untagged, unquoted terms
+   * also search the MeSH descriptors and the journal they name (`result.query` is the translation,
+   * `result.mappings` what mapped). Defaults to none (terms are searched as typed).
+   */
+  readonly termMapping?: TermMappingLookup
+  /**
    * Analyze the query text of every text field with this analyzer (or analyzer name) instead of
    * the analyzer the field was indexed with — for raw queries against a pre-processed corpus
    * (an analyzer name is looked up with `getAnalyzer`). Defaults to each field's own analyzer.
@@ -194,6 +201,10 @@ export type SearchWarningCode =
   | 'FIELD_NOT_INDEXED'
   /** A field tag the corpus can only approximate (`free full text[sb]`: the articles in PMC). */
   | 'FIELD_APPROXIMATED'
+   * The query could not be searched (not valid PubMed syntax, a tag the index cannot answer, a history reference)
+   * but the citation sensor recognised it as a citation of one article, the only result.
+   */
+  | 'CITATION_ONLY'
 
 /** A problem worked around during a search. */
 export interface SearchWarning {
@@ -240,8 +251,10 @@ export interface SearchResult {
   readonly total: number
   /** `eq`: `total` is exact; `gte`: a lower bound. */
   readonly totalRelation: 'eq' | 'gte'
-  /** The query that was run (parsed when a string was given). */
+  /** The query that was run (parsed when a string was given; with `termMapping`, mapped). */
   readonly query: QueryNode
+  /** With `termMapping`: the runs of words that mapped (possibly none). */
+  readonly mappings?: readonly TermMapping[]
   /** Problems worked around, in the order met. */
   readonly warnings: SearchWarning[]
   /** Counters for measuring pruning. */

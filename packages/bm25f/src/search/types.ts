@@ -201,6 +201,7 @@ export type SearchWarningCode =
   | 'FIELD_NOT_INDEXED'
   /** A field tag the corpus can only approximate (`free full text[sb]`: the articles in PMC). */
   | 'FIELD_APPROXIMATED'
+  /**
    * The query could not be searched (not valid PubMed syntax, a tag the index cannot answer, a history reference)
    * but the citation sensor recognised it as a citation of one article, the only result.
    */

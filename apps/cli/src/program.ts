@@ -12,6 +12,7 @@ import { registerServeCommand } from './commands/serve.ts'
 import { registerFeedbackCommand } from './commands/feedback.ts'
 import { registerFulltextCommands } from './commands/fulltext.ts'
 import { registerSolrCommands } from './commands/solr.ts'
+import { registerScreenCommands } from './commands/screen.ts'
 import { CLI_VERSION } from './version.ts'
 
 /**
@@ -30,6 +31,7 @@ export function createProgram(): Command {
   registerIndexCommand(program)
   registerSearchCommands(program)
   registerFeedbackCommand(program)
+  registerScreenCommands(program)
   registerFulltextCommands(program)
   registerServeCommand(program)
   registerSolrCommands(program)

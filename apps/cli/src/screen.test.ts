@@ -42,3 +42,36 @@ describe.runIf(existsSync(bin))('pubmatch screen simulate (built CLI)', () => {
     expect(result.stderr).toMatch(/NOT_FOUND: no review at/)
   })
 })
+
+describe.runIf(existsSync(bin))('pubmatch screen projects (built CLI)', () => {
+  let dir: string
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'pubmatch-screen-project-'))
+    await writeFile(join(dir, 'candidates.csv'), `${HEADER}${ROWS}`)
+  })
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true })
+  })
+
+  it('creates a project, proposes records, takes decisions, reports status and exports them', async () => {
+    const projects = join(dir, 'projects')
+    const created = await pubmatch('screen', 'create', 'toy', join(dir, 'candidates.csv'), '--question', 'aspirin stroke', '--projects', projects)
+    expect(created.stdout).toMatch(/created toy .*: 12 candidates/)
+    const next = await pubmatch('screen', 'next', 'toy', '-n', '3', '--projects', projects, '--json')
+    const shown = JSON.parse(next.stdout) as Array<{ id: string; title: string }>
+    expect(shown.every((r) => r.title.startsWith('Aspirin'))).toBe(true)
+    const decided = await pubmatch('screen', 'decide', 'toy', `${shown[0]!.id}=include`, `${shown[1]!.id}=h`, '1001=e', '--projects', projects)
+    expect(decided.code).toBe(0)
+    expect(decided.stdout).toMatch(/3 of 12 screened, 2 included/)
+    const bad = await pubmatch('screen', 'decide', 'toy', '1001=maybe', '--projects', projects)
+    expect(bad.code).toBe(64)
+    const status = JSON.parse((await pubmatch('screen', 'status', 'toy', '--projects', projects, '--json')).stdout) as { screened: number; advice: string }
+    expect(status.screened).toBe(3)
+    expect(status.advice).toMatch(/knee method/)
+    const csv = (await pubmatch('screen', 'export', 'toy', '--format', 'csv', '--which', 'excluded', '--projects', projects)).stdout
+    expect(csv.split('\n')[1]).toMatch(/^1001,League football,.*,exclude,/)
+    const out = join(dir, 'included.ris')
+    expect((await pubmatch('screen', 'export', 'toy', '-o', out, '--projects', projects)).code).toBe(0)
+    expect((await readFile(out, 'utf8')).match(/^TY {2}- JOUR$/gm)).toHaveLength(2)
+  })
+})

@@ -22,3 +22,12 @@ export type { SimulationOptions, SimulationResult } from './simulate.ts'
 // reports
 export { recallCurveSvg, recallPoints, simulationHtml } from './report.ts'
 export type { RecallCurve } from './report.ts'
+// screening projects
+export { createScreeningProject, openScreeningProject } from './project.ts'
+export type { CreateProjectOptions, Decision, DecisionEvent, DecisionInput, ProjectStatus, ProposedRecord, ScreeningProject } from './project.ts'
+export { estimatedRecall, kneeStop } from './stopping.ts'
+export type { KneeStop } from './stopping.ts'
+export { parseCandidateCsv, readCandidates } from './readers/candidates.ts'
+export type { CandidateRead } from './readers/candidates.ts'
+export { parseRis } from './readers/ris.ts'
+export type { RisResult } from './readers/ris.ts'

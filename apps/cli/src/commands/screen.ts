@@ -1,9 +1,42 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { Option, type Command } from 'commander'
-import { PubmatchError } from '@pubmatch/core'
-import { RANKERS, readScreeningReviewAt, recallCurveSvg, simulateScreening, simulationHtml, type RankerName, type SimulationResult } from '@pubmatch/screen'
+import { abstractText, PubmatchError } from '@pubmatch/core'
+import { writeFileAtomic } from '@pubmatch/core/node'
+import {
+  createScreeningProject,
+  openScreeningProject,
+  RANKERS,
+  readCandidates,
+  readScreeningReviewAt,
+  recallCurveSvg,
+  simulateScreening,
+  simulationHtml,
+  type DecisionInput,
+  type RankerName,
+  type SimulationResult,
+} from '@pubmatch/screen'
 import { EXIT } from '../exit.ts'
+import { DEFAULT_HOME } from '../paths.ts'
+
+const DEFAULT_PROJECTS = join(DEFAULT_HOME, 'screen')
+
+/**
+ * Reads `ID=include`, `ID=exclude`, `ID=include:highly-relevant` (or `i`/`e`/`h` for short).
+ * @param text - one decision argument
+ */
+function parseDecision(text: string): DecisionInput {
+  const match = /^([^=]+)=(include|exclude|i|e|h)(?::(relevant|highly-relevant))?$/.exec(text.trim())
+  if (match === null) {
+    throw new PubmatchError('INVALID_ARGUMENT', `a decision is ID=include, ID=exclude or ID=include:highly-relevant (i, e, h for short), got "${text.slice(0, 80)}"`)
+  }
+  const [, id, word, grade] = match as unknown as [string, string, string, string | undefined]
+  if (word === 'h') {
+    return { id, decision: 'include', grade: 'highly-relevant' }
+  }
+  const decision = word === 'i' || word === 'include' ? 'include' : 'exclude'
+  return { id, decision, ...(grade ? { grade: grade as 'relevant' | 'highly-relevant' } : {}) }
+}
 
 interface SimulateFlags {
   ranker: RankerName
@@ -24,6 +57,96 @@ function parseSeeds(text: string): number[] {
 /** Adds `pubmatch screen …` (systematic-review screening). */
 export function registerScreenCommands(program: Command): void {
   const screen = program.command('screen').description('screening for systematic reviews: rank a review\'s candidates, learning from include/exclude decisions')
+  const projectDir = (name: string, flags: { projects: string }): string => join(flags.projects, name)
+  screen
+    .command('create')
+    .description('a new screening project from candidate files (RIS, CSV, PubMed XML, MEDLINE text)')
+    .argument('<name>', 'the project name (letters, digits, ".", "_", "-")')
+    .argument('<files...>', 'candidate files: .ris, .csv, .xml/.xml.gz (PubMed), .txt/.nbib (MEDLINE)')
+    .option('--question <text>', 'the review question or Boolean query: the ranking before any decision')
+    .addOption(new Option('--ranker <name>', 'the model that learns from the decisions').choices(RANKERS).default('logistic'))
+    .option('--projects <dir>', 'where projects live', DEFAULT_PROJECTS)
+    .action(async (name: string, files: string[], flags: { question?: string; ranker: RankerName; projects: string }) => {
+      const read = await readCandidates(files)
+      for (const error of read.errors) {
+        process.stderr.write(`skipped: ${error.message}\n`)
+      }
+      const project = await createScreeningProject(projectDir(name, flags), { name, articles: read.articles, ranker: flags.ranker, ...(flags.question ? { question: flags.question } : {}) })
+      process.stdout.write(`created ${name} in ${project.dir}: ${read.articles.length} candidates (${read.duplicates} duplicates dropped, ${read.errors.length} records skipped)\n`)
+      process.exitCode = read.errors.length > 0 ? EXIT.PARTIAL : EXIT.OK
+    })
+  screen
+    .command('next')
+    .description('retrain on every decision so far and show the undecided records most likely to be included')
+    .argument('<name>', 'the project')
+    .option('-n, --count <n>', 'how many', '10')
+    .option('--projects <dir>', 'where projects live', DEFAULT_PROJECTS)
+    .option('--json', 'print JSON', false)
+    .action(async (name: string, flags: { count: string; projects: string; json: boolean }) => {
+      const count = Number(flags.count)
+      if (!Number.isInteger(count) || count < 1) {
+        throw new PubmatchError('INVALID_ARGUMENT', `--count must be a positive integer, got "${flags.count}"`)
+      }
+      const project = await openScreeningProject(projectDir(name, flags))
+      const next = project.next(count)
+      if (flags.json) {
+        process.stdout.write(`${JSON.stringify(next.map((r) => ({ id: r.article.id, rank: r.rank, score: r.score, title: r.article.title, abstract: abstractText(r.article) })))}\n`)
+      } else {
+        for (const r of next) {
+          process.stdout.write(`${String(r.rank).padStart(3)}. ${r.article.id}  ${r.article.title}\n`)
+        }
+        process.stdout.write(`decide with: pubmatch screen decide ${name} ID=include|exclude …\n`)
+      }
+    })
+  screen
+    .command('decide')
+    .description('record decisions (logged and fsynced before the command returns)')
+    .argument('<name>', 'the project')
+    .argument('<decisions...>', 'ID=include, ID=exclude, ID=include:highly-relevant (i, e, h for short)')
+    .option('--note <text>', 'a note kept with these decisions')
+    .option('--projects <dir>', 'where projects live', DEFAULT_PROJECTS)
+    .action(async (name: string, decisions: string[], flags: { note?: string; projects: string }) => {
+      const project = await openScreeningProject(projectDir(name, flags))
+      await project.decide(decisions.map(parseDecision).map((d) => ({ ...d, ...(flags.note ? { note: flags.note } : {}) })))
+      await project.close()
+      const status = project.status()
+      process.stdout.write(`${status.screened} of ${status.candidates} screened, ${status.included} included\n`)
+    })
+  screen
+    .command('status')
+    .description('decisions so far and the stopping aid (the knee method and a recall estimate: heuristics, not guarantees)')
+    .argument('<name>', 'the project')
+    .option('--projects <dir>', 'where projects live', DEFAULT_PROJECTS)
+    .option('--json', 'print JSON', false)
+    .action(async (name: string, flags: { projects: string; json: boolean }) => {
+      const project = await openScreeningProject(projectDir(name, flags))
+      const status = project.status()
+      for (const problem of project.problems) {
+        process.stderr.write(`decision log: ${problem.error.message}\n`)
+      }
+      if (flags.json) {
+        process.stdout.write(`${JSON.stringify(status)}\n`)
+      } else {
+        process.stdout.write(`${status.name}: ${status.screened} of ${status.candidates} screened, ${status.included} included, ${status.excluded} excluded\n${status.advice}\n`)
+      }
+    })
+  screen
+    .command('export')
+    .description('the included, excluded or all decided records as RIS or CSV, with each decision\'s history')
+    .argument('<name>', 'the project')
+    .addOption(new Option('--format <format>', 'file format').choices(['ris', 'csv']).default('ris'))
+    .addOption(new Option('--which <set>', 'which records').choices(['included', 'excluded', 'decided']).default('included'))
+    .option('-o, --output <file>', 'write here (crash-safe) instead of standard output')
+    .option('--projects <dir>', 'where projects live', DEFAULT_PROJECTS)
+    .action(async (name: string, flags: { format: 'ris' | 'csv'; which: 'included' | 'excluded' | 'decided'; output?: string; projects: string }) => {
+      const project = await openScreeningProject(projectDir(name, flags))
+      const text = project.exportRecords(flags.format, flags.which)
+      if (flags.output === undefined) {
+        process.stdout.write(text)
+      } else {
+        await writeFileAtomic(flags.output, text)
+      }
+    })
   screen
     .command('simulate')
     .description('replay a labelled review (a SYNERGY folder or a Cohen 2006 CSV): priors of one included and one excluded record per seed, then one decision at a time; prints WSS@95, recall at 10 %/25 %, records to 95 %/100 % recall and the average time to discovery')

@@ -15,31 +15,12 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { parseArgs } from 'node:util'
-import { machineDescription, markdownTable, sharedDataDir } from '@pubmatch/bench-kit'
+import { machineDescription, sharedDataDir } from '@pubmatch/bench-kit'
 import { abstractText, PubmatchError } from '@pubmatch/core'
-import { drawPriors, listScreeningReviews, readScreeningReview, screeningMetrics, simulateScreening, type RankerName, type ScreeningDataset, type ScreeningMetrics } from '@pubmatch/screen'
+import { drawPriors, listScreeningReviews, readScreeningReview, screeningMetrics, simulateScreening, type RankerName, type ScreeningDataset } from '@pubmatch/screen'
+import { mean, table, type ReviewResult, type ToolRun } from './table.ts'
 
 const ROOT = join(import.meta.dirname, '..')
-
-/** One tool's run of one review and seed. */
-interface ToolRun {
-  readonly metrics: ScreeningMetrics
-  /** Mean milliseconds per decision (retrain + rank). */
-  readonly msPerDecision: number
-  readonly order: number[]
-}
-
-interface ReviewResult {
-  readonly review: string
-  readonly source: string
-  readonly records: number
-  readonly included: number
-  readonly seeds: number[]
-  readonly pubmatch: ToolRun[]
-  readonly asreview: ToolRun[]
-}
-
-const mean = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length
 
 /** ASReview's runs of one review, through the Python driver. */
 async function runAsreview(dataset: ScreeningDataset, runs: ReadonlyArray<{ seed: number; priors: number[] }>, python: string): Promise<Map<number, { order: number[]; seconds: number; version: string }>> {
@@ -67,36 +48,6 @@ async function runAsreview(dataset: ScreeningDataset, runs: ReadonlyArray<{ seed
     throw new PubmatchError('UPSTREAM_ERROR', `asreview_sim.py exited with ${code} after ${out.size} of ${runs.length} runs of ${dataset.name}`)
   }
   return out
-}
-
-const f3 = (x: number): string => x.toFixed(3)
-
-function table(results: readonly ReviewResult[]): string {
-  const rows: string[][] = []
-  let wins = 0
-  for (const r of results) {
-    const p = (key: keyof ScreeningMetrics, runs: readonly ToolRun[]): number => mean(runs.map((run) => run.metrics[key]))
-    const pw = p('wss95', r.pubmatch)
-    const aw = p('wss95', r.asreview)
-    wins += pw >= aw ? 1 : 0
-    rows.push([
-      r.review,
-      String(r.records),
-      String(r.included),
-      f3(pw),
-      f3(aw),
-      f3(p('recallAt10', r.pubmatch)),
-      f3(p('recallAt10', r.asreview)),
-      f3(p('atdShare', r.pubmatch)),
-      f3(p('atdShare', r.asreview)),
-      mean(r.pubmatch.map((run) => run.msPerDecision)).toFixed(1),
-      mean(r.asreview.map((run) => run.msPerDecision)).toFixed(1),
-    ])
-  }
-  const col = (i: number): string => f3(mean(rows.map((row) => Number(row[i]))))
-  rows.push(['**mean**', '', '', col(3), col(4), col(5), col(6), col(7), col(8), mean(rows.map((row) => Number(row[9]))).toFixed(1), mean(rows.map((row) => Number(row[10]))).toFixed(1)])
-  const header = ['review', 'records', 'included', 'WSS@95 pubmatch', 'WSS@95 ASReview', 'R@10% pubmatch', 'R@10% ASReview', 'ATD pubmatch', 'ATD ASReview', 'ms/decision pubmatch', 'ms/decision ASReview']
-  return `${markdownTable(header, rows)}\n\npubmatch's WSS@95 ≥ ASReview's on ${wins} of ${results.length} reviews.`
 }
 
 async function main(): Promise<void> {

@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { bin, pubmatch } from '../test/run-cli.ts'
+import { bin, pubmatch, samplePath } from '../test/run-cli.ts'
 
 // A Cohen 2006-format review of 12 records: 3 included (aspirin and stroke), one bad row.
 const HEADER = 'record_id,pubmedID,title,keywords,authors,abstract,label_abstract_screening,label_included\n'
@@ -73,5 +73,28 @@ describe.runIf(existsSync(bin))('pubmatch screen projects (built CLI)', () => {
     const out = join(dir, 'included.ris')
     expect((await pubmatch('screen', 'export', 'toy', '-o', out, '--projects', projects)).code).toBe(0)
     expect((await readFile(out, 'utf8')).match(/^TY {2}- JOUR$/gm)).toHaveLength(2)
+  })
+})
+
+describe.runIf(existsSync(bin))('pubmatch screen create --query (built CLI)', () => {
+  let dir: string
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'pubmatch-screen-query-'))
+    expect((await pubmatch('ingest', samplePath('pubmed/medsamp2006.xml'), '-c', join(dir, 'corpus'), '-q')).code).toBe(0)
+    expect((await pubmatch('index', '-c', join(dir, 'corpus'), '-i', join(dir, 'index'), '-q')).code).toBe(0)
+  })
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true })
+  })
+
+  it('takes the candidates from a search of the index and their records from the corpus', async () => {
+    const projects = join(dir, 'projects')
+    // the query the server's browser test uses: 31 of the sample's 88 articles
+    const created = await pubmatch('screen', 'create', 'q', '--query', 'cell OR patients', '-i', join(dir, 'index'), '-c', join(dir, 'corpus'), '--projects', projects)
+    expect(created.code).toBe(0)
+    expect(created.stdout).toMatch(/: 31 candidates/)
+    const next = JSON.parse((await pubmatch('screen', 'next', 'q', '-n', '1', '--projects', projects, '--json')).stdout) as Array<{ abstract: string }>
+    expect(next[0]!.abstract.length).toBeGreaterThan(0)
+    expect((await pubmatch('screen', 'create', 'none', '--projects', projects)).code).toBe(64)
   })
 })

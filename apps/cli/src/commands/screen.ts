@@ -3,6 +3,8 @@ import { join } from 'node:path'
 import { Option, type Command } from 'commander'
 import { abstractText, PubmatchError } from '@pubmatch/core'
 import { writeFileAtomic } from '@pubmatch/core/node'
+import { openSearch } from '@pubmatch/engine'
+import { openCorpus } from '@pubmatch/ingest'
 import {
   createScreeningProject,
   openScreeningProject,
@@ -17,7 +19,7 @@ import {
   type SimulationResult,
 } from '@pubmatch/screen'
 import { EXIT } from '../exit.ts'
-import { DEFAULT_HOME } from '../paths.ts'
+import { DEFAULT_CORPUS, DEFAULT_HOME, DEFAULT_INDEX } from '../paths.ts'
 
 const DEFAULT_PROJECTS = join(DEFAULT_HOME, 'screen')
 
@@ -62,18 +64,51 @@ export function registerScreenCommands(program: Command): void {
     .command('create')
     .description('a new screening project from candidate files (RIS, CSV, PubMed XML, MEDLINE text)')
     .argument('<name>', 'the project name (letters, digits, ".", "_", "-")')
-    .argument('<files...>', 'candidate files: .ris, .csv, .xml/.xml.gz (PubMed), .txt/.nbib (MEDLINE)')
-    .option('--question <text>', 'the review question or Boolean query: the ranking before any decision')
+    .argument('[files...]', 'candidate files: .ris, .csv, .xml/.xml.gz (PubMed), .txt/.nbib (MEDLINE)')
+    .option('--query <query>', 'also take the candidates from a search of a local index (PubMed query syntax), their records from its corpus')
+    .option('-i, --index <dir>', 'with --query: the index', DEFAULT_INDEX)
+    .option('-c, --corpus <dir>', 'with --query: the corpus store the index was built from', DEFAULT_CORPUS)
+    .option('--max <n>', 'with --query: at most this many candidates', '5000')
+    .option('--question <text>', 'the review question: the ranking before any decision (defaults to --query)')
     .addOption(new Option('--ranker <name>', 'the model that learns from the decisions').choices(RANKERS).default('logistic'))
     .option('--projects <dir>', 'where projects live', DEFAULT_PROJECTS)
-    .action(async (name: string, files: string[], flags: { question?: string; ranker: RankerName; projects: string }) => {
+    .action(async (name: string, files: string[], flags: { query?: string; index: string; corpus: string; max: string; question?: string; ranker: RankerName; projects: string }) => {
+      if (files.length === 0 && flags.query === undefined) {
+        throw new PubmatchError('INVALID_ARGUMENT', 'screen create: give candidate files, or --query to search an index')
+      }
       const read = await readCandidates(files)
+      const articles = [...read.articles]
+      let missing = 0
+      if (flags.query !== undefined) {
+        const max = Number(flags.max)
+        if (!Number.isInteger(max) || max < 1) {
+          throw new PubmatchError('INVALID_ARGUMENT', `--max must be a positive integer, got "${flags.max}"`)
+        }
+        const engine = await openSearch({ index: flags.index })
+        const corpus = await openCorpus(flags.corpus, { readOnly: true })
+        try {
+          const seen = new Set(articles.map((a) => a.id))
+          for (const hit of engine.run(flags.query, max).hits) {
+            const article = seen.has(hit.id) ? undefined : await corpus.getArticle(hit.id)
+            if (article !== undefined) {
+              articles.push(article)
+              seen.add(hit.id)
+            } else if (!seen.has(hit.id)) {
+              missing++
+              process.stderr.write(`skipped: ${hit.id} is in the index but not in the corpus ${flags.corpus}\n`)
+            }
+          }
+        } finally {
+          await corpus.close()
+        }
+      }
       for (const error of read.errors) {
         process.stderr.write(`skipped: ${error.message}\n`)
       }
-      const project = await createScreeningProject(projectDir(name, flags), { name, articles: read.articles, ranker: flags.ranker, ...(flags.question ? { question: flags.question } : {}) })
-      process.stdout.write(`created ${name} in ${project.dir}: ${read.articles.length} candidates (${read.duplicates} duplicates dropped, ${read.errors.length} records skipped)\n`)
-      process.exitCode = read.errors.length > 0 ? EXIT.PARTIAL : EXIT.OK
+      const question = flags.question ?? flags.query
+      const project = await createScreeningProject(projectDir(name, flags), { name, articles, ranker: flags.ranker, ...(question ? { question } : {}) })
+      process.stdout.write(`created ${name} in ${project.dir}: ${articles.length} candidates (${read.duplicates} duplicates dropped, ${read.errors.length + missing} records skipped)\n`)
+      process.exitCode = read.errors.length + missing > 0 ? EXIT.PARTIAL : EXIT.OK
     })
   screen
     .command('next')

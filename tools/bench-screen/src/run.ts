@@ -57,6 +57,7 @@ async function main(): Promise<void> {
       seeds: { type: 'string', default: '0,1,2' },
       ranker: { type: 'string', default: 'logistic' },
       'skip-asreview': { type: 'boolean', default: false },
+      'no-bigrams': { type: 'boolean', default: false },
       python: { type: 'string', default: join(ROOT, '.venv', 'bin', 'python') },
       out: { type: 'string', default: join(ROOT, 'results') },
     },
@@ -76,7 +77,7 @@ async function main(): Promise<void> {
     const truth = dataset.records.map((r) => r.label)
     const runs = seeds.map((seed) => ({ seed, priors: drawPriors(truth, seed) }))
     const pubmatch = runs.map(({ seed, priors }) => {
-      const result = simulateScreening(dataset, { seed, priors, ranker: values.ranker as RankerName })
+      const result = simulateScreening(dataset, { seed, priors, ranker: values.ranker as RankerName, features: { bigrams: !values['no-bigrams'] } })
       return { metrics: result.metrics, msPerDecision: mean(result.retrainMs), order: result.order }
     })
     let asreview: ToolRun[] = []

@@ -21,6 +21,7 @@ const layers = {
   eval: ['core'],
   solr: ['core', 'analysis', 'index', 'bm25f', 'ingest'],
   engine: ['core', 'ingest', 'analysis', 'index', 'bm25f', 'lightgbm-wasm', 'ltr', 'eval', 'fulltext', 'feedback', 'solr'],
+  screen: ['core', 'analysis', 'eval', 'feedback', 'ingest'],
   'sample-data': [],
 }
 const all = Object.keys(layers)

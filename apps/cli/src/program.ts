@@ -13,6 +13,7 @@ import { registerFeedbackCommand } from './commands/feedback.ts'
 import { registerFulltextCommands } from './commands/fulltext.ts'
 import { registerSolrCommands } from './commands/solr.ts'
 import { registerTranslateCommand } from './commands/translate.ts'
+import { registerScreenCommands } from './commands/screen.ts'
 import { CLI_VERSION } from './version.ts'
 
 /**
@@ -32,6 +33,7 @@ export function createProgram(): Command {
   registerSearchCommands(program)
   registerTranslateCommand(program)
   registerFeedbackCommand(program)
+  registerScreenCommands(program)
   registerFulltextCommands(program)
   registerServeCommand(program)
   registerSolrCommands(program)

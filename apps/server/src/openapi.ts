@@ -60,6 +60,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         { name: 'search', description: 'Searching and explaining' },
         { name: 'events', description: 'Search logs for learning to rank' },
         { name: 'feedback', description: 'Relevance feedback sessions (Rocchio; pseudo and graded explicit feedback)' },
+        { name: 'screen', description: 'Screening projects of systematic reviews: next records, decisions, the stopping aid, export' },
         { name: 'operations', description: 'Health, metrics, administration' },
       ],
       components: {

@@ -748,8 +748,13 @@ describe('the OpenAPI document', () => {
       '/sessions',
       '/sessions/{id}/next',
       '/sessions/{id}/grades',
+      '/screen/projects',
+      '/screen/projects/{name}/next',
+      '/screen/projects/{name}/decisions',
+      '/screen/projects/{name}/status',
+      '/screen/projects/{name}/export',
     ])
-    expect(doc.tags.map((tag: { name: string }) => tag.name)).toEqual(['search', 'events', 'feedback', 'operations'])
+    expect(doc.tags.map((tag: { name: string }) => tag.name)).toEqual(['search', 'events', 'feedback', 'screen', 'operations'])
     expect(doc.paths['/search'].get.parameters.find((p: { name: string }) => p.name === 'year').schema.pattern).toBe('^(\\d{4}|\\d{4}:\\d{4}|\\d{4}:|:\\d{4})$')
     expect(contract.seen.length).toBeGreaterThan(60)
     const statuses = new Set(contract.seen.map((s) => s.status))

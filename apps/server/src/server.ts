@@ -25,6 +25,7 @@ import { eventRoutes } from './routes/events.ts'
 import { operationRoutes } from './routes/operations.ts'
 import { searchRoutes } from './routes/search.ts'
 import { sessionRoutes } from './routes/sessions.ts'
+import { screenRoutes } from './routes/screen.ts'
 import { checkRateLimit, checkTrustProxy, registerRateLimit, type RateLimit, type TrustProxy } from './rate-limit.ts'
 import { openSearchLog } from './search-log.ts'
 import { createSolrFirstStages } from './solr-first-stages.ts'
@@ -68,6 +69,8 @@ export interface ServerOptions {
   readonly publicDir?: string
   /** Where relevance feedback sessions are logged. Defaults to none: the session routes answer 404. */
   readonly feedbackDir?: string
+  /** The folder of screening projects (`pubmatch screen create --projects`). Defaults to none. */
+  readonly screenDir?: string
   /** An Entrez client for metasearch sessions. Defaults to none: `mode: metasearch` is refused. */
   readonly entrez?: EntrezClient
   /**
@@ -161,6 +164,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     log,
     ...(isSolrEngine(options.engine) ? { unavailable: 'feedback sessions re-rank the candidates of a local index; this server serves a Solr collection alone' } : {}),
   })
+  await app.register(screenRoutes, { dir: options.screenDir })
   const publicDir = options.publicDir ?? PUBLIC_DIR
   if (existsSync(publicDir)) {
     await app.register(fastifyStatic, { root: publicDir, index: ['index.html'], maxAge: 0 })

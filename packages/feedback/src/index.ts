@@ -4,9 +4,11 @@ export type { CandidateDocument, CandidateSet, CandidateText, TextCandidatesOpti
 // sessions: rounds of graded documents, Rocchio, re-ranking
 export { startSession } from './session.ts'
 export type { FeedbackRound, FeedbackSession, FeedbackSettings, ProposedDocument, Ranking, StartSessionOptions } from './session.ts'
-export { FEEDBACK_GRADES } from './rocchio.ts'
+export { ERF_DEFAULTS, explicitFeedback, FEEDBACK_GRADES, initialQueryVector } from './rocchio.ts'
+export type { ExplicitFeedbackOptions } from './rocchio.ts'
+export { rerankScores } from './rerank.ts'
 export type { FeedbackGrade } from './rocchio.ts'
-export type { FeedbackExplanation, IdfMode, QueryVector } from './rerank.ts'
+export type { FeedbackExplanation, IdfMode, QueryVector, RerankerName } from './rerank.ts'
 // sessions that survive a restart: the session log and the manager over it
 export { createSessionStore } from './session-store.ts'
 export type { SessionEvent, SessionRound, SessionSource, SessionStart, SessionStore, StoredSession } from './session-store.ts'

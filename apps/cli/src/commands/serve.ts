@@ -23,6 +23,7 @@ interface ServeOptions {
   requestLog: boolean
   plain: boolean
   sessions: string
+  screenProjects: string
   metasearch: boolean
   eutilsUrl?: string
   cacheDir: string
@@ -49,6 +50,7 @@ export function registerServeCommand(program: Command): void {
     .option('--usage-log <dir>', 'with --model: a click log for past usage (F2–F3)')
     .option('--request-log', 'log every request as JSON lines on stdout', false)
     .option('--sessions <dir>', 'where relevance feedback sessions are logged (POST /sessions)', join(DEFAULT_HOME, 'feedback-sessions'))
+    .option('--screen-projects <dir>', 'the screening projects the screening page (screen.html) works on (pubmatch screen create)', join(DEFAULT_HOME, 'screen'))
     .option('--metasearch', 'allow metasearch feedback sessions over Entrez (network; API key from $NCBI_API_KEY)', false)
     .option('--eutils-url <url>', 'with --metasearch: E-utilities base URL (mirrors, tests)')
     .option('--cache-dir <dir>', 'with --metasearch: the Entrez response cache', join(DEFAULT_HOME, 'entrez-cache'))
@@ -131,6 +133,7 @@ Examples:
         logDir: options.log,
         logger: options.requestLog,
         feedbackDir: options.sessions,
+        screenDir: options.screenProjects,
         searchWorkers: options.searchWorkers,
         ...traffic,
         ...(options.backend === undefined ? {} : { solrBackend: options.backend }),

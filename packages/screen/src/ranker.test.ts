@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest'
+import { emptyArticle, type Article } from '@pubmatch/core'
+import { buildFeatures } from './features.ts'
+import { decision, fitLogistic } from './logistic.ts'
+import { createRanker } from './ranker.ts'
+import { recallCurveSvg, recallPoints, simulationHtml } from './report.ts'
+import { drawPriors, simulateScreening } from './simulate.ts'
+import type { ScreeningDataset, ScreeningRecord } from './records.ts'
+
+const article = (id: string, title: string, mesh: string[] = []): Article => {
+  const a = emptyArticle(id)
+  a.title = title
+  a.mesh = mesh.map((descriptorName) => ({ descriptorName, majorTopic: false, qualifiers: [] }))
+  return a
+}
+
+describe('buildFeatures', () => {
+  it('weighs (1 + ln tf)·(ln((1+N)/(1+df)) + 1), L2-normalised, with MeSH features', () => {
+    // N = 3; "aspirin" in docs 0 and 1 (df 2), "stroke" in doc 0 only (df 1: dropped by minDf 2)
+    // unless minDf 1; doc 0: aspirin tf 2, stroke tf 1, mesh:humans (df 3)
+    const m = buildFeatures([article('0', 'aspirin aspirin stroke', ['Humans']), article('1', 'aspirin', ['Humans']), article('2', 'warfarin', ['Humans'])], { minDf: 1 })
+    expect(m.names).toEqual(['aspirin', 'mesh:humans', 'stroke', 'warfarin'])
+    const idf = (df: number): number => Math.log(4 / (1 + df)) + 1
+    const raw = [(1 + Math.log(2)) * idf(2), idf(3), idf(1)]
+    const norm = Math.hypot(...raw)
+    const row = m.rows[0]!
+    expect([...row.indices]).toEqual([0, 1, 2])
+    row.values.forEach((v, k) => expect(v).toBeCloseTo(raw[k]! / norm, 12))
+    expect(buildFeatures([article('0', 'warfarin heparin'), article('1', 'heparin')], { minDf: 2, mesh: false }).names).toEqual(['heparin'])
+  })
+  it('adds adjacent analysed terms as bigrams', () => {
+    const m = buildFeatures([article('0', 'heart failure'), article('1', 'heart failure')], { bigrams: true })
+    expect(m.names).toEqual(['failur', 'heart', 'heart failur'])
+  })
+})
+
+describe('fitLogistic', () => {
+  it('reaches the optimum of a problem solved by hand', () => {
+    // x1 = e0 (relevant), x2 = e1 (not): by symmetry w0 = a, w1 = −a, b = 0, and the
+    // stationarity condition of ½·log(1+e^−a)·2·½ … reduces to λ·a = ½·σ(−a); bisection solves it
+    const lambda = 0.05
+    let [lo, hi] = [0, 100]
+    for (let i = 0; i < 200; i++) {
+      const mid = (lo + hi) / 2
+      if (lambda * mid - 0.5 / (1 + Math.exp(mid)) > 0) hi = mid
+      else lo = mid
+    }
+    const rows = [
+      { indices: Int32Array.of(0), values: Float64Array.of(1) },
+      { indices: Int32Array.of(1), values: Float64Array.of(1) },
+    ]
+    const model = fitLogistic(rows, [1, 0], 2, { lambda, iterations: 2000 })
+    expect(model.weights[0]).toBeCloseTo(lo, 6)
+    expect(model.weights[1]).toBeCloseTo(-lo, 6)
+    expect(model.bias).toBeCloseTo(0, 6)
+    expect(decision(model, rows[0]!)).toBeGreaterThan(0)
+  })
+  it('needs both classes', () => {
+    expect(() => fitLogistic([{ indices: Int32Array.of(0), values: Float64Array.of(1) }], [1], 1)).toThrow(/both classes/)
+  })
+})
+
+// 20 records: 5 relevant about aspirin and stroke, 15 about unrelated things
+const TOPICS = ['weather forecast rain', 'football league match', 'stock market prices', 'cooking pasta recipe', 'guitar music concert']
+const records: ScreeningRecord[] = Array.from({ length: 20 }, (_, i): ScreeningRecord => {
+  const relevant = i % 4 === 0
+  const title = relevant ? `aspirin prevents stroke trial ${i}` : `${TOPICS[i % 5]} report ${i}`
+  return { key: String(i), article: article(String(i), title, relevant ? ['Aspirin', 'Stroke'] : ['Weather']), label: (relevant ? 1 : 0) }
+})
+const toy: ScreeningDataset = { name: 'toy', source: 'cohen2006', records, errors: [] }
+
+describe('simulateScreening', () => {
+  it('draws one included and one excluded prior, reproducibly', () => {
+    const labels = records.map((r) => r.label)
+    const [inc, exc] = drawPriors(labels, 7)
+    expect(labels[inc]).toBe(1)
+    expect(labels[exc]).toBe(0)
+    expect(drawPriors(labels, 7)).toEqual([inc, exc])
+  })
+  it.each(['logistic', 'rocchio', 'hybrid'] as const)('%s finds the 4 other relevant records first; WSS@95 = (11 − 2)/18', (ranker) => {
+    const result = simulateScreening(toy, { ranker, priors: [0, 1] })
+    expect(result.labels).toEqual([1, 1, 1, 1])
+    // n = 18 after the priors, 4 relevant; WSS@95 is taken at k = 3 (found at index 2); random
+    // screening, round(i·4/17), reaches 3 at i = 11
+    expect(result.metrics.wss95).toBeCloseTo((11 - 2) / 18, 12)
+    expect(result.metrics.toRecall100).toBe(4)
+    expect(result.retrainMs).toHaveLength(4)
+  })
+  it('starts from the question before any decision', () => {
+    const ranker = createRanker(records.map((r) => r.article), { question: 'football league' })
+    const scores = ranker.score(new Map())
+    const best = scores.indexOf(Math.max(...scores))
+    expect(records[best]!.article.title).toMatch(/football/)
+    expect(() => ranker.score(new Map([[99, 'relevant']]))).toThrow(/candidate 99/)
+  })
+})
+
+describe('reports', () => {
+  it('draws the recall curve as steps up to each relevant record', () => {
+    expect(recallPoints({ name: 'x', labels: [0, 1, 0, 1], total: 4 })).toEqual([
+      [0, 0],
+      [0.25, 0],
+      [0.5, 0.5],
+      [0.75, 0.5],
+      [1, 1],
+      [1, 1],
+    ])
+    const svg = recallCurveSvg([{ name: 'a<b', labels: [1, 0], total: 2 }], 'T')
+    expect(svg).toMatch(/^<svg /)
+    expect(svg).toContain('a&#60;b')
+    const html = simulationHtml([simulateScreening(toy, { priors: [0, 1] })], 'toy')
+    expect(html).toContain('<td>0.500</td>')
+  })
+})

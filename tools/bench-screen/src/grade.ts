@@ -1,0 +1,2 @@
+/** The two grades a simulated screening decision takes. */
+export type FeedbackGradeLike = 'relevant' | 'non-relevant'

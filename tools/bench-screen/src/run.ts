@@ -1,0 +1,110 @@
+/**
+ * `pnpm --filter @pubmatch/bench-screen bench [-- --reviews ADHD,Donners_2021 --seeds 0,1,2]`:
+ * pubmatch's screening simulation against ASReview LAB's on the labelled reviews of
+ * `shared/data/screening` (Cohen 2006 and SYNERGY). For each review and seed, the priors (one
+ * included, one excluded record) are drawn once with `drawPriors(labels, seed)` and given to both
+ * tools; ASReview runs its default model (ELAS u4) through `asreview_sim.py` in this tool's
+ * virtual environment (`setup-venv.sh`, versions pinned in `requirements.txt`) with
+ * `np.random.seed(seed)`, exactly as `asreview simulate --prior-idx … --seed …`. Both tools' orders
+ * are scored by the same `screeningMetrics` (asreview-insights' definitions). Writes the `screen`
+ * section of RESULTS.md and every run's order to `results/runs/<review>.json` (gitignored).
+ */
+import { spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { createInterface } from 'node:readline'
+import { parseArgs } from 'node:util'
+import { machineDescription, sharedDataDir } from '@pubmatch/bench-kit'
+import { abstractText, PubmatchError } from '@pubmatch/core'
+import { drawPriors, listScreeningReviews, readScreeningReview, screeningMetrics, simulateScreening, type RankerName, type ScreeningDataset } from '@pubmatch/screen'
+import { mean, table, type ReviewResult, type ToolRun } from './table.ts'
+
+const ROOT = join(import.meta.dirname, '..')
+
+/** ASReview's runs of one review, through the Python driver. */
+async function runAsreview(dataset: ScreeningDataset, runs: ReadonlyArray<{ seed: number; priors: number[] }>, python: string): Promise<Map<number, { order: number[]; seconds: number; version: string }>> {
+  const job = {
+    ai: 'elas_u4',
+    reviews: [
+      {
+        name: dataset.name,
+        titles: dataset.records.map((r) => r.article.title),
+        abstracts: dataset.records.map((r) => abstractText(r.article)),
+        labels: dataset.records.map((r) => r.label),
+        runs,
+      },
+    ],
+  }
+  const child = spawn(python, [join(ROOT, 'asreview_sim.py')], { stdio: ['pipe', 'pipe', 'inherit'] })
+  child.stdin.end(JSON.stringify(job))
+  const out = new Map<number, { order: number[]; seconds: number; version: string }>()
+  for await (const line of createInterface({ input: child.stdout })) {
+    const parsed = JSON.parse(line) as { seed: number; order: number[]; seconds: number; asreview: string }
+    out.set(parsed.seed, { order: parsed.order, seconds: parsed.seconds, version: parsed.asreview })
+  }
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve))
+  if (code !== 0 || out.size !== runs.length) {
+    throw new PubmatchError('UPSTREAM_ERROR', `asreview_sim.py exited with ${code} after ${out.size} of ${runs.length} runs of ${dataset.name}`)
+  }
+  return out
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      reviews: { type: 'string', default: 'all' },
+      seeds: { type: 'string', default: '0,1,2' },
+      ranker: { type: 'string', default: 'logistic' },
+      'skip-asreview': { type: 'boolean', default: false },
+      'no-bigrams': { type: 'boolean', default: false },
+      python: { type: 'string', default: join(ROOT, '.venv', 'bin', 'python') },
+      out: { type: 'string', default: join(ROOT, 'results') },
+    },
+  })
+  if (!values['skip-asreview'] && !existsSync(values.python)) {
+    throw new PubmatchError('NOT_FOUND', `no ASReview environment at ${values.python}: run tools/bench-screen/setup-venv.sh first (or --skip-asreview)`)
+  }
+  const seeds = values.seeds.split(',').map(Number)
+  const wanted = values.reviews.split(',')
+  const entries = (await listScreeningReviews(join(sharedDataDir(), 'screening'))).filter((e) => values.reviews === 'all' || wanted.includes(e.name))
+  await mkdir(join(values.out, 'runs'), { recursive: true })
+  const results: ReviewResult[] = []
+  const started = new Date()
+  let version = ''
+  for (const entry of entries) {
+    const dataset = await readScreeningReview(entry)
+    const truth = dataset.records.map((r) => r.label)
+    const runs = seeds.map((seed) => ({ seed, priors: drawPriors(truth, seed) }))
+    const pubmatch = runs.map(({ seed, priors }) => {
+      const result = simulateScreening(dataset, { seed, priors, ranker: values.ranker as RankerName, features: { bigrams: !values['no-bigrams'] } })
+      return { metrics: result.metrics, msPerDecision: mean(result.retrainMs), order: result.order }
+    })
+    let asreview: ToolRun[] = []
+    if (!values['skip-asreview']) {
+      const byseed = await runAsreview(dataset, runs, values.python)
+      asreview = runs.map(({ seed }) => {
+        const { order, seconds, version: v } = byseed.get(seed)!
+        version = v
+        return { metrics: screeningMetrics(order.map((i) => truth[i]!), truth.length - 2), msPerDecision: (seconds * 1000) / Math.max(1, order.length), order }
+      })
+    }
+    const result: ReviewResult = { review: dataset.name, source: dataset.source, records: truth.length, included: truth.filter((l) => l === 1).length, seeds, pubmatch, asreview }
+    results.push(result)
+    await writeFile(join(values.out, 'runs', `${dataset.name}.json`), JSON.stringify({ ...result, priors: runs }))
+    const last = table([result]).split('\n')[2]
+    console.log(last)
+  }
+  const summary = [
+    `Command: \`pnpm --filter @pubmatch/bench-screen bench -- --reviews ${values.reviews} --seeds ${values.seeds} --ranker ${values.ranker}\``,
+    `Started ${started.toISOString()}, ${machineDescription()}; ASReview LAB ${version || '(skipped)'} (ELAS u4), pubmatch ranker \`${values.ranker}\`; seeds ${values.seeds}, each review's priors drawn once per seed and given to both tools; metrics: asreview-insights' definitions, priors excluded; per-review figures are the means over the seeds.`,
+    '',
+    values['skip-asreview'] ? 'ASReview skipped.' : table(results),
+  ].join('\n')
+  const file = join(ROOT, 'RESULTS.md')
+  const previous = await readFile(file, 'utf8').catch(() => '# Screening benchmark results\n')
+  await writeFile(file, `${previous.trimEnd()}\n\n## ${values.reviews === 'all' ? 'all reviews' : values.reviews} (${started.toISOString().slice(0, 16)}Z)\n\n${summary}\n`)
+  console.log(summary)
+}
+
+await main()

@@ -1,0 +1,63 @@
+/**
+ * The benchmark's table: per review the means over its seeds of each tool's WSS@95, recall at
+ * 10 % and ATD (share), and time per decision; a mean row; how many reviews pubmatch's WSS@95 is
+ * at least ASReview's.
+ */
+import { markdownTable } from '@pubmatch/bench-kit'
+import type { ScreeningMetrics } from '@pubmatch/screen'
+
+/** One tool's run of one review and seed. */
+export interface ToolRun {
+  readonly metrics: ScreeningMetrics
+  /** Mean milliseconds per decision (retrain + rank). */
+  readonly msPerDecision: number
+  readonly order: number[]
+}
+
+export interface ReviewResult {
+  readonly review: string
+  readonly source: string
+  readonly records: number
+  readonly included: number
+  readonly seeds: number[]
+  readonly pubmatch: ToolRun[]
+  readonly asreview: ToolRun[]
+}
+
+/** The arithmetic mean. */
+export const mean = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length
+
+const f3 = (x: number): string => x.toFixed(3)
+
+/**
+ * The Markdown table of results, with the mean row and the win count.
+ * @param results - per review
+ */
+export function table(results: readonly ReviewResult[]): string {
+  const rows: string[][] = []
+  let wins = 0
+  for (const r of results) {
+    const p = (key: keyof ScreeningMetrics, runs: readonly ToolRun[]): number => mean(runs.map((run) => run.metrics[key]))
+    const pw = p('wss95', r.pubmatch)
+    const aw = p('wss95', r.asreview)
+    wins += pw >= aw ? 1 : 0
+    rows.push([
+      r.review,
+      String(r.records),
+      String(r.included),
+      f3(pw),
+      f3(aw),
+      f3(p('recallAt10', r.pubmatch)),
+      f3(p('recallAt10', r.asreview)),
+      f3(p('atdShare', r.pubmatch)),
+      f3(p('atdShare', r.asreview)),
+      mean(r.pubmatch.map((run) => run.msPerDecision)).toFixed(1),
+      mean(r.asreview.map((run) => run.msPerDecision)).toFixed(1),
+    ])
+  }
+  const col = (i: number): string => f3(mean(rows.map((row) => Number(row[i]))))
+  rows.push(['**mean**', '', '', col(3), col(4), col(5), col(6), col(7), col(8), mean(rows.map((row) => Number(row[9]))).toFixed(1), mean(rows.map((row) => Number(row[10]))).toFixed(1)])
+  const header = ['review', 'records', 'included', 'WSS@95 pubmatch', 'WSS@95 ASReview', 'R@10% pubmatch', 'R@10% ASReview', 'ATD pubmatch', 'ATD ASReview', 'ms/decision pubmatch', 'ms/decision ASReview']
+  return `${markdownTable(header, rows)}\n\npubmatch's WSS@95 ≥ ASReview's on ${wins} of ${results.length} reviews.`
+}
+

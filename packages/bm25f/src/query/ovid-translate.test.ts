@@ -52,6 +52,9 @@ describe('translateOvid', () => {
     ['a.tw.\nLimit 1 to humans', 'a[tiab] AND humans[mh]'],
     ['a.tw.\nlimit 1 to (english language and humans)', 'a[tiab] AND english[la] AND humans[mh]'],
     ['exp animals/ not humans.sh.', '"animals"[mh] NOT humans[mh:noexp]'],
+    // Ovid's entry dates are yyyymmdd: a truncated prefix is PubMed's partial date (CLEF TAR topic 39).
+    ['(2012* or 2013*).ed.', '2012[edat] OR 2013[edat]'],
+    ['201203$.ed.', '2012/03[edat]'],
   ])('translates %j to %s', (ovid, pubmed) => {
     expect(one(ovid)).toBe(pubmed)
     expect(() => parseQuery(pubmed)).not.toThrow()

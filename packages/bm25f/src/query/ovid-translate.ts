@@ -783,6 +783,12 @@ function dateOrTerm(text: string, field: TargetField, quoted: boolean): QueryNod
         to: /current/i.test(range[2] ?? '') ? '3000' : (range[2] ?? ''),
       }
     }
+    // Ovid's dates are yyyymmdd, truncated to a prefix (`2012*.ed.`): PubMed's partial date
+    // `2012[edat]` is that whole year (`2012/03` a month), the same set exactly
+    const prefix = /^(\d{4})(\d{2})?(\d{2})?\*?$/.exec(text)
+    if (prefix !== null) {
+      return makeTerm([prefix[1], prefix[2], prefix[3]].filter((part) => part !== undefined).join('/'), field, false)
+    }
   }
   return makeTerm(text, field, quoted)
 }

@@ -55,6 +55,10 @@ describe('translateOvid', () => {
     // Ovid's entry dates are yyyymmdd: a truncated prefix is PubMed's partial date (CLEF TAR topic 39).
     ['(2012* or 2013*).ed.', '2012[edat] OR 2013[edat]'],
     ['201203$.ed.', '2012/03[edat]'],
+    // a bare number with a field suffix is a value of that field, not a reference to a line
+    ['20120315.ed.', '2012/03/15[edat]'],
+    ['a.tw.\n2010.yr.', '2010[dp]'],
+    ['a.tw.\n1 and 2010.yr.', 'a[tiab] AND 2010[dp]'],
   ])('translates %j to %s', (ovid, pubmed) => {
     expect(one(ovid)).toBe(pubmed)
     expect(() => parseQuery(pubmed)).not.toThrow()

@@ -549,7 +549,14 @@ class LineParser {
       }
       return { kind: 'heading', text, explode, major, qualifiers: slash.qualifiers }
     }
-    if (parts.length === 1 && !(parts[0]?.quoted ?? true) && /^\d+$/.test(parts[0]?.text ?? '')) {
+    // a bare number is a line reference, unless a field suffix follows it: `20120315.ed.` is an
+    // entry date and `2010.yr.` a year, searched in their fields
+    if (
+      parts.length === 1 &&
+      !(parts[0]?.quoted ?? true) &&
+      /^\d+$/.test(parts[0]?.text ?? '') &&
+      this.peek()?.type !== 'suffix'
+    ) {
       const line = Number(parts[0]?.text)
       if (line < 1 || line >= this.lineNumber) {
         throw new LineProblem(`line ${line} is not an earlier line`)

@@ -3,7 +3,7 @@
  * benchmarks that measure it: the BM25 and TF-IDF formulas of one term for packages that score
  * outside the searcher (`feedback`, `fulltext`), Xapian's BM25 (the Xapian comparison), and the
  * pieces of query evaluation that a translation of the query tree to another engine must share
- * (`solr`: date fields and bounds, MeSH mapping, the scored fields of a tag, Best Match's field
+ * (`solr`: date fields and bounds, MeSH mapping, `[sh]`'s subheading explosion, the scored fields of a tag, Best Match's field
  * weights). Unstable: it changes with the first stage, without notice. Apps use the package's
  * entry point only.
  */
@@ -15,6 +15,7 @@ export { BEST_MATCH_FIELD_WEIGHTS } from './scoring/bestmatch-s1.ts'
 // Query evaluation
 export { isDateField } from './query/fields.ts'
 export { resolveMeshTerm } from './query/mesh.ts'
+export { subheadingValues } from './query/subheadings.ts'
 export { dateLowerBound, dateTermBounds, dateUpperBound } from './search/dates.ts'
 export { TAG_SCORE_FIELDS } from './search/compile.ts'
 // Ovid MEDLINE detection (parseQuery refuses what it finds; benchmarks tell strategies apart)

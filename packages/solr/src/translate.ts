@@ -33,6 +33,7 @@ import {
   dateUpperBound,
   isDateField,
   resolveMeshTerm,
+  subheadingValues,
 } from '@pubmatch/bm25f/internal'
 import { PubmatchError, truncateForMessage } from '@pubmatch/core'
 import {
@@ -318,7 +319,9 @@ class Translator {
     const keywordParts =
       tag === 'mh' || tag === 'majr'
         ? this.mesh(node, keywordFields, positive)
-        : keywordFields.map((field) => this.keywordValue(field, node.text, node.wildcard))
+        : tag === 'sh' && !node.wildcard
+          ? this.subheading(node, keywordFields)
+          : keywordFields.map((field) => this.keywordValue(field, node.text, node.wildcard))
     const parts = [...(textPart === IGNORED ? [] : [textPart]), ...keywordParts]
     return parts.length === 0 ? this.none() : this.bool('should', parts)
   }
@@ -340,6 +343,22 @@ class Translator {
     }
     const value = normalizeKeyword(text)
     return value === '' ? this.none() : `{!term f=${field} v=${this.ref(value)}}`
+  }
+
+  /**
+   * `[sh]`: the subheading and, unless `:noexp`, those below it in MeSH's qualifier trees, as the
+   * embedded searcher (`subheadingValues`; normalised values hold no comma).
+   */
+  private subheading(node: TermNode, fields: readonly string[]): string[] {
+    const values = subheadingValues(node.text, node.noExplode)
+    if (values.length === 0) {
+      return [this.none()]
+    }
+    return fields.map((field) =>
+      values.length === 1
+        ? `{!term f=${field} v=${this.ref(values[0]!)}}`
+        : `{!terms f=${field} v=${this.ref([...values].sort().join(','))}}`,
+    )
   }
 
   /** `[mh]`/`[majr]`: the heading by name, and the descriptors it maps to (exploded). */

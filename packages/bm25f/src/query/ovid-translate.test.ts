@@ -29,7 +29,7 @@ describe('translateOvid', () => {
     ['kala-azar.ti,ab', 'kala-azar[tiab]'],
     ['optic nerve.ti.', '"optic nerve"[ti]'],
     ['randomized controlled trial.pt.', '"randomized controlled trial"[pt]'],
-    ['dt.fs.', '"drug therapy"[sh]'],
+    ['dt.fs.', '"drug therapy"[sh:noexp]'],
     ['(OHT or IOP).tw.', 'OHT[tiab] OR IOP[tiab]'],
     ['(Xpert or cepheid). tw.', 'Xpert[tiab] OR cepheid[tiab]'],
     // adjN allows N - 1 words between, in any order; PubMed's ~N allows N words between.

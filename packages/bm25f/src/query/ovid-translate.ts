@@ -11,6 +11,7 @@ import type { QueryNode, TermNode } from './ast.ts'
 import type { ProximityField, PubmedField } from './fields.ts'
 import { formatQuery } from './format.ts'
 import { MESH_QUALIFIER_ABBREVIATIONS } from './ovid.ts'
+import { MESH_QUALIFIERS } from './subheadings.ts'
 import { parseQuery } from './parse.ts'
 
 /** The kinds of construct that {@link translateOvid} cannot translate exactly. */
@@ -90,101 +91,24 @@ export interface TranslateOvidOptions {
 }
 
 /** MeSH qualifier names by their abbreviation (MeSH 2014, `&` written "and" as PubMed does). */
-export const MESH_QUALIFIER_NAMES: Readonly<Record<string, string>> = {
-  aa: 'analogs and derivatives',
-  ab: 'abnormalities',
-  ad: 'administration and dosage',
-  ae: 'adverse effects',
-  ag: 'agonists',
-  ah: 'anatomy and histology',
-  ai: 'antagonists and inhibitors',
-  an: 'analysis',
-  bi: 'biosynthesis',
-  bl: 'blood',
-  bs: 'blood supply',
-  cf: 'cerebrospinal fluid',
-  ch: 'chemistry',
-  ci: 'chemically induced',
-  cl: 'classification',
-  cn: 'congenital',
-  co: 'complications',
-  cs: 'chemical synthesis',
-  ct: 'contraindications',
-  cy: 'cytology',
-  de: 'drug effects',
-  df: 'deficiency',
-  dh: 'diet therapy',
-  di: 'diagnosis',
-  dt: 'drug therapy',
-  du: 'diagnostic use',
-  ec: 'economics',
-  ed: 'education',
-  eh: 'ethnology',
-  em: 'embryology',
-  en: 'enzymology',
-  ep: 'epidemiology',
-  es: 'ethics',
-  et: 'etiology',
-  gd: 'growth and development',
-  ge: 'genetics',
-  hi: 'history',
-  im: 'immunology',
-  in: 'injuries',
-  ip: 'isolation and purification',
-  ir: 'innervation',
-  is: 'instrumentation',
-  lj: 'legislation and jurisprudence',
-  ma: 'manpower',
-  me: 'metabolism',
-  mi: 'microbiology',
-  mo: 'mortality',
-  mt: 'methods',
-  nu: 'nursing',
-  og: 'organization and administration',
-  pa: 'pathology',
-  pc: 'prevention and control',
-  pd: 'pharmacology',
-  ph: 'physiology',
-  pk: 'pharmacokinetics',
-  po: 'poisoning',
-  pp: 'physiopathology',
-  ps: 'parasitology',
-  px: 'psychology',
-  py: 'pathogenicity',
-  ra: 'radiography',
-  re: 'radiation effects',
-  rh: 'rehabilitation',
-  ri: 'radionuclide imaging',
-  rt: 'radiotherapy',
-  sc: 'secondary',
-  sd: 'supply and distribution',
-  se: 'secretion',
-  sn: 'statistics and numerical data',
-  st: 'standards',
-  su: 'surgery',
-  td: 'trends',
-  th: 'therapy',
-  tm: 'transmission',
-  to: 'toxicity',
-  tr: 'transplantation',
-  tu: 'therapeutic use',
-  ul: 'ultrastructure',
-  ur: 'urine',
-  us: 'ultrasonography',
-  ut: 'utilization',
-  ve: 'veterinary',
-  vi: 'virology',
-}
+export const MESH_QUALIFIER_NAMES: Readonly<Record<string, string>> = Object.freeze(
+  Object.fromEntries(
+    MESH_QUALIFIERS.map((qualifier) => [
+      qualifier.abbreviation.toLowerCase(),
+      qualifier.name.replaceAll('&', 'and'),
+    ]),
+  ),
+)
 
 /** How one Ovid field code is searched in PubMed. */
 interface FieldMapping {
-  /** The PubMed fields (ORed); `mh-noexp` is `[mh:noexp]`. */
+  /** The PubMed fields (ORed); `mh-noexp` is `[mh:noexp]`, `sh-noexp` `[sh:noexp]`. */
   readonly fields: readonly TargetField[]
   /** Set when the mapping is not exact. */
   readonly note?: string
 }
 
-type TargetField = PubmedField | 'mh-noexp'
+type TargetField = PubmedField | 'mh-noexp' | 'sh-noexp'
 
 /**
  * Ovid MEDLINE field codes (Ovid's MEDLINE database guide) and their PubMed counterparts
@@ -229,7 +153,7 @@ const FIELD_MAP: Readonly<Record<string, FieldMapping>> = {
     fields: ['mh'],
     note: 'Ovid .hw. (words of subject headings) searched as PubMed [mh] (whole headings)',
   },
-  fs: { fields: ['sh'] },
+  fs: { fields: ['sh-noexp'] },
   ui: { fields: ['pmid'] },
   in: { fields: ['ad'] },
   ia: { fields: ['ad'] },
@@ -743,8 +667,8 @@ const makeTerm = (text: string, field: TargetField, quoted: boolean): TermNode =
   kind: 'term',
   text,
   quoted,
-  field: field === 'mh-noexp' ? 'mh' : field,
-  noExplode: field === 'mh-noexp',
+  field: field === 'mh-noexp' ? 'mh' : field === 'sh-noexp' ? 'sh' : field,
+  noExplode: field === 'mh-noexp' || field === 'sh-noexp',
   wildcard: text.includes('*'),
 })
 
@@ -762,7 +686,7 @@ const needsQuotes = (words: readonly string[]): boolean =>
 function textNode(node: Extract<OvidNode, { kind: 'text' }>, context: Context): QueryNode {
   const fields = targetFields(node.codes, context)
   let words = node.words.map((word) => convertWord(word, context))
-  if (fields.length === 1 && fields[0] === 'sh' && words.length === 1) {
+  if (fields.length === 1 && fields[0] === 'sh-noexp' && words.length === 1) {
     // `dt.fs.`: a floating subheading by its abbreviation
     words = (MESH_QUALIFIER_NAMES[(words[0] ?? '').toLowerCase()] ?? words[0] ?? '').split(' ')
   }
@@ -794,7 +718,11 @@ function dateOrTerm(text: string, field: TargetField, quoted: boolean): QueryNod
     // `2012[edat]` is that whole year (`2012/03` a month), the same set exactly
     const prefix = /^(\d{4})(\d{2})?(\d{2})?\*?$/.exec(text)
     if (prefix !== null) {
-      return makeTerm([prefix[1], prefix[2], prefix[3]].filter((part) => part !== undefined).join('/'), field, false)
+      return makeTerm(
+        [prefix[1], prefix[2], prefix[3]].filter((part) => part !== undefined).join('/'),
+        field,
+        false,
+      )
     }
   }
   return makeTerm(text, field, quoted)

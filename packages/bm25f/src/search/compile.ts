@@ -17,6 +17,7 @@ import {
 import type { DateRangeNode, ProximityNode, QueryNode, TermNode } from '../query/ast.ts'
 import { fieldInfo, isDateField, type PubmedField } from '../query/fields.ts'
 import { resolveMeshTerm } from '../query/mesh.ts'
+import { subheadingValues } from '../query/subheadings.ts'
 import { dateLowerBound, dateTermBounds, dateUpperBound } from './dates.ts'
 import {
   ALL,
@@ -218,7 +219,9 @@ class Compiler {
       const filter = lookupPubmedFilter(node.text)
       const fields = (this.ctx.tagFields.filter ?? []).filter((f) => this.reader.hasField(f))
       if (filter !== undefined) {
-        return fields.length === 0 ? this.notIndexed('filter', node.text) : this.filter(node.text, fields)
+        return fields.length === 0
+          ? this.notIndexed('filter', node.text)
+          : this.filter(node.text, fields)
       }
     }
     const fields = this.fieldsOf(tag)
@@ -254,7 +257,9 @@ class Compiler {
     const keywordPlan =
       tag === 'mh' || tag === 'majr'
         ? this.mesh(node, keyword, positive)
-        : orPlan(keyword.map((field) => this.keyword(field, node.text, node.wildcard)))
+        : tag === 'sh' && !node.wildcard
+          ? this.subheading(node, keyword)
+          : orPlan(keyword.map((field) => this.keyword(field, node.text, node.wildcard)))
     return orPlan(textPlan === IGNORED ? [keywordPlan] : [textPlan, keywordPlan])
   }
 
@@ -368,7 +373,29 @@ class Compiler {
         terms.push(entry.term)
       }
     }
-    return terms.length === 0 ? NONE : terms.length === 1 ? { kind: 'term', field, term: terms[0]! } : { kind: 'terms', field, terms }
+    return terms.length === 0
+      ? NONE
+      : terms.length === 1
+        ? { kind: 'term', field, term: terms[0]! }
+        : { kind: 'terms', field, terms }
+  }
+
+  /**
+   * `[sh]`: the subheading and, unless `:noexp`, the subheadings below it in MeSH's qualifier
+   * trees (`subheadingValues`: `therapy[sh]` includes drug therapy, surgery, …).
+   */
+  private subheading(node: TermNode, fields: readonly string[]): MatchPlan {
+    const values = subheadingValues(node.text, node.noExplode).sort(compareCodePoints)
+    if (values.length === 0) {
+      return NONE
+    }
+    return orPlan(
+      fields.map((field): MatchPlan =>
+        values.length === 1
+          ? { kind: 'term', field, term: values[0]! }
+          : { kind: 'terms', field, terms: values },
+      ),
+    )
   }
 
   /** A keyword-field value (whole text, normalised), or the values a truncated text expands to. */
@@ -743,7 +770,13 @@ export function filterPlan(
   keywordFilter('pt', filters.publicationTypes)
   keywordFilter('la', filters.languages)
   if (filters.ids !== undefined) {
-    const docs = [...new Set(filters.ids.map((id) => ctx.reader.docNumber(id)).filter((doc): doc is number => doc !== undefined))]
+    const docs = [
+      ...new Set(
+        filters.ids
+          .map((id) => ctx.reader.docNumber(id))
+          .filter((doc): doc is number => doc !== undefined),
+      ),
+    ]
     parts.push(docs.length === 0 ? NONE : { kind: 'docs', docs: docs.sort((a, b) => a - b) })
   }
   return parts.length === 0 ? ALL : andPlan(parts)

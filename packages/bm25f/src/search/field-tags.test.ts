@@ -118,6 +118,88 @@ describe('PubMed field tags on the sample corpus', () => {
     expect(ids('history[subheading]')).toEqual(ids('history[sh]'))
   })
 
+  it('explodes [sh] through MeSH’s qualifier trees unless :noexp', () => {
+    // QualifierName therapy (Y11): 10101342 11034741 11406024 11428848 12230384 14594616 15228064
+    // 8941094 9110943 9575322 9627170; below it (qual2014.xml) drug therapy Y11.020 (11441930
+    // 11704686 14695699 9110943 9861576 9885794), prevention & control Y11.040 (10331749 11428848
+    // 11704686 12230355 12230384 14749521 9929727), rehabilitation Y11.060 (9110943), surgery
+    // Y11.070 (10083987 10854512); no diet therapy, nursing, radiotherapy or transplantation here
+    expect(ids('therapy[sh:noexp]')).toEqual([
+      '10101342',
+      '11034741',
+      '11406024',
+      '11428848',
+      '12230384',
+      '14594616',
+      '15228064',
+      '8941094',
+      '9110943',
+      '9575322',
+      '9627170',
+    ])
+    expect(ids('therapy[sh]')).toEqual([
+      '10083987',
+      '10101342',
+      '10331749',
+      '10854512',
+      '11034741',
+      '11406024',
+      '11428848',
+      '11441930',
+      '11704686',
+      '12230355',
+      '12230384',
+      '14594616',
+      '14695699',
+      '14749521',
+      '15228064',
+      '8941094',
+      '9110943',
+      '9575322',
+      '9627170',
+      '9861576',
+      '9885794',
+      '9929727',
+    ])
+    // pharmacology (Y07): 10192114 10389168 14744982 8863847 9885794; below it administration &
+    // dosage Y07.010 (10083987 14695699 9482442 9885794), adverse effects Y07.020 (10083987
+    // 11441930 15968009 9500320 9505772 9861576), antagonists & inhibitors Y07.040 (9885794),
+    // diagnostic use Y07.060 and pharmacokinetics Y07.070 (8941094)
+    expect(ids('pharmacology[sh:noexp]')).toEqual([
+      '10192114',
+      '10389168',
+      '14744982',
+      '8863847',
+      '9885794',
+    ])
+    expect(ids('pharmacology[sh]')).toEqual([
+      '10083987',
+      '10192114',
+      '10389168',
+      '11441930',
+      '14695699',
+      '14744982',
+      '15968009',
+      '8863847',
+      '8941094',
+      '9482442',
+      '9500320',
+      '9505772',
+      '9861576',
+      '9885794',
+    ])
+    // a leaf: surgery (Y11.070) has transplantation below it, absent here
+    expect(ids('surgery[sh]')).toEqual(['10083987', '10854512'])
+    // "&" or "and", any case: QualifierName "administration & dosage"
+    expect(ids('Administration and Dosage[sh]')).toEqual([
+      '10083987',
+      '14695699',
+      '9482442',
+      '9885794',
+    ])
+    expect(ids('"administration & dosage"[sh:noexp]')).toEqual(ids('Administration and Dosage[sh]'))
+  })
+
   it('finds transliterated titles [tt], not in [ti]', () => {
     // VernacularTitle "La lucha contra el tabaco en los niños, …" (9929727)
     expect(ids('"lucha contra el tabaco"[tt]')).toEqual(['9929727'])

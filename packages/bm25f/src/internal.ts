@@ -17,7 +17,7 @@ export { isDateField } from './query/fields.ts'
 export { resolveMeshTerm } from './query/mesh.ts'
 export { subheadingValues } from './query/subheadings.ts'
 export { dateLowerBound, dateTermBounds, dateUpperBound } from './search/dates.ts'
-export { TAG_SCORE_FIELDS } from './search/compile.ts'
+export { NOT_IN_ALL_FIELDS, TAG_SCORE_FIELDS } from './search/compile.ts'
 // Ovid MEDLINE detection (parseQuery refuses what it finds; benchmarks tell strategies apart)
 export { detectOvidSyntax } from './query/ovid.ts'
 export type { OvidDetection, OvidSignal } from './query/ovid.ts'

@@ -143,6 +143,12 @@ describe('translateQuery', () => {
     expect(tagged).toContain('{!field f=grant v=<nci>}')
     expect(tagged).toMatch(/should=<\{!bm25f qf=<title\^5 abstract mesh\^5 keywords> mm=any v=<aspirin>\}>\}$/)
     expect(expand(translateQuery('aspirin', pubmed))).not.toMatch(/f=(affiliation|grant|volume|filter)\b/)
+    // [all] (PubMed's All Fields) also searches them, all but the computed filters, and scores as untagged
+    const all = expand(translateQuery('tufts[all]', pubmed))
+    expect(all).toContain('{!field f=affiliation v=<tufts>}')
+    expect(all).toContain('{!term f=volume v=<tufts>}')
+    expect(all).not.toMatch(/f=filter\b/)
+    expect(all).toMatch(/should=<\{!bm25f qf=<title\^5 abstract mesh\^5 keywords> mm=any v=<tufts>\}>\}$/)
   })
 
   it('never splices user text into query syntax', () => {

@@ -27,6 +27,7 @@ import {
 } from '@pubmatch/bm25f'
 import {
   BEST_MATCH_FIELD_WEIGHTS,
+  NOT_IN_ALL_FIELDS,
   TAG_SCORE_FIELDS,
   dateLowerBound,
   dateTermBounds,
@@ -542,8 +543,12 @@ class Translator {
 
   private fieldsOf(tag: string | null): readonly string[] {
     const all = [...this.options.fields.text, ...this.options.fields.keyword]
-    if (tag === null || tag === 'all') {
+    if (tag === null) {
       return all.filter((field) => !TAG_ONLY.has(field))
+    }
+    if (tag === 'all') {
+      // PubMed's All Fields: the tag-only fields too, but not the computed filters (as `allFieldsOf`)
+      return all.filter((field) => !NOT_IN_ALL_FIELDS.has(field))
     }
     if (tag === 'tw') {
       return this.options.fields.text.filter((field) => !TAG_ONLY.has(field))

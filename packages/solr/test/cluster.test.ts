@@ -156,6 +156,11 @@ describe.skipIf(!RUN)('a local SolrCloud', () => {
       '9215429[jid]',
       'norway[pl]',
       'sherrington[ps]',
+      'tufts[all]',
+      'norway[all]',
+      'nci[all]',
+      'english[all]',
+      'cell[all]',
     ]
     for (const query of queries) {
       const [mine, theirs] = [await solr.search(query, { limit: 1000 }), embedded.search(query, { limit: 1000 })]

@@ -58,8 +58,10 @@ export interface CompileContext {
   readonly match: MatchMode
   /** Scored fields, in the scorer's order. */
   readonly scoredFields: readonly string[]
-  /** Fields searched by untagged terms and `[all]`. */
+  /** Fields searched by untagged terms. */
   readonly defaultFields: readonly string[]
+  /** Fields searched by `[all]`: the default fields and the tag-only fields but `filter` ({@link allFieldsOf}). */
+  readonly allFields: readonly string[]
   /** Index fields per PubMed tag. */
   readonly tagFields: Readonly<Record<string, readonly string[]>>
   /** Analyzer for the query text of every text field, when overridden. */
@@ -109,6 +111,31 @@ function wildcardFilter(segments: readonly string[]): RegExp | null {
 }
 
 const TAG_ONLY: ReadonlySet<string> = new Set(PUBMED_TAG_ONLY_FIELDS)
+
+/**
+ * The fields of a PubMed index that PubMed's All Fields does not cover: `filter`, whose values
+ * are labels pubmatch computes (`english`, `humans`, `medline`), not text of the record, so that
+ * `english[all]` is not every English record.
+ */
+export const NOT_IN_ALL_FIELDS: ReadonlySet<string> = new Set(['filter'])
+
+/**
+ * What `[all]` searches: PubMed's All Fields covers "all searchable PubMed fields" (PubMed Help,
+ * "Search Field Descriptions and Tags"), so besides the default fields of untagged terms every
+ * tag-only field of the index (affiliations, grants, volume, pagination, NLM id, place, …)
+ * but {@link NOT_IN_ALL_FIELDS}. Dates and PMIDs, which are doc values and ids rather than
+ * terms, are not searched. Tag-only fields are never scored, so `[all]` matches more documents
+ * than an untagged term and scores them the same way.
+ * @param defaultFields - the fields of untagged terms
+ * @param indexFields - the index's field names
+ */
+export function allFieldsOf(
+  defaultFields: readonly string[],
+  indexFields: readonly string[],
+): string[] {
+  const extra = indexFields.filter((field) => TAG_ONLY.has(field) && !NOT_IN_ALL_FIELDS.has(field))
+  return [...new Set([...defaultFields, ...extra])]
+}
 const FILTER_NAMES = PUBMED_FILTERS.map((filter) => filter.value).join(', ')
 
 class Compiler {
@@ -176,10 +203,13 @@ class Compiler {
     }
   }
 
-  /** The index fields a tag searches (untagged and `[all]`: the default fields). */
+  /** The index fields a tag searches (untagged: the default fields; `[all]`: every field but `filter`). */
   private fieldsOf(tag: PubmedField | null): readonly string[] {
-    if (tag === null || tag === 'all') {
+    if (tag === null) {
       return this.ctx.defaultFields
+    }
+    if (tag === 'all') {
+      return this.ctx.allFields
     }
     if (tag === 'tw') {
       return this.textFields

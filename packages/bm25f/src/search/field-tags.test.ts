@@ -118,6 +118,28 @@ describe('PubMed field tags on the sample corpus', () => {
     expect(ids('history[subheading]')).toEqual(ids('history[sh]'))
   })
 
+  it('searches [all] in every field but the computed filters, untagged terms in the general ones', () => {
+    // Affiliation "… Tufts University …" (10972993): a tag-only field
+    expect(ids('tufts[all]')).toEqual(['10972993'])
+    expect(ids('tufts')).toEqual([])
+    // Country Norway (11441930), NlmUniqueID 9215429, DataBankName GenBank, grant Agency NCI
+    expect(ids('norway[all]')).toEqual(['11441930'])
+    expect(ids('9215429[All Fields]')).toEqual(['11524736', '11748851', '11748856'])
+    expect(ids('genbank[all]')).toEqual(['10097079', '10540283', '9394824'])
+    expect(ids('nci[all]')).toEqual(['10972993', '30078747'])
+    // the word "english" of three DescriptorNames and one AbstractText, not the english filter
+    // that every English-language record has
+    expect(ids('english[all]')).toEqual(['10389168', '14695699', '14991249', '8655018'])
+    expect(ids('english[sb]').length).toBeGreaterThan(4)
+    // tag-only fields match but never score: the same score as the untagged word's
+    const tagged = searcher.search('cell[all]', { limit: 1000 })
+    const untagged = searcher.search('cell', { limit: 1000 })
+    const score = new Map(untagged.hits.map((hit) => [hit.id, hit.score]))
+    for (const hit of tagged.hits) {
+      expect(hit.score).toBe(score.get(hit.id) ?? 0)
+    }
+  })
+
   it('explodes [sh] through MeSH’s qualifier trees unless :noexp', () => {
     // QualifierName therapy (Y11): 10101342 11034741 11406024 11428848 12230384 14594616 15228064
     // 8941094 9110943 9575322 9627170; below it (qual2014.xml) drug therapy Y11.020 (11441930
@@ -268,8 +290,8 @@ describe('PubMed field tags on the sample corpus', () => {
   })
 
   it('keeps untagged search off the tag-only fields', () => {
-    // "tufts" is only in an affiliation
+    // "tufts" is only in an affiliation: [all] finds it (above), an untagged word does not
     expect(ids('tufts')).toEqual([])
-    expect(ids('tufts[all]')).toEqual([])
+    expect(ids('tufts[tw]')).toEqual([])
   })
 })

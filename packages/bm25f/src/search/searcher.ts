@@ -16,7 +16,7 @@ import {
 } from '../scoring/scorer.ts'
 import type { CollectionStats, TermStats } from '../scoring/stats.ts'
 import type { PreparedQuery } from '../scoring/term-scorer.ts'
-import { compileQuery, filterPlan, type CompileContext } from './compile.ts'
+import { allFieldsOf, compileQuery, filterPlan, type CompileContext } from './compile.ts'
 import { mapQueryTerms } from '../query/term-mapping.ts'
 import { QUESTION_STOPWORDS } from './question-stopwords.ts'
 import { LengthRangeMin } from './length-bounds.ts'
@@ -236,6 +236,10 @@ function compileContext(
     match: settings.match,
     scoredFields,
     defaultFields,
+    allFields: allFieldsOf(
+      defaultFields,
+      reader.schema.fields.map((f) => f.name),
+    ),
     tagFields: { ...PUBMED_TAG_FIELDS, ...options.tagFields },
     queryAnalyzer,
     mesh: options.mesh,

@@ -144,8 +144,10 @@ export interface SearchOptions {
    */
   readonly scoredFields?: readonly string[]
   /**
-   * The fields an untagged term (and `[all]`) searches: text fields word by word, keyword fields
-   * by the whole term. Defaults to every field of the index.
+   * The fields an untagged term searches: text fields word by word, keyword fields by the whole
+   * term; `[all]` searches them and the index's tag-only fields but `filter` (PubMed's All
+   * Fields). Defaults to every field of the index but the tag-only ones (`PUBMED_TAG_ONLY_FIELDS`
+   * of `@pubmatch/index`).
    */
   readonly defaultFields?: readonly string[]
   /**

@@ -123,7 +123,11 @@ describe.runIf(existsSync(bin))('pubmatch CLI (built)', () => {
     const index = join(dir, 'demo-index')
     const explained = await pubmatch('search', 'asthma AND child*', '-i', index, '--explain', '-n', '1')
     expect(explained.stdout).toMatch(/bm25f = Σ_t score\(t\)/)
-    const bad = await pubmatch('search', 'asthma AND (child', '-i', index)
+    // as PubMed: the "(" is closed, the search runs, and a warning says what was read
+    const recovered = await pubmatch('search', 'asthma AND (child', '-i', index)
+    expect(recovered.code).toBe(0)
+    expect(recovered.stderr).toMatch(/^warning: QUERY_SYNTAX: "\(" is never closed with "\)"$/m)
+    const bad = await pubmatch('search', 'asthma AND (child', '-i', index, '--strict')
     expect(bad.code).toBe(64)
     expect(bad.stderr).toMatch(/^pubmatch: QUERY_SYNTAX: /)
   })

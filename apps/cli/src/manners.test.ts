@@ -129,7 +129,17 @@ describe.runIf(existsSync(bin))('pubmatch as a Unix tool (built CLI)', () => {
     // query 5's unknown tag is dropped with a warning, as PubMed does
     await writeFile(queries, '1\tcolitis in children\n2\tasthma AND #3\n3\t(asthma OR colitis\n4\tcolitis\n5\tcolitis[notatag]\n')
     const runFile = join(dir, 'batch.run')
-    const ran = await pubmatch('run', '-i', index, '--queries', queries, '--syntax', 'pubmed', '-o', runFile, '-q', '--json')
+    // by default the parenthesis is closed as PubMed closes it, with a warning; the history fails
+    const recovered = await pubmatch('run', '-i', index, '--queries', queries, '--syntax', 'pubmed', '-o', runFile, '-q', '--json')
+    expect(recovered.code).toBe(1)
+    const recoveredSummary = JSON.parse(recovered.stdout) as { failed: number; failures: Array<{ id: string; code: string }> }
+    expect(recoveredSummary.failures.map((f) => [f.id, f.code])).toEqual([['2', 'INVALID_ARGUMENT']])
+    expect(recovered.stderr).toMatch(/^query 3: warning: QUERY_SYNTAX: "\(" is never closed with "\)"$/m)
+    expect(recovered.stderr).toMatch(/^query 5: warning: QUERY_SYNTAX: unknown field tag \[notatag\]/m)
+    const recoveredIds = new Set((await readFile(runFile, 'utf8')).trim().split('\n').map((line) => line.split(' ')[0]))
+    expect(recoveredIds).toEqual(new Set(['1', '3', '4', '5']))
+    // --strict: the unclosed parenthesis fails too
+    const ran = await pubmatch('run', '-i', index, '--queries', queries, '--syntax', 'pubmed', '-o', runFile, '-q', '--json', '--strict')
     expect(ran.code).toBe(1)
     const summary = JSON.parse(ran.stdout) as { queries: number; failed: number; failures: Array<{ id: string; code: string }> }
     expect(summary).toMatchObject({ queries: 5, failed: 2 })
@@ -142,12 +152,12 @@ describe.runIf(existsSync(bin))('pubmatch as a Unix tool (built CLI)', () => {
     expect(ran.stderr).toMatch(/^query 3: QUERY_SYNTAX: /m)
     const qids = new Set((await readFile(runFile, 'utf8')).trim().split('\n').map((line) => line.split(' ')[0]))
     expect(qids).toEqual(new Set(['1', '4', '5']))
-    const text = await pubmatch('run', '-i', index, '--queries', queries, '--syntax', 'pubmed', '-o', runFile, '-q')
+    const text = await pubmatch('run', '-i', index, '--queries', queries, '--syntax', 'pubmed', '-o', runFile, '-q', '--strict')
     expect(text.stdout).toMatch(/^wrote \S+batch\.run: 3 queries \(2 of 5 failed and are not in the run: see above\)/)
     // every query failing: no run, the first failure named
     const bad = join(dir, 'bad.tsv')
     await writeFile(bad, '1\t#3\n2\t(colitis\n')
-    const none = await pubmatch('run', '-i', index, '--queries', bad, '--syntax', 'pubmed', '-o', join(dir, 'bad.run'), '-q')
+    const none = await pubmatch('run', '-i', index, '--queries', bad, '--syntax', 'pubmed', '-o', join(dir, 'bad.run'), '-q', '--strict')
     expect(none.code).toBe(64)
     expect(none.stderr).toMatch(/every one of the 2 queries failed \(the first, 1: INVALID_ARGUMENT/)
     expect(existsSync(join(dir, 'bad.run'))).toBe(false)

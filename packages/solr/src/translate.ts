@@ -240,7 +240,7 @@ class Translator {
       case 'history':
         throw new PubmatchError(
           'INVALID_ARGUMENT',
-          `#${node.index} refers to the search history, which a collection does not have; search the query itself`,
+          `#${node.index} refers to the search history (search ${node.index} of a PubMed session), which pubmatch does not keep: PubMed resolves #N only against the earlier searches of the same session (ESearch only with a history, usehistory=y), so the query cannot run; put that search's query in place of #${node.index}`,
           { details: { problem: 'HISTORY_REFERENCE', index: node.index } },
         )
       case 'and':

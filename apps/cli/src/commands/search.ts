@@ -40,7 +40,10 @@ export interface RankingFlags {
   year?: string
   pt: string[]
   la: string[]
+  /** Work around query syntax errors as PubMed does (the default). */
   recover: boolean
+  /** Fail on a query syntax error instead (`--strict`). */
+  strict?: boolean
   mesh: boolean
   termMapping?: boolean
   prf?: boolean
@@ -72,7 +75,8 @@ export function addRankingOptions(command: Command, ovid = false): Command {
     .option('--year <from:to>', 'publication years: YYYY, YYYY:YYYY, YYYY: (from) or :YYYY (until), e.g. 2019, 2015:2020, 2015:')
     .option('--pt <type>', 'publication type filter, repeatable (e.g. Review)', collect, [])
     .option('--la <code>', 'language filter, repeatable (e.g. eng)', collect, [])
-    .option('--recover', 'work around query syntax errors instead of failing (with warnings)', false)
+    .option('--recover', 'work around a query syntax error as PubMed does, with a warning: an unclosed quote or "(" is closed, a stray ")", a dangling operator or an empty tag is dropped (the default)', true)
+    .option('--strict', 'fail on a query syntax error instead of working around it', false)
     .option('--no-mesh', 'do not map [mh] terms through the corpus MeSH vocabulary')
     .option(
       '--term-mapping',
@@ -121,7 +125,7 @@ export function rankingOf(flags: RankingFlags): RankingOptions {
     params,
     ...(flags.match === undefined ? {} : { match: flags.match }),
     ...(flags.syntax === undefined ? {} : { syntax: flags.syntax === 'ovid' ? 'pubmed' : flags.syntax }),
-    recover: flags.recover,
+    recover: flags.recover && flags.strict !== true,
     mesh: flags.mesh,
     ...(flags.termMapping === true ? { termMapping: true } : {}),
   }
@@ -493,8 +497,11 @@ function registerRunCommand(program: Command): void {
     .addHelpText(
       'after',
       `
-A query that cannot run (a syntax error, an unknown field tag, a timeout) is reported on stderr
-(QID, error code, message), left out of the run, and the batch goes on; the summary counts the
+A query with a syntax error PubMed works around (an unclosed quote or parenthesis, a tag with
+no term) runs as PubMed runs it, with a QUERY_SYNTAX warning on stderr (--strict: it fails).
+A query that cannot run (a search-history reference #N, a timeout, a syntax error with
+--strict) is reported on stderr (QID, error code, message), left out of the run, and the batch
+goes on; the summary counts the
 failed queries (\`--json\`: \`failed\` and \`failures\`) and the exit status is 1. When every
 query fails, no run is written (status 2 or 64). A failing index or backend stops the batch.
 Ties are written in trec_eval's order (score, then document id descending), so the file is
@@ -556,6 +563,17 @@ the rest follow in first-stage order. Example (NFCorpus):
             continue
           }
           warnings += ranking.warnings.length
+          // what PubMed would put in search details: the query as typed could not be read as written
+          for (const warning of ranking.warnings) {
+            if (warning.code === 'QUERY_SYNTAX') {
+              const line = `query ${query.id}: warning: ${warning.code}: ${warning.message}`
+              if (flags.quiet) {
+                process.stderr.write(`${line}\n`)
+              } else {
+                progress.log(line)
+              }
+            }
+          }
           run.queries.set(
             query.id,
             ranking.hits.map((hit) => ({ docId: hit.id, score: hit.score, rank: hit.rank })),

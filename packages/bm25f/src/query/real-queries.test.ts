@@ -379,6 +379,38 @@ describe('PubMed Best Match log queries', { tags: ['real-data'] }, () => {
     })
   })
 
+  it('recovers the 3 malformed queries into what PubMed runs: the rest of the query, with a warning', () => {
+    const recovered = (id: string): { query: string; problems: QueryProblem[] } => {
+      const problems: QueryProblem[] = []
+      const node = parseQuery(query(id), {
+        recover: true,
+        onWarning: (warning) => problems.push(warning.problem),
+      })
+      return { query: formatQuery(node), problems }
+    }
+    // the quote that is never closed is ignored and the words are searched as typed
+    expect(recovered('qid0361')).toEqual({
+      query: 'cytomegalievirus diagnosis in renal and bone',
+      problems: ['UNTERMINATED_QUOTE'],
+    })
+    // a tag with no term and the operator left dangling by it are dropped
+    expect(recovered('qid0378')).toEqual({
+      query: 'parkinson[ti]',
+      problems: ['MISPLACED_FIELD_TAG', 'MISSING_OPERAND'],
+    })
+    // the "(" is closed at the end. PubMed ran this query: NCBI's sample holds its 7 results
+    // (data/results/qid0617.txt), which an error would not have had
+    expect(recovered('qid0617')).toEqual({
+      query: 'dtxR AND E175K',
+      problems: ['UNBALANCED_PARENTHESIS'],
+    })
+    expect(
+      readFileSync(sharedDataPath('pubmed-best-match', 'data', 'results', 'qid0617.txt'), 'utf8')
+        .trim()
+        .split('\n'),
+    ).toHaveLength(7)
+  })
+
   it('round-trips every query that parses', () => {
     for (const { text } of queries) {
       if (problemOf(text) === null) {

@@ -174,9 +174,13 @@ class Compiler {
       case 'range':
         return this.range(node)
       case 'history':
+        // PubMed resolves #N against the searches of the user's session (PubMed User Guide,
+        // "History"); ESearch interprets query keys in `term` only with usehistory=y and a WebEnv
+        // (E-utilities Help, ESearch). A local index has no session, so there is nothing to
+        // resolve: an error, never a silently empty or partial search.
         throw new PubmatchError(
           'INVALID_ARGUMENT',
-          `#${node.index} refers to the search history, which a local index does not have; search the query itself`,
+          `#${node.index} refers to the search history (search ${node.index} of a PubMed session), which pubmatch does not keep: PubMed resolves #N only against the earlier searches of the same session (ESearch only with a history, usehistory=y), so the query cannot run; put that search's query in place of #${node.index}`,
           { details: { problem: 'HISTORY_REFERENCE', index: node.index } },
         )
       case 'and': {

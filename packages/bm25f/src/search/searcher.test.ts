@@ -244,7 +244,7 @@ describe('createSearcher: errors and warnings', () => {
       index: 1,
     })
     expect((error as Error).message).toMatchInlineSnapshot(
-      `"#1 refers to the search history, which a local index does not have; search the query itself"`,
+      `"#1 refers to the search history (search 1 of a PubMed session), which pubmatch does not keep: PubMed resolves #N only against the earlier searches of the same session (ESearch only with a history, usehistory=y), so the query cannot run; put that search's query in place of #1"`,
     )
   })
 

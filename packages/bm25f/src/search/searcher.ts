@@ -359,6 +359,7 @@ class Searcher implements FirstStageRanker {
     const prepared =
       clauseCount > 0 ? this.prepareQuery(settings.scorer, compiled.clauses, scoredFields) : null
     const unions = new Map<MatchPlan, Int32Array>()
+    const exactTotal = options.exactTotal ?? settings.match === 'all'
     const out = runTopK({
       reader,
       plan,
@@ -376,12 +377,13 @@ class Searcher implements FirstStageRanker {
       tieBreak: settings.tieBreak,
       unions,
       termAtATime: () => (this.scratch ??= new TermAtATimeScratch(reader.maxDoc)),
+      exactTotal,
       ...(options.deadline === undefined ? {} : { deadline: { at: options.deadline } }),
     })
 
     let total = out.docsMatched
     let totalRelation: 'eq' | 'gte' = out.visitedAll ? 'eq' : 'gte'
-    if (!out.visitedAll && (options.exactTotal ?? settings.match === 'all')) {
+    if (!out.visitedAll && exactTotal) {
       total = countMatches(reader, plan, unions, options.deadline)
       totalRelation = 'eq'
     }

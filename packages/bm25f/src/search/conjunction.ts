@@ -35,41 +35,46 @@ import type { TopKOutput } from './top-heap.ts'
  */
 export const ADVANCE_MIN_POSTINGS_PER_CANDIDATE = 4
 
-/** The leaves (`field\0term`) of a pure disjunction of postings; `null` for any other plan. */
-function leafKeys(plan: MatchPlan, out: Set<string>): boolean {
+/** The leaves of a pure disjunction of postings, appended to `out`; `false` for any other plan. */
+function leaves(plan: MatchPlan, out: ClauseTerm[]): boolean {
   switch (plan.kind) {
     case 'term':
-      out.add(`${plan.field}\u0000${plan.term}`)
+      out.push(plan)
       return true
     case 'terms':
       for (const term of plan.terms) {
-        out.add(`${plan.field}\u0000${term}`)
+        out.push({ field: plan.field, term })
       }
       return true
     case 'or':
-      return plan.children.every((child) => leafKeys(child, out))
+      return plan.children.every((child) => leaves(child, out))
     default:
       return false
   }
 }
 
-function sameSet(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
-  if (a.size !== b.size) {
-    return false
+/** Up to this many terms a side, sets of terms are compared by scanning (no keys built). */
+const SCAN_MAX = 16
+
+const has = (terms: readonly ClauseTerm[], t: ClauseTerm): boolean =>
+  terms.some((u) => u.term === t.term && u.field === t.field)
+
+/** Whether two lists hold the same (field, term) pairs, as sets. */
+function sameTerms(a: readonly ClauseTerm[], b: readonly ClauseTerm[]): boolean {
+  if (a.length <= SCAN_MAX && b.length <= SCAN_MAX) {
+    return a.every((t) => has(b, t)) && b.every((t) => has(a, t))
   }
-  for (const key of a) {
-    if (!b.has(key)) {
-      return false
-    }
-  }
-  return true
+  const key = (t: ClauseTerm): string => `${t.field}\u0000${t.term}`
+  const setA = new Set(a.map(key))
+  const setB = new Set(b.map(key))
+  return setA.size === setB.size && [...setA].every((k) => setB.has(k))
 }
 
 /**
- * Whether the plan is exactly the intersection of the clauses' postings: an `AND` (of at least
- * two operands) each of which is a pure disjunction of postings equal to one clause's postings,
- * with every clause the set of some operand (so every clause is required, and no operand matches
- * anything but a clause's documents).
+ * Whether the plan is exactly the intersection of the clauses' postings: an `AND` each of whose
+ * operands is a pure disjunction of postings equal (as a set) to one clause's postings, with every
+ * clause the set of some operand (so every clause is required, and no operand matches anything
+ * but a clause's documents).
  * @param plan - the match plan
  * @param clauses - the scoring clauses
  */
@@ -77,16 +82,14 @@ export function conjunctiveCoverage(plan: MatchPlan, clauses: readonly ClauseSpe
   if (plan.kind !== 'and' || clauses.length === 0) {
     return false
   }
-  const clauseSets = clauses.map(
-    (clause) => new Set(clause.terms.map((t: ClauseTerm) => `${t.field}\u0000${t.term}`)),
-  )
   const covered = new Uint8Array(clauses.length)
+  const found: ClauseTerm[] = []
   for (const child of plan.children) {
-    const leaves = new Set<string>()
-    if (!leafKeys(child, leaves)) {
+    found.length = 0
+    if (!leaves(child, found)) {
       return false
     }
-    const k = clauseSets.findIndex((set) => sameSet(set, leaves))
+    const k = clauses.findIndex((clause) => sameTerms(clause.terms, found))
     if (k < 0) {
       return false
     }

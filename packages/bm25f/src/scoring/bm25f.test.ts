@@ -114,6 +114,15 @@ describe('bm25f over frozen collection statistics', () => {
     for (const t of [a[0]!, a[1]!, b]) {
       expect(t.score([2, 0], [10, 150])).toBeCloseTo(expected, 12)
     }
+    // a frozen collection's prepared terms are kept per statistics (label included)
+    const again = scorer.prepareQuery(frozen, [term, { ...term, docFreq: 5 }, { ...term, text: 'x' }]).terms
+    expect(again[0]).toBe(a[0])
+    expect(again[1]).not.toBe(a[0])
+    expect(again[1]!.score([2, 0], [10, 150])).toBeCloseTo((10 / 11.2) * Math.log(1 + 15.5 / 5.5), 12)
+    expect(again[2]).not.toBe(a[0])
+    expect(again[2]!.term.text).toBe('x')
+    // another scorer (other parameters) prepares its own
+    expect(createScorer('bm25f', { k1: 2 }).prepareQuery(frozen, [term]).terms[0]).not.toBe(a[0])
     // a mutable collection changed between queries is read again
     fresh.fields[0]!.totalLength = 400
     expect(scorer.prepareQuery(fresh, [term]).terms[0]!.score([2, 0], [10, 150])).not.toBeCloseTo(expected, 6)

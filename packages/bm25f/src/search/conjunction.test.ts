@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { conjunctiveCoverage } from './conjunction.ts'
+import { ascending, conjunctiveCoverage } from './conjunction.ts'
 import type { ClauseSpec, MatchPlan } from './plan.ts'
 
 const term = (field: string, t: string): MatchPlan => ({ kind: 'term', field, term: t })
@@ -40,5 +40,22 @@ describe('conjunctiveCoverage', () => {
     const range: MatchPlan = { kind: 'range', docValue: 'year', min: 2000, max: 2001 }
     expect(conjunctiveCoverage({ kind: 'and', children: [either('a'), either('b'), range] }, [a, b])).toBe(false)
     expect(conjunctiveCoverage({ kind: 'and', children: [either('a'), either('b')] }, [])).toBe(false)
+  })
+})
+
+describe('ascending', () => {
+  const sorted = (values: number[]): number[] => {
+    const dst = new Int32Array(values.length + 2).fill(-7)
+    ascending(Int32Array.from([...values, 99, 98]), values.length, dst)
+    expect([...dst.subarray(values.length)]).toEqual([-7, -7]) // nothing past n is written
+    return [...dst.subarray(0, values.length)]
+  }
+  it('copies one run, merges two, sorts more', () => {
+    expect(sorted([])).toEqual([])
+    expect(sorted([4])).toEqual([4])
+    expect(sorted([1, 5, 9])).toEqual([1, 5, 9])
+    expect(sorted([1, 5, 9, 0, 6, 10, 11])).toEqual([0, 1, 5, 6, 9, 10, 11])
+    expect(sorted([7, 8, 1, 2])).toEqual([1, 2, 7, 8])
+    expect(sorted([3, 9, 2, 8, 1, 7])).toEqual([1, 2, 3, 7, 8, 9])
   })
 })

@@ -167,8 +167,7 @@ export function runConjunction(input: ConjunctionInput): TopKOutput {
   const candidates = scratch.touched
   let n = readClause(scratch, lead, lengthColumns, deadline)
   let postingsScored = n
-  candidates.set(clauseTouched.subarray(0, n))
-  candidates.subarray(0, n).sort()
+  ascending(clauseTouched, n, candidates)
   const contributions = scratch.contributions(clauseCount * n)
   const capacity = n
   {
@@ -269,6 +268,52 @@ export function runConjunction(input: ConjunctionInput): TopKOutput {
     blocksSkipped: 0,
     visitedAll: true,
     strategy: 'intersection',
+  }
+}
+
+/**
+ * Copies `src[0 … n − 1]` (distinct documents) into `dst` ascending. The documents of a clause
+ * come as one ascending run per field (each field's new documents in postings order), so one or
+ * two runs (title and abstract) are copied or merged; more are sorted.
+ * @param src - the documents
+ * @param n - how many
+ * @param dst - where they go, ascending
+ */
+export function ascending(src: Int32Array, n: number, dst: Int32Array): void {
+  let split = -1
+  for (let i = 1; i < n; i++) {
+    if (src[i]! < src[i - 1]!) {
+      if (split >= 0) {
+        dst.set(src.subarray(0, n))
+        dst.subarray(0, n).sort()
+        return
+      }
+      split = i
+    }
+  }
+  if (split < 0) {
+    dst.set(src.subarray(0, n))
+    return
+  }
+  let i = 0
+  let j = split
+  let k = 0
+  while (i < split && j < n) {
+    const a = src[i]!
+    const b = src[j]!
+    if (a < b) {
+      dst[k++] = a
+      i++
+    } else {
+      dst[k++] = b
+      j++
+    }
+  }
+  while (i < split) {
+    dst[k++] = src[i++]!
+  }
+  while (j < n) {
+    dst[k++] = src[j++]!
   }
 }
 

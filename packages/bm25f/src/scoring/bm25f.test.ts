@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { bm25f } from './bm25f.ts'
 import { createScorer } from './scorer.ts'
-import type { CollectionStats } from './stats.ts'
+import { averageFieldLengths, type CollectionStats } from './stats.ts'
 
 // The worked example of CONTRIBUTING.md, "Tests": N = 1000, n = 10, k1 = 1.2;
 // title w = 2, b = 0.75, tf 1, length 12, avgl 10; abstract w = 1, tf 3, length 220, avgl 200.
@@ -89,5 +89,42 @@ describe('bm25f upper bound', () => {
     ]).terms[0]!
     expect(common.score([1, 3], [12, 220])).toBeLessThan(0)
     expect(common.upperBound([1, 3], [12, 220])).toBe(0)
+  })
+})
+
+describe('bm25f over frozen collection statistics', () => {
+  it('keeps the derived field constants of a frozen collection and scores as over a fresh copy', () => {
+    const fields = [
+      { name: 'title', totalLength: 200 },
+      { name: 'abstract', totalLength: 3000 },
+    ]
+    const frozen = Object.freeze({ docCount: 20, fields: Object.freeze(fields.map((f) => Object.freeze({ ...f }))) })
+    const fresh = { docCount: 20, fields: fields.map((f) => ({ ...f })) }
+    // the same array for the same frozen statistics, a new one otherwise
+    expect(averageFieldLengths(frozen)).toBe(averageFieldLengths(frozen))
+    expect(averageFieldLengths(fresh)).not.toBe(averageFieldLengths(fresh))
+    expect([...averageFieldLengths(frozen)]).toEqual([10, 150])
+    const scorer = createScorer('bm25f')
+    const term = { docFreq: 4, totalTermFreq: 9 }
+    const a = scorer.prepareQuery(frozen, [term, term]).terms
+    const b = scorer.prepareQuery(fresh, [term]).terms[0]!
+    expect(a[0]!.fieldwise!.offset).toBe(a[1]!.fieldwise!.offset)
+    // title: occ 2, length 10 = avgl → 5·2/1 = 10; tf~/(k1 + tf~)·idf with idf ln(1 + 16.5/4.5)
+    const expected = (10 / (1.2 + 10)) * Math.log(1 + 16.5 / 4.5)
+    for (const t of [a[0]!, a[1]!, b]) {
+      expect(t.score([2, 0], [10, 150])).toBeCloseTo(expected, 12)
+    }
+    // a frozen collection's prepared terms are kept per statistics (label included)
+    const again = scorer.prepareQuery(frozen, [term, { ...term, docFreq: 5 }, { ...term, text: 'x' }]).terms
+    expect(again[0]).toBe(a[0])
+    expect(again[1]).not.toBe(a[0])
+    expect(again[1]!.score([2, 0], [10, 150])).toBeCloseTo((10 / 11.2) * Math.log(1 + 15.5 / 5.5), 12)
+    expect(again[2]).not.toBe(a[0])
+    expect(again[2]!.term.text).toBe('x')
+    // another scorer (other parameters) prepares its own
+    expect(createScorer('bm25f', { k1: 2 }).prepareQuery(frozen, [term]).terms[0]).not.toBe(a[0])
+    // a mutable collection changed between queries is read again
+    fresh.fields[0]!.totalLength = 400
+    expect(scorer.prepareQuery(fresh, [term]).terms[0]!.score([2, 0], [10, 150])).not.toBeCloseTo(expected, 6)
   })
 })

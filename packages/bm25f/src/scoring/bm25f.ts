@@ -25,6 +25,7 @@ import {
   checkChoice,
   checkNumber,
   checkSaturation,
+  isFrozenCollection,
   resolveFieldValues,
   type CollectionStats,
   type TermScoringInput,
@@ -134,6 +135,31 @@ function fieldNormalisation(
 }
 
 /** @internal Precomputes the constants of one term. */
+/** Field normalisations per resolved parameters and frozen collection (they cannot change). */
+const normalisations = new WeakMap<ResolvedBm25fParams, WeakMap<CollectionStats, FieldNormalisation>>()
+
+/** The field normalisation, made once per parameters for a frozen collection (read only). */
+function normalisationOf(
+  collection: CollectionStats,
+  avgl: Float64Array,
+  params: ResolvedBm25fParams,
+): FieldNormalisation {
+  if (!isFrozenCollection(collection)) {
+    return fieldNormalisation(collection, avgl, params)
+  }
+  let byCollection = normalisations.get(params)
+  if (byCollection === undefined) {
+    byCollection = new WeakMap()
+    normalisations.set(params, byCollection)
+  }
+  let normalisation = byCollection.get(collection)
+  if (normalisation === undefined) {
+    normalisation = fieldNormalisation(collection, avgl, params)
+    byCollection.set(collection, normalisation)
+  }
+  return normalisation
+}
+
 export function prepareBm25f(
   collection: CollectionStats,
   term: TermStats,
@@ -141,7 +167,7 @@ export function prepareBm25f(
 ): TermScorer {
   const { N, n, boost, avgl } = termBasics(collection, term)
   const { k1 } = params
-  const { weights, bs, offset, slope, limit } = fieldNormalisation(collection, avgl, params)
+  const { weights, bs, offset, slope, limit } = normalisationOf(collection, avgl, params)
   const fieldCount = weights.length
   const idf = idfFunction(params.idf)(N, n)
   const scale = params.k1Plus1 ? k1 + 1 : 1

@@ -10,6 +10,7 @@ import {
   averageFieldLengths,
   checkDocument,
   checkTerm,
+  isFrozenCollection,
   resolveBagFields,
   termLabel,
   type CollectionStats,
@@ -192,14 +193,41 @@ export function perTermQuery<Params, Resolved>(
   definition: PerTermDefinition<Params, Resolved>,
   params: Resolved,
 ): (collection: CollectionStats, terms: readonly TermStats[]) => PreparedQuery {
+  // Prepared terms of frozen collections (a searcher's): the same statistics give the same scorer.
+  const prepared = new WeakMap<CollectionStats, Map<string, TermScorer>>()
   return (collection, terms) => {
     averageFieldLengths(collection)
+    let cache: Map<string, TermScorer> | undefined
+    if (isFrozenCollection(collection)) {
+      cache = prepared.get(collection)
+      if (cache === undefined) {
+        cache = new Map()
+        prepared.set(collection, cache)
+      }
+    }
     return additiveQuery(
       definition.name,
-      terms.map((term) => definition.prepare(collection, term, params)),
+      terms.map((term) => {
+        if (cache === undefined) {
+          return definition.prepare(collection, term, params)
+        }
+        const key = `${term.docFreq}\u0000${term.totalTermFreq ?? '-'}\u0000${term.boost ?? '-'}\u0000${term.text === undefined ? '-' : `=${term.text}`}`
+        let scorer = cache.get(key)
+        if (scorer === undefined) {
+          scorer = definition.prepare(collection, term, params)
+          if (cache.size >= PREPARED_TERMS_CACHE_SIZE) {
+            cache.delete(cache.keys().next().value!)
+          }
+          cache.set(key, scorer)
+        }
+        return scorer
+      }),
     )
   }
 }
+
+/** How many prepared terms a per-term scorer keeps per frozen collection. */
+const PREPARED_TERMS_CACHE_SIZE = 20_000
 
 /**
  * @internal A per-term scorer's pure function: the explained score of one term in one document.

@@ -113,8 +113,38 @@ export function checkSaturation(
   }
 }
 
-/** @internal Checks collection statistics; returns the mean length of each field. */
+/** The checked mean field lengths of frozen collection statistics (they cannot change). */
+const frozenAverages = new WeakMap<CollectionStats, Float64Array>()
+
+/**
+ * A deep-frozen collection (the object and each field): its statistics cannot change, so what is
+ * derived from them can be kept (a searcher freezes the statistics it prepares queries with).
+ */
+export function isFrozenCollection(collection: CollectionStats): boolean {
+  return (
+    Object.isFrozen(collection) &&
+    Object.isFrozen(collection.fields) &&
+    collection.fields.every((field) => Object.isFrozen(field))
+  )
+}
+
+/**
+ * @internal Checks collection statistics; returns the mean length of each field (read only: the
+ * same array for the same frozen collection, checked once).
+ */
 export function averageFieldLengths(collection: CollectionStats): Float64Array {
+  const cached = frozenAverages.get(collection)
+  if (cached !== undefined) {
+    return cached
+  }
+  const averages = checkedAverages(collection)
+  if (isFrozenCollection(collection)) {
+    frozenAverages.set(collection, averages)
+  }
+  return averages
+}
+
+function checkedAverages(collection: CollectionStats): Float64Array {
   const n = collection.docCount
   if (!Number.isInteger(n) || n < 1) {
     throw invalidArgument(`collection docCount must be an integer ≥ 1, got ${show(n)}`)

@@ -185,4 +185,49 @@ describe('createSearcher on NFCorpus (real data)', { tags: ['real-data'] }, () =
     expect([...others]).toEqual(['PLAIN-164 none 0 down but not out'])
     expect(termAtATime).toBe(3 * (queries.length - 1))
   })
+
+  it('ranks conjunctions by intersection exactly as document at a time: same ids, scores and totals', async () => {
+    const queries = await readQueries(sharedDataPath('nfcorpus', 'dev', 'q-titles.queries'))
+    let intersection = 0
+    const check = (reader: IndexReader, options: SearchOptions): void => {
+      const searcher = createSearcher(reader, { match: 'all', syntax: 'plain', ...options })
+      for (const query of queries) {
+        const fast = searcher.search(query.text)
+        const full = searcher.search(query.text, { pruning: false })
+        const label = `${query.id} ${JSON.stringify(options)}`
+        // Two words or more: by intersection; one: term at a time (a disjunction of its fields).
+        const clauses = fast.stats.clauses
+        expect(fast.stats.strategy, label).toBe(
+          clauses >= 2 ? 'intersection' : clauses === 1 ? 'termAtATime' : 'none',
+        )
+        if (fast.stats.strategy === 'intersection') {
+          intersection++
+        }
+        expect(full.stats.strategy).toBe(clauses === 0 ? 'none' : 'documentAtATime')
+        expect(fast.hits.map((h) => h.id), label).toEqual(full.hits.map((h) => h.id))
+        // Bit for bit: Object.is on every score.
+        fast.hits.forEach((hit, i) => expect(Object.is(hit.score, full.hits[i]!.score), label).toBe(true))
+        expect(fast.total, label).toBe(full.total)
+        expect(fast.totalRelation, label).toBe('eq')
+      }
+    }
+    check(biomedical, { limit: 1000 })
+    check(biomedical, { limit: 500 })
+    check(biomedical, { limit: 1000, tieBreak: 'idDescending' })
+    check(biomedical, { limit: 500, tieBreak: 'idDescending' })
+    // Without exact totals (the log-bag cell's options) and a large limit, still by intersection.
+    check(biomedical, { limit: 500, exactTotal: false })
+    // Several segments, another analyzer and idf.
+    check(whitespace, { limit: 1000, ranker: { name: 'bm25f', params: { idf: 'rsj', k1Plus1: true } } })
+    // Truncated words: several postings of one clause in one field.
+    const truncated = createSearcher(biomedical, { match: 'all', limit: 500 })
+    for (const query of ['diet* cancer', 'vitamin* suppl*', 'chol* eggs']) {
+      const fast = truncated.search(query)
+      const full = truncated.search(query, { pruning: false })
+      expect(fast.stats.strategy, query).toBe('intersection')
+      expect(fast.hits).toEqual(full.hits)
+      expect(fast.total).toBe(full.total)
+    }
+    expect(intersection).toBeGreaterThan(4 * 200)
+  })
 })

@@ -194,6 +194,48 @@ describe('pruned top k', () => {
     expect(termAtATime).toBeGreaterThan(100)
   })
 
+  it('ranks conjunctions by intersection exactly as the exhaustive loop (BM25F, any limit, truncation)', () => {
+    const bm25fRanker = rankerArbitrary.filter((ranker) => ranker.name === 'bm25f')
+    const bag = fc
+      .array(fc.oneof(word, word, fc.constantFrom('w1*', 'w2*', 'w3*')), { minLength: 1, maxLength: 5 })
+      .map((ws) => ws.join(' '))
+    let intersection = 0
+    fc.assert(
+      fc.property(
+        fc.oneof(bag, bag, queryArbitrary),
+        bm25fRanker,
+        fc.integer({ min: 1, max: 400 }),
+        fc.constantFrom('docNumber' as const, 'idDescending' as const),
+        fc.boolean(),
+        fc.boolean(),
+        (query, ranker, limit, tieBreak, exactTotal, useSegmented) => {
+          const options: SearchOptions = {
+            ranker,
+            limit,
+            match: 'all',
+            tieBreak,
+            exactTotal,
+            parse: { minWildcardPrefix: 2 },
+          }
+          const searcher = createSearcher(useSegmented ? segmented : single, options)
+          const fast = searcher.search(query)
+          const exhaustive = searcher.search(query, { pruning: false })
+          expect(fast.hits.map((h) => h.id)).toEqual(exhaustive.hits.map((h) => h.id))
+          fast.hits.forEach((hit, i) => expect(Object.is(hit.score, exhaustive.hits[i]!.score)).toBe(true))
+          if (fast.stats.strategy === 'intersection') {
+            intersection++
+            expect(fast.total).toBe(exhaustive.total)
+            expect(fast.totalRelation).toBe('eq')
+          } else if (exactTotal) {
+            expect(fast.total).toBe(exhaustive.total)
+          }
+        },
+      ),
+      { numRuns: 400, seed: 20261128 },
+    )
+    expect(intersection).toBeGreaterThan(100)
+  })
+
   it('skips blocks and scores fewer postings than the exhaustive loop', () => {
     const searcher = createSearcher(single, { match: 'any', limit: 10 })
     const query = 'w0 w1 w2 w30 w35'

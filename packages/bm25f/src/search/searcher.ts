@@ -129,15 +129,26 @@ function readQuery(
 /** How many clause document frequencies a searcher remembers (n(t) over several fields scans postings). */
 const DOC_FREQ_CACHE_SIZE = 50_000
 
+/** A clause's n(t) and total term frequency in the index. */
+interface ClauseCounts {
+  readonly docFreq: number
+  readonly totalTermFreq: number
+}
+
 /** n(t) of a clause: documents holding any of its terms in any of its fields. */
 function clauseStats(
   reader: IndexReader,
   clause: ClauseSpec,
-  cache: Map<string, number>,
+  cache: Map<string, ClauseCounts>,
 ): TermStats {
-  const key = clause.terms.map((t) => `${t.field}\u0000${t.term}`).join('\u0001')
-  let docFreq = cache.get(key)
-  if (docFreq === undefined) {
+  let key = ''
+  for (let i = 0; i < clause.terms.length; i++) {
+    const t = clause.terms[i]!
+    key += i === 0 ? `${t.field}\u0000${t.term}` : `\u0001${t.field}\u0000${t.term}`
+  }
+  let counts = cache.get(key)
+  if (counts === undefined) {
+    let docFreq: number
     const distinct = new Set(clause.terms.map((t) => t.term))
     if (distinct.size === 1) {
       const [term] = distinct
@@ -145,16 +156,17 @@ function clauseStats(
     } else {
       docFreq = unionDocs(reader, clause.terms).length
     }
+    let totalTermFreq = 0
+    for (const { field, term } of clause.terms) {
+      totalTermFreq += reader.totalTermFreq(field, term)
+    }
     if (cache.size >= DOC_FREQ_CACHE_SIZE) {
       cache.delete(cache.keys().next().value!)
     }
-    cache.set(key, docFreq)
+    counts = { docFreq: Math.min(docFreq, reader.docCount), totalTermFreq }
+    cache.set(key, counts)
   }
-  let totalTermFreq = 0
-  for (const { field, term } of clause.terms) {
-    totalTermFreq += reader.totalTermFreq(field, term)
-  }
-  return { docFreq: Math.min(docFreq, reader.docCount), totalTermFreq, text: clause.label }
+  return { docFreq: counts.docFreq, totalTermFreq: counts.totalTermFreq, text: clause.label }
 }
 
 /** The checked settings of one search. */
@@ -167,7 +179,10 @@ interface SearchSettings {
 }
 
 /** Fills in and checks the options that do not depend on the index (`INVALID_ARGUMENT`). */
-function searchSettings(options: SearchOptions): SearchSettings {
+function searchSettings(
+  options: SearchOptions,
+  scorerOf: (ranker: ScorerName | ScorerConfig | undefined) => Scorer,
+): SearchSettings {
   const limit = checkCount('limit', options.limit ?? DEFAULT_LIMIT, 0)
   const maxExpansions = checkCount(
     'maxExpansions',
@@ -184,7 +199,7 @@ function searchSettings(options: SearchOptions): SearchSettings {
       `tieBreak must be "docNumber" or "idDescending", got ${truncateForMessage(String(tieBreak))}`,
     )
   }
-  const scorer = createScorerFromConfig(resolveRanker(options.ranker))
+  const scorer = scorerOf(options.ranker)
   return { limit, maxExpansions, match, tieBreak, scorer }
 }
 
@@ -215,16 +230,17 @@ function compileContext(
   options: SearchOptions,
   settings: SearchSettings,
   warnings: SearchWarning[],
+  fields: { readonly general: readonly string[]; readonly text: readonly string[] },
 ): CompileContext {
   // the PubMed fields only a tag searches are neither default nor scored fields
-  const general = reader.schema.fields.filter((f) => !TAG_ONLY.has(f.name))
-  const textFields = general.filter((f) => !f.keyword).map((f) => f.name)
-  const scoredFields = checkFields(reader, 'scoredFields', options.scoredFields ?? textFields)
-  const defaultFields = checkFields(
-    reader,
-    'defaultFields',
-    options.defaultFields ?? general.map((f) => f.name),
-  )
+  const scoredFields =
+    options.scoredFields === undefined
+      ? fields.text
+      : checkFields(reader, 'scoredFields', options.scoredFields)
+  const defaultFields =
+    options.defaultFields === undefined
+      ? fields.general
+      : checkFields(reader, 'defaultFields', options.defaultFields)
   let queryAnalyzer: Analyzer | undefined
   if (typeof options.queryAnalyzer === 'string') {
     queryAnalyzer = getAnalyzer(options.queryAnalyzer)
@@ -240,7 +256,8 @@ function compileContext(
       defaultFields,
       reader.schema.fields.map((f) => f.name),
     ),
-    tagFields: { ...PUBMED_TAG_FIELDS, ...options.tagFields },
+    tagFields:
+      options.tagFields === undefined ? PUBMED_TAG_FIELDS : { ...PUBMED_TAG_FIELDS, ...options.tagFields },
     queryAnalyzer,
     mesh: options.mesh,
     queryStopwords: stopwordSet(
@@ -315,23 +332,58 @@ class Searcher implements FirstStageRanker {
   private readonly reader: IndexReader
   private readonly defaults: SearchOptions
   private readonly rangeMinCache = new Map<string, LengthRangeMin>()
-  /** n(t) per clause postings (the reader is a fixed point in time, so they never change). */
-  private readonly docFreqCache = new Map<string, number>()
+  /** n(t) and total term frequency per clause postings (the reader is a fixed point in time, so they never change). */
+  private readonly docFreqCache = new Map<string, ClauseCounts>()
+  /** Scorers by ranker option (a name, or a configuration object), made once each. */
+  private readonly scorers = new Map<ScorerName | undefined, Scorer>()
+  private readonly configScorers = new WeakMap<ScorerConfig, Scorer>()
+  /** Frozen collection statistics per scored field list (so the scorers keep what they derive). */
+  private readonly collections = new Map<string, CollectionStats>()
+  /** The schema's fields that a tag alone searches are left out of; text fields among them. */
+  private readonly generalFields: readonly string[]
+  private readonly textFields: readonly string[]
   /** The term-at-a-time loop's per-document arrays, made on its first search. */
   private scratch: TermAtATimeScratch | null = null
 
   constructor(reader: IndexReader, defaults: SearchOptions) {
     this.reader = reader
     this.defaults = defaults
+    const general = reader.schema.fields.filter((f) => !TAG_ONLY.has(f.name))
+    this.generalFields = general.map((f) => f.name)
+    this.textFields = general.filter((f) => !f.keyword).map((f) => f.name)
+  }
+
+  /** The scorer of a ranker option, made once per name or configuration object. */
+  private scorerOf(ranker: ScorerName | ScorerConfig | undefined): Scorer {
+    if (ranker !== undefined && typeof ranker !== 'string') {
+      let scorer = this.configScorers.get(ranker)
+      if (scorer === undefined) {
+        scorer = createScorerFromConfig(resolveRanker(ranker))
+        // a configuration that can change is read each time
+        if (Object.isFrozen(ranker) && (ranker.params === undefined || Object.isFrozen(ranker.params))) {
+          this.configScorers.set(ranker, scorer)
+        }
+      }
+      return scorer
+    }
+    let scorer = this.scorers.get(ranker)
+    if (scorer === undefined) {
+      scorer = createScorerFromConfig(resolveRanker(ranker))
+      this.scorers.set(ranker, scorer)
+    }
+    return scorer
   }
 
   search(query: string | QueryNode, overrides: SearchOptions = {}): SearchResult {
     const options: SearchOptions = { ...this.defaults, ...overrides }
     const reader = this.reader
     const warnings: SearchWarning[] = []
-    const settings = searchSettings(options)
+    const settings = searchSettings(options, (ranker) => this.scorerOf(ranker))
     const read = readQuery(query, options, warnings)
-    const ctx = compileContext(reader, options, settings, warnings)
+    const ctx = compileContext(reader, options, settings, warnings, {
+      general: this.generalFields,
+      text: this.textFields,
+    })
     // automatic term mapping of a query given as text (a tree is searched as given)
     const mapped =
       options.termMapping === undefined || typeof query !== 'string'
@@ -363,6 +415,7 @@ class Searcher implements FirstStageRanker {
     const prepared =
       clauseCount > 0 ? this.prepareQuery(settings.scorer, compiled.clauses, scoredFields) : null
     const unions = new Map<MatchPlan, Int32Array>()
+    const exactTotal = options.exactTotal ?? settings.match === 'all'
     const out = runTopK({
       reader,
       plan,
@@ -380,12 +433,13 @@ class Searcher implements FirstStageRanker {
       tieBreak: settings.tieBreak,
       unions,
       termAtATime: () => (this.scratch ??= new TermAtATimeScratch(reader.maxDoc)),
+      exactTotal,
       ...(options.deadline === undefined ? {} : { deadline: { at: options.deadline } }),
     })
 
     let total = out.docsMatched
     let totalRelation: 'eq' | 'gte' = out.visitedAll ? 'eq' : 'gte'
-    if (!out.visitedAll && (options.exactTotal ?? settings.match === 'all')) {
+    if (!out.visitedAll && exactTotal) {
       total = countMatches(reader, plan, unions, options.deadline)
       totalRelation = 'eq'
     }
@@ -409,12 +463,18 @@ class Searcher implements FirstStageRanker {
     scoredFields: readonly string[],
   ): PreparedQuery {
     const reader = this.reader
-    const collection: CollectionStats = {
-      docCount: reader.docCount,
-      fields: scoredFields.map((name) => ({
-        name,
-        totalLength: reader.fieldStats(name).sumLength,
-      })),
+    const key = scoredFields.join('\u0000')
+    let collection = this.collections.get(key)
+    if (collection === undefined) {
+      collection = Object.freeze({
+        docCount: reader.docCount,
+        fields: Object.freeze(
+          scoredFields.map((name) =>
+            Object.freeze({ name, totalLength: reader.fieldStats(name).sumLength }),
+          ),
+        ),
+      })
+      this.collections.set(key, collection)
     }
     return scorer.prepareQuery(
       collection,

@@ -51,6 +51,8 @@ export class TermAtATimeScratch {
   readonly chunkFreqs: Int32Array = new Int32Array(CHUNK)
   /** Per document: the summed occurrences of a field's several postings (truncation), made on demand. */
   private occArrays: { occ: Float64Array; stamp: Int32Array; touched: Int32Array } | null = null
+  /** Per clause and candidate: the clause's score (the conjunction loop), grown on demand. */
+  private contributionArray: Float64Array | null = null
   private stamp = 0
 
   /** @param maxDoc - one past the reader's last document number */
@@ -75,6 +77,14 @@ export class TermAtATimeScratch {
     return ++this.stamp
   }
 
+  /** A work array of at least `size` numbers (contents undefined). */
+  contributions(size: number): Float64Array {
+    if (this.contributionArray === null || this.contributionArray.length < size) {
+      this.contributionArray = new Float64Array(Math.max(size, 1024))
+    }
+    return this.contributionArray
+  }
+
   occ(): { occ: Float64Array; stamp: Int32Array; touched: Int32Array } {
     this.occArrays ??= {
       occ: new Float64Array(this.maxDoc),
@@ -86,7 +96,7 @@ export class TermAtATimeScratch {
 }
 
 /** One scoring clause's postings grouped by scored field, ascending. */
-interface FieldPostings {
+export interface FieldPostings {
   readonly slot: number
   readonly cursors: PostingsCursor[]
 }
@@ -243,8 +253,13 @@ export function runTermAtATime(input: TermAtATimeInput): TopKOutput {
   }
 }
 
-/** A clause's postings by scored field, ascending (fields without postings left out). */
-function clauseFields(
+/**
+ * A clause's postings by scored field, ascending (fields without postings left out).
+ * @param reader - the index
+ * @param clause - the clause
+ * @param slotOf - each scored field's slot
+ */
+export function clauseFields(
   reader: IndexReader,
   clause: ClauseSpec,
   slotOf: ReadonlyMap<string, number>,

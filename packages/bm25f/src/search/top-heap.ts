@@ -14,7 +14,7 @@ export interface TopKOutput {
   /** Whether every matching document was visited (so `docsMatched` is the exact total). */
   readonly visitedAll: boolean
   /** Which loop ran. */
-  readonly strategy: 'termAtATime' | 'documentAtATime'
+  readonly strategy: 'termAtATime' | 'intersection' | 'documentAtATime'
 }
 
 /** A bounded heap of the best (score, doc) pairs; its top is the worst one held. */

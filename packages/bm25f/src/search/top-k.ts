@@ -40,6 +40,7 @@ import { PositionalIterator, type PositionSlot } from './positional.ts'
 import { checkDeadline, type Deadline } from './deadline.ts'
 import { TopHeap, type TopKOutput } from './top-heap.ts'
 import { fieldwiseQuery, runTermAtATime, type TermAtATimeScratch } from './term-at-a-time.ts'
+import { conjunctiveCoverage, runConjunction } from './conjunction.ts'
 import type { TieBreak } from './types.ts'
 
 /** Relative margin kept below the k-th score before pruning (beyond the scorers' own slack). */
@@ -182,6 +183,8 @@ export interface TopKInput {
    * document-at-a-time loop runs.
    */
   readonly termAtATime?: () => TermAtATimeScratch
+  /** Whether the search needs its exact total (every match counted): then an exhaustive loop costs nothing extra. */
+  readonly exactTotal?: boolean
 }
 
 export { checkDeadline, type Deadline } from './deadline.ts'
@@ -224,6 +227,24 @@ export function chooseTermAtATime(input: TopKInput): boolean {
     }
   }
   return postings <= TERM_AT_A_TIME_POSTINGS_PER_HIT * input.limit
+}
+
+/**
+ * Whether a search goes by intersection (see `runConjunction`): pruning on, the term-at-a-time
+ * arrays given, a fieldwise additive scorer (BM25F), a plan that is exactly the intersection of
+ * the clauses' postings (`match: 'all'` bags of words), and either a limit of at least
+ * {@link TERM_AT_A_TIME_MIN_LIMIT} or an exact total asked for (every match is visited anyway).
+ * @param input - the top-k input
+ */
+export function chooseIntersection(input: TopKInput): boolean {
+  return (
+    input.termAtATime !== undefined &&
+    input.pruning &&
+    input.limit > 0 &&
+    (input.limit >= TERM_AT_A_TIME_MIN_LIMIT || input.exactTotal === true) &&
+    fieldwiseQuery(input.prepared) &&
+    conjunctiveCoverage(input.plan, input.clauses)
+  )
 }
 
 /**
@@ -319,6 +340,18 @@ export function tieBreaker(
 export function runTopK(input: TopKInput): TopKOutput {
   if (chooseTermAtATime(input)) {
     return runTermAtATime({
+      reader: input.reader,
+      clauses: input.clauses,
+      prepared: input.prepared!,
+      scoredFields: input.scoredFields,
+      limit: input.limit,
+      tieBetter: tieBreaker(input.reader, input.tieBreak),
+      scratch: input.termAtATime!(),
+      ...(input.deadline === undefined ? {} : { deadline: input.deadline }),
+    })
+  }
+  if (chooseIntersection(input)) {
+    return runConjunction({
       reader: input.reader,
       clauses: input.clauses,
       prepared: input.prepared!,

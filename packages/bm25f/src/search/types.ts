@@ -236,10 +236,11 @@ export interface SearchStats {
   readonly pruned: boolean
   /**
    * How the top k was found: `termAtATime` (every match accumulated clause by clause: large
-   * limits of a BM25F disjunction), `documentAtATime` (block-max MaxScore when pruned), or `none`
+   * limits of a BM25F disjunction), `intersection` (every match of a BM25F conjunction of words,
+   * found from the rarest word up), `documentAtATime` (block-max MaxScore when pruned), or `none`
    * (nothing was searched). Absent from first stages that do not say (a Solr backend).
    */
-  readonly strategy?: 'termAtATime' | 'documentAtATime' | 'none'
+  readonly strategy?: 'termAtATime' | 'intersection' | 'documentAtATime' | 'none'
 }
 
 /** The answer to one search. */

@@ -1,9 +1,10 @@
 import { IntBuffer } from '../io/int-buffer.ts'
 import { appendLivePostings, type PostingsAccumulator } from '../postings/segment-postings.ts'
-import type { StoredDocument } from '../schema/config.ts'
+import type { ByteWriter } from '../io/byte-writer.ts'
 import type { IndexSchema } from '../schema/schema.ts'
 import type { SegmentReader } from '../segment/segment-reader.ts'
 import type { SegmentSource, TermPostings } from '../segment/segment-source.ts'
+import { STORED_BLOCK_DOCS, StoredFieldsWriter } from '../segment/stored-fields.ts'
 import type { TermEntry } from '../terms/term-dictionary.ts'
 import { TermMerge } from '../terms/term-merge.ts'
 
@@ -104,16 +105,33 @@ export class MergeSource implements SegmentSource {
     return out
   }
 
-  *stored(): Generator<StoredDocument> {
+  /**
+   * The live records in order. A block of {@link STORED_BLOCK_DOCS} live records that starts a
+   * block of the output too is copied compressed; other records are copied as their JSON bytes
+   * (never parsed). Either way the bytes are those of a fresh build of the live records.
+   */
+  writeStored(out: ByteWriter): void {
+    const writer = new StoredFieldsWriter()
     for (let r = 0; r < this.readers.length; r++) {
-      const reader = this.readers[r]!
+      const stored = this.readers[r]!.storedFields
       const map = this.docMaps[r]!
-      for (let d = 0; d < map.length; d++) {
-        if (map[d]! >= 0) {
-          yield reader.stored(d)
+      let d = 0
+      while (d < map.length) {
+        if (writer.pendingDocs === 0 && d % STORED_BLOCK_DOCS === 0 && d + STORED_BLOCK_DOCS <= map.length && allLive(map, d, d + STORED_BLOCK_DOCS)) {
+          const block = stored.compressedBlock(d / STORED_BLOCK_DOCS)
+          if (block !== null) {
+            writer.addBlock(block)
+            d += STORED_BLOCK_DOCS
+            continue
+          }
         }
+        if (map[d]! >= 0) {
+          writer.addJson(stored.json(d))
+        }
+        d++
       }
     }
+    writer.finish(out)
   }
 
   ids(): readonly string[] {
@@ -132,4 +150,14 @@ export class MergeSource implements SegmentSource {
       }
     })
   }
+}
+
+/** Whether documents `from … to − 1` of a segment are all live in a merge's document map. */
+function allLive(map: Int32Array, from: number, to: number): boolean {
+  for (let d = from; d < to; d++) {
+    if (map[d]! < 0) {
+      return false
+    }
+  }
+  return true
 }

@@ -16,7 +16,6 @@ import {
   type SegmentFileKind,
   type SegmentMeta,
 } from './segment-meta.ts'
-import { writeStoredFields } from './stored-fields.ts'
 
 /** The bytes of a segment's files, before they are written. */
 export interface EncodedSegment {
@@ -89,7 +88,7 @@ export function encodeSegment(name: string, source: SegmentSource, codecName: Co
     dv,
   )
   const sto = startFile('sto')
-  writeStoredFields(source.stored(), sto)
+  source.writeStored(sto)
   const ids = startFile('ids')
   writeDocIds(source.ids(), ids)
   const writers: Record<SegmentFileKind, ByteWriter> = { tdx, pst, pos, nrm, dv, sto, ids }

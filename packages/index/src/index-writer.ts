@@ -111,6 +111,12 @@ interface Location {
   doc: number
 }
 
+/**
+ * Stored blocks being deflated on the thread pool before adding waits for some to finish (each
+ * holds a zlib stream of about 256 KiB until this thread handles its completion).
+ */
+const MAX_DEFLATING_BLOCKS = 16
+
 const SEGMENT_OF = /^(_[0-9a-z]+)[._]/
 const OWN_FILE = /^(_[0-9a-z]+(?:_[0-9a-z]+)?\.(?:tdx|pst|pos|nrm|dv|sto|ids|del)|\.tmp-.*)$/
 
@@ -206,6 +212,7 @@ class Writer implements IndexWriter {
       if (this.inThread) {
         this.builder ??= createSegmentBuilder(this.schema, this.config.analyzers)
         this.builder.add(doc)
+        await this.builder.drainStored(MAX_DEFLATING_BLOCKS)
       } else {
         this.batch.push(doc)
       }

@@ -25,6 +25,7 @@ export class MergeSource implements SegmentSource {
     positions: new IntBuffer(),
     spans: new IntBuffer(),
   }
+  private preparedStored: StoredFieldsWriter | null = null
 
   /**
    * @param schema - the index schema
@@ -106,12 +107,33 @@ export class MergeSource implements SegmentSource {
   }
 
   /**
-   * The live records in order. A block of {@link STORED_BLOCK_DOCS} live records that starts a
+   * The live records in order (deflated on the thread pool when `prepareStored` ran first). A block of {@link STORED_BLOCK_DOCS} live records that starts a
    * block of the output too is copied compressed; other records are copied as their JSON bytes
    * (never parsed). Either way the bytes are those of a fresh build of the live records.
    */
+  async prepareStored(): Promise<void> {
+    const writer = new StoredFieldsWriter({ background: true })
+    for (const _ of this.copyStored(writer)) {
+      await writer.drain(MAX_DEFLATING_BLOCKS >>> 1)
+    }
+    await writer.settled()
+    this.preparedStored = writer
+  }
+
   writeStored(out: ByteWriter): void {
-    const writer = new StoredFieldsWriter()
+    let writer = this.preparedStored
+    this.preparedStored = null
+    if (writer === null) {
+      writer = new StoredFieldsWriter()
+      for (const _ of this.copyStored(writer)) {
+        // a writer without background deflating never has blocks in flight
+      }
+    }
+    writer.finish(out)
+  }
+
+  /** Adds the live records to `writer`; pauses whenever more than 16 blocks are being deflated. */
+  private *copyStored(writer: StoredFieldsWriter): Generator<void> {
     for (let r = 0; r < this.readers.length; r++) {
       const stored = this.readers[r]!.storedFields
       const map = this.docMaps[r]!
@@ -127,11 +149,13 @@ export class MergeSource implements SegmentSource {
         }
         if (map[d]! >= 0) {
           writer.addJson(stored.json(d))
+          if (writer.deflatingBlocks > MAX_DEFLATING_BLOCKS) {
+            yield
+          }
         }
         d++
       }
     }
-    writer.finish(out)
   }
 
   ids(): readonly string[] {
@@ -151,6 +175,9 @@ export class MergeSource implements SegmentSource {
     })
   }
 }
+
+/** Stored blocks being deflated on the thread pool before a merge waits for some to finish. */
+const MAX_DEFLATING_BLOCKS = 16
 
 /** Whether documents `from … to − 1` of a segment are all live in a merge's document map. */
 function allLive(map: Int32Array, from: number, to: number): boolean {

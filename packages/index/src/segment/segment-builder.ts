@@ -183,7 +183,8 @@ export class SegmentBuilder implements SegmentSource {
   private readonly inverters: FieldInverter[]
   private readonly numeric: number[][]
   private readonly sets: (readonly string[])[][]
-  private readonly storedFields = new StoredFieldsWriter()
+  /** Stored records, deflated on the thread pool while documents are analysed. */
+  private readonly storedFields = new StoredFieldsWriter({ background: true })
   private readonly externalIds: string[] = []
 
   /**
@@ -233,6 +234,21 @@ export class SegmentBuilder implements SegmentSource {
 
   setValues(index: number): readonly (readonly string[])[] {
     return this.sets[index]!
+  }
+
+  /**
+   * Lets the thread pool catch up when more than `max` stored blocks are being deflated (see
+   * `StoredFieldsWriter.drain`); a no-op otherwise.
+   * @param max - blocks that may stay in flight
+   */
+  async drainStored(max: number): Promise<void> {
+    if (this.storedFields.deflatingBlocks > max) {
+      await this.storedFields.drain(max >>> 1)
+    }
+  }
+
+  prepareStored(): Promise<void> {
+    return this.storedFields.settled()
   }
 
   writeStored(out: ByteWriter): void {

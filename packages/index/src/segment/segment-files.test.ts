@@ -110,6 +110,22 @@ describe('stored fields', () => {
     expect(Buffer.from(reader.json(39)).toString('utf8')).toBe(JSON.stringify(records[39]))
   })
 
+  it('deflates on the thread pool into the same bytes, and finishes only once every block is done', async () => {
+    const records: StoredDocument[] = Array.from({ length: 100 }, (_, i) => ({ id: `PMID${i}`, title: `T ${i}`, authors: [], authorCount: 0, pubTypes: [], languages: [] }))
+    const expected = framed((o) => writeStoredFields(records, o)).bytes
+    const writer = new StoredFieldsWriter({ background: true })
+    records.forEach((record) => writer.add(record))
+    // 100 records: 6 full blocks handed to the pool, 4 records pending for the last one
+    expect(writer.pendingDocs).toBe(4)
+    expect(writer.deflatingBlocks).toBe(6)
+    expect(() => framed((o) => writer.finish(o))).toThrowError(expect.objectContaining({ code: 'INTERNAL' }) as Error)
+    await writer.drain(2)
+    expect(writer.deflatingBlocks).toBeLessThanOrEqual(2)
+    await writer.settled()
+    expect(writer.deflatingBlocks).toBe(0)
+    expect(framed((o) => writer.finish(o)).bytes).toEqual(expected)
+  })
+
   it('still reads version 1 (blocks of 32 records as one deflated JSON array)', () => {
     const records: StoredDocument[] = Array.from({ length: 40 }, (_, i) => ({ id: `MED-${i}`, title: `T ${i} ✓`, authors: [], authorCount: 0, pubTypes: [], languages: [] }))
     const blocks = [records.slice(0, 32), records.slice(32)].map((block) => deflateRawSync(JSON.stringify(block)))

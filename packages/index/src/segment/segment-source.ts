@@ -43,6 +43,11 @@ export interface SegmentSource {
    * @param out - the `.sto` file after its header
    */
   writeStored(out: ByteWriter): void
+  /**
+   * Finishes what `writeStored` needs asynchronously (stored blocks deflated on the thread
+   * pool); the segment writer awaits it before encoding. Optional.
+   */
+  prepareStored?(): Promise<void>
   /** The external ids, in document order. */
   ids(): readonly string[]
 }

@@ -1,4 +1,4 @@
-import { deflateRawSync, inflateRawSync } from 'node:zlib'
+import { deflateRaw, deflateRawSync, inflateRawSync } from 'node:zlib'
 import { PubmatchError, json, parseJson, type JsonShape } from '@pubmatch/core'
 import { readU32 } from '../io/byte-reader.ts'
 import type { ByteWriter } from '../io/byte-writer.ts'
@@ -38,6 +38,10 @@ export const STORED_DEFLATE_LEVEL = 3
  * and the JSON bytes of single records ({@link StoredFieldsWriter.addJson}) without parsing
  * them; the bytes written are the same as if every record had been added again.
  *
+ * With `background: true` the blocks are deflated on libuv's thread pool (zlib's asynchronous
+ * calls), on another core than the one analysing documents; {@link StoredFieldsWriter.settled}
+ * must then be awaited before {@link StoredFieldsWriter.finish}. The bytes are the same.
+ *
  * Layout: `u32 blockCount`, `u32 blockDocs`, `u32 offset[blockCount + 1]` (relative to the first
  * block), then the blocks. Each block is raw deflate of `u32 n`, `u32 end[n]` (where each
  * record's bytes end, relative to the first record) and the n records as UTF-8 JSON, one after
@@ -47,6 +51,17 @@ export class StoredFieldsWriter {
   private readonly blocks: Uint8Array[] = []
   private pending: Uint8Array[] = []
   private count = 0
+  private readonly background: boolean
+  private deflating: Promise<void>[] = []
+  private outstanding = 0
+  private drained = 0
+
+  /**
+   * @param options - `background`: deflate blocks on the thread pool. Defaults to `false`.
+   */
+  constructor(options: { readonly background?: boolean } = {}) {
+    this.background = options.background ?? false
+  }
 
   /** Records added so far. */
   get docCount(): number {
@@ -92,12 +107,42 @@ export class StoredFieldsWriter {
   }
 
   /**
+   * Blocks handed to the thread pool and not yet deflated (each holds a zlib stream, about 256 KiB
+   * of native memory, until this thread handles its completion).
+   */
+  get deflatingBlocks(): number {
+    return this.outstanding
+  }
+
+  /**
+   * Waits until at most `max` blocks are still being deflated: lets the event loop handle
+   * the completions (and free their zlib streams) of a thread that otherwise never yields.
+   * @param max - blocks that may stay in flight
+   */
+  async drain(max: number): Promise<void> {
+    while (this.outstanding > max && this.drained < this.deflating.length) {
+      await this.deflating[this.drained++]
+    }
+  }
+
+  /** Resolves once every block handed to the thread pool is deflated (rejects if one failed). */
+  async settled(): Promise<void> {
+    await Promise.all(this.deflating)
+    this.deflating = []
+    this.drained = 0
+  }
+
+  /**
    * Writes the body: the last, partial block, the block offsets, then the blocks.
    * @param out - the `.sto` body
+   * @throws PubmatchError `INTERNAL` when blocks are still being deflated (await {@link StoredFieldsWriter.settled} first)
    */
   finish(out: ByteWriter): void {
+    if (this.outstanding > 0) {
+      throw new PubmatchError('INTERNAL', 'stored blocks are still being deflated; await settled() before finish()')
+    }
     if (this.pending.length > 0) {
-      this.flush()
+      this.flush(false)
     }
     const blocks = this.blocks
     out.u32(blocks.length)
@@ -113,7 +158,7 @@ export class StoredFieldsWriter {
     }
   }
 
-  private flush(): void {
+  private flush(background = this.background): void {
     const pending = this.pending
     let size = 4 * (pending.length + 1)
     for (const record of pending) {
@@ -130,8 +175,27 @@ export class StoredFieldsWriter {
       block.set(record, at)
       at += record.length
     }
-    this.blocks.push(deflateRawSync(block, { level: STORED_DEFLATE_LEVEL }))
     this.pending = []
+    if (!background) {
+      this.blocks.push(deflateRawSync(block, { level: STORED_DEFLATE_LEVEL }))
+      return
+    }
+    const slot = this.blocks.length
+    this.blocks.push(block) // replaced by its deflated bytes when the pool is done
+    this.outstanding++
+    const done = new Promise<void>((resolve, reject) => {
+      deflateRaw(block, { level: STORED_DEFLATE_LEVEL }, (error, deflated) => {
+        this.outstanding--
+        if (error !== null) {
+          reject(error)
+        } else {
+          this.blocks[slot] = deflated
+          resolve()
+        }
+      })
+    })
+    done.catch(() => undefined) // observed by settled(); no unhandled rejection meanwhile
+    this.deflating.push(done)
   }
 }
 

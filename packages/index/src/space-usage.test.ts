@@ -26,7 +26,9 @@ describe('indexSpaceUsage', () => {
     const dir = mkdtempSync(join(tmpdir(), 'pubmatch-space-'))
     dirs.push(dir)
     const config = { fields: testCollectionFields({ analyzer: 'whitespace' }) }
-    await buildIndex([article('A', 'x y', 'x x z'), article('B', 'y', 'z w')], dir, config, { maxBufferedDocs: 1 })
+    await buildIndex([article('A', 'x y', 'x x z'), article('B', 'y', 'z w')], dir, config, {
+      maxBufferedDocs: 1,
+    })
     const usage = await indexSpaceUsage(dir)
     expect(usage.fields.map((f) => f.field)).toEqual(['title', 'abstract'])
     // Two segments (one document each): every file kind twice.

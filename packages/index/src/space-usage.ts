@@ -2,7 +2,11 @@ import { PubmatchError, truncateForMessage } from '@pubmatch/core'
 import { readManifest } from './commit/manifest.ts'
 import { readU32 } from './io/byte-reader.ts'
 import { FOOTER_BYTES } from './io/file-format.ts'
-import { SEGMENT_FILE_KINDS, segmentFileName, type SegmentFileKind } from './segment/segment-meta.ts'
+import {
+  SEGMENT_FILE_KINDS,
+  segmentFileName,
+  type SegmentFileKind,
+} from './segment/segment-meta.ts'
 import { readVerifiedFile } from './segment/segment-reader.ts'
 import { TermDictionary } from './terms/term-dictionary.ts'
 
@@ -35,20 +39,35 @@ export interface IndexSpaceUsage {
 export async function indexSpaceUsage(dir: string): Promise<IndexSpaceUsage> {
   const manifest = await readManifest(dir)
   if (manifest === null) {
-    throw new PubmatchError('NOT_FOUND', `no index in ${truncateForMessage(dir)}`, { details: { file: dir } })
+    throw new PubmatchError('NOT_FOUND', `no index in ${truncateForMessage(dir)}`, {
+      details: { file: dir },
+    })
   }
   const files = { tdx: 0, pst: 0, pos: 0, nrm: 0, dv: 0, sto: 0, ids: 0, del: 0 }
-  const fields = manifest.schema.fields.map((field) => ({ field: field.name, postingsBytes: 0, positionsBytes: 0, termsBytes: 0 }))
+  const fields = manifest.schema.fields.map((field) => ({
+    field: field.name,
+    postingsBytes: 0,
+    positionsBytes: 0,
+    termsBytes: 0,
+  }))
   for (const meta of manifest.segments) {
     for (const kind of SEGMENT_FILE_KINDS) {
       files[kind] += meta.files[kind].size
     }
     files.del += meta.del?.size ?? 0
-    const tdx = await readVerifiedFile(dir, segmentFileName(meta.name, 'tdx'), 'tdx', meta.files.tdx)
+    const tdx = await readVerifiedFile(
+      dir,
+      segmentFileName(meta.name, 'tdx'),
+      'tdx',
+      meta.files.tdx,
+    )
     const fieldCount = readU32(tdx.bytes, tdx.body)
     manifest.schema.fields.forEach((field, f) => {
       const offset = readU32(tdx.bytes, tdx.body + 4 + 4 * f)
-      const end = f + 1 < fieldCount ? readU32(tdx.bytes, tdx.body + 8 + 4 * f) : tdx.bytes.length - FOOTER_BYTES
+      const end =
+        f + 1 < fieldCount
+          ? readU32(tdx.bytes, tdx.body + 8 + 4 * f)
+          : tdx.bytes.length - FOOTER_BYTES
       const usage = fields[f]!
       usage.termsBytes += end - offset
       for (const entry of new TermDictionary(tdx.bytes, offset, field.positions).entries()) {

@@ -165,7 +165,9 @@ describe('renderResults', () => {
       ...build('synth-100k', 1e5, bytesPerDoc, engine),
       seconds,
       version: engine === 'tantivy' ? '0.27.0' : '0.4.9',
-      ...(engine === 'tantivy' ? { config: { fields: 'one bag', count: 'off' }, postingsBytes: 2.5e7, storedBytes: 1e6 } : {}),
+      ...(engine === 'tantivy'
+        ? { config: { fields: 'one bag', count: 'off' }, postingsBytes: 2.5e7, storedBytes: 1e6 }
+        : {}),
     })
     const withAnchors: CorpusResults = {
       ...ours,

@@ -41,7 +41,10 @@ export async function runSegmentBuild(
  * @param schema - the index schema
  * @param analyzers - where analyzer names are looked up. Defaults to the built-ins.
  */
-export function createSegmentBuilder(schema: IndexSchema, analyzers?: AnalyzerRegistry): SegmentBuilder {
+export function createSegmentBuilder(
+  schema: IndexSchema,
+  analyzers?: AnalyzerRegistry,
+): SegmentBuilder {
   return new SegmentBuilder(
     schema,
     schema.fields.map((field) => (field.keyword ? null : fieldAnalyzer(field, analyzers))),

@@ -1,7 +1,7 @@
 import { mkdir, readdir, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { PubmatchError, toPubmatchError, truncateForMessage, type Article } from '@pubmatch/core'
-import { runSegmentBuild, type SegmentBuildRunner } from './build/segment-build.ts'
+import { createSegmentBuilder, runSegmentBuild, type SegmentBuildRunner } from './build/segment-build.ts'
 import { MANIFEST_FILE, readManifest, writeManifest, type Manifest } from './commit/manifest.ts'
 import { acquireWriteLock } from './commit/write-lock.ts'
 import { extractDocument, type ExtractedDocument } from './document/extract.ts'
@@ -14,6 +14,7 @@ import { LiveDocs } from './segment/live-docs.ts'
 import { liveDocsFileName, segmentFileName, segmentFiles, type SegmentMeta } from './segment/segment-meta.ts'
 import { DocIdsReader } from './segment/doc-ids.ts'
 import { SegmentReader, readLiveDocs, readVerifiedFile } from './segment/segment-reader.ts'
+import type { SegmentBuilder } from './segment/segment-builder.ts'
 import { writeSegment } from './segment/segment-writer.ts'
 
 /** Where the writer is, for progress displays. */
@@ -110,6 +111,12 @@ interface Location {
   doc: number
 }
 
+/**
+ * Stored blocks being deflated on the thread pool before adding waits for some to finish (each
+ * holds a zlib stream of about 256 KiB until this thread handles its completion).
+ */
+const MAX_DEFLATING_BLOCKS = 16
+
 const SEGMENT_OF = /^(_[0-9a-z]+)[._]/
 const OWN_FILE = /^(_[0-9a-z]+(?:_[0-9a-z]+)?\.(?:tdx|pst|pos|nrm|dv|sto|ids|del)|\.tmp-.*)$/
 
@@ -125,8 +132,17 @@ class Writer implements IndexWriter {
   private readonly ids = new Map<string, Location>()
   private readonly deletions = new Map<string, Set<number>>()
   private nextSegment: number
+  /** Documents of the batch being collected (the next flushed segment). */
   private batch: ExtractedDocument[] = []
+  private batchDocs = 0
   private batchName: string | null = null
+  /**
+   * Without a `runSegmentBuild` option, segments are built in this thread: each document is
+   * analyzed and inverted as it is added (so no batch of extracted documents waits in memory)
+   * and the batch's builder is written at the flush.
+   */
+  private readonly inThread: boolean
+  private builder: SegmentBuilder | null = null
   private inFlight: { name: string; docs: number; build: Promise<SegmentMeta> }[] = []
   private flushed: SegmentMeta[] = []
   private chain: Promise<unknown> = Promise.resolve()
@@ -152,6 +168,7 @@ class Writer implements IndexWriter {
     if (!Number.isInteger(maxBufferedDocs) || maxBufferedDocs < 1) {
       throw new PubmatchError('INVALID_ARGUMENT', `maxBufferedDocs must be a positive integer, got ${maxBufferedDocs}`)
     }
+    this.inThread = options.runSegmentBuild === undefined
     this.options = {
       maxBufferedDocs,
       runSegmentBuild: options.runSegmentBuild ?? ((task) => runSegmentBuild(task, config.analyzers)),
@@ -191,13 +208,20 @@ class Writer implements IndexWriter {
       if (this.batchName === null) {
         this.batchName = this.newSegmentName()
       }
-      this.ids.set(doc.id, { segment: this.batchName, doc: this.batch.length })
-      this.batch.push(doc)
+      this.ids.set(doc.id, { segment: this.batchName, doc: this.batchDocs })
+      if (this.inThread) {
+        this.builder ??= createSegmentBuilder(this.schema, this.config.analyzers)
+        this.builder.add(doc)
+        await this.builder.drainStored(MAX_DEFLATING_BLOCKS)
+      } else {
+        this.batch.push(doc)
+      }
+      this.batchDocs++
       this.progress.docsAdded++
       if (this.progress.docsAdded % this.options.progressInterval === 0) {
         this.report('adding')
       }
-      if (this.batch.length >= this.options.maxBufferedDocs) {
+      if (this.batchDocs >= this.options.maxBufferedDocs) {
         await this.dispatchBatch()
       }
     })
@@ -248,6 +272,8 @@ class Writer implements IndexWriter {
     await Promise.allSettled(this.inFlight.map((flight) => flight.build))
     this.inFlight = []
     this.batch = []
+    this.builder = null
+    this.batchDocs = 0
     this.flushed = []
     await this.removeUnreferencedFiles()
     await this.release()
@@ -278,7 +304,7 @@ class Writer implements IndexWriter {
   }
 
   private hasChanges(): boolean {
-    return this.batch.length > 0 || this.inFlight.length > 0 || this.flushed.length > 0 || this.deletions.size > 0
+    return this.batchDocs > 0 || this.inFlight.length > 0 || this.flushed.length > 0 || this.deletions.size > 0
   }
 
   private newSegmentName(): string {
@@ -305,21 +331,29 @@ class Writer implements IndexWriter {
   }
 
   private async dispatchBatch(): Promise<void> {
-    if (this.batch.length === 0 || this.batchName === null) {
+    if (this.batchDocs === 0 || this.batchName === null) {
       return
     }
-    const task = {
-      dir: this.dir,
-      name: this.batchName,
-      schema: this.schema,
-      codec: this.config.codec,
-      docs: this.batch,
+    const name = this.batchName
+    const docs = this.batchDocs
+    let build: Promise<SegmentMeta>
+    if (this.builder !== null) {
+      build = writeSegment(this.dir, name, this.builder, this.config.codec)
+    } else {
+      build = this.options.runSegmentBuild({
+        dir: this.dir,
+        name,
+        schema: this.schema,
+        codec: this.config.codec,
+        docs: this.batch,
+      })
     }
     this.batch = []
+    this.builder = null
+    this.batchDocs = 0
     this.batchName = null
-    const build = this.options.runSegmentBuild(task)
     build.catch(() => undefined) // observed in drain(); avoid an unhandled rejection meanwhile
-    this.inFlight.push({ name: task.name, docs: task.docs.length, build })
+    this.inFlight.push({ name, docs, build })
     while (this.inFlight.length > this.options.maxConcurrentBuilds) {
       await this.drainOne()
     }

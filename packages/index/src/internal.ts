@@ -3,7 +3,8 @@
  * benchmarks that measure it: the end of a `PostingsCursor` that first-stage and feedback scoring
  * walk (`bm25f`, `feedback`, `fulltext`), the k-way merge of sorted term lists (`fulltext`), the
  * keyword normalisation and tag → field map that the query side must share with the index
- * (`bm25f`, `solr`), and the passage field set of a full-text index (`fulltext`). Unstable: it
+ * (`bm25f`, `solr`), the passage field set of a full-text index (`fulltext`), and where an index's
+ * bytes go (`indexSpaceUsage`, for the benchmarks under `tools/`). Unstable: it
  * changes with the index, without notice. Apps use the package's entry point only.
  */
 export { NO_MORE_DOCS } from './postings/postings-format.ts'
@@ -20,3 +21,5 @@ export {
 export { PUBMED_FILTERS, lookupPubmedFilter } from './schema/pubmed-filters.ts'
 export type { PubmedFilter } from './schema/pubmed-filters.ts'
 export { passageArticle, sectionField, sectionFields } from './schema/section-fields.ts'
+export { indexSpaceUsage } from './space-usage.ts'
+export type { FieldSpaceUsage, IndexSpaceUsage } from './space-usage.ts'

@@ -52,6 +52,14 @@ def tree_bytes(path):
     return total
 
 
+def kind_bytes(path, suffixes):
+    """Bytes of the files under `path` whose names end with one of `suffixes`."""
+    total = 0
+    for root, _dirs, files in os.walk(path):
+        total += sum(os.path.getsize(os.path.join(root, f)) for f in files if f.endswith(suffixes))
+    return total
+
+
 def read_words(path):
     with open(path, encoding='utf-8') as f:
         return [w for w in (line.strip() for line in f) if w]

@@ -40,7 +40,7 @@ import tantivy
 
 from anchor_common import (cells_output, cpu_seconds, current_rss_mib, emit, peak_rss_mib,
                            read_docs, read_queries, read_spec, read_words, run_rounds,
-                           tree_bytes, write_run)
+                           kind_bytes, tree_bytes, write_run)
 
 TOKENIZER = 'pubmed_en'
 HEAP_BYTES = 1_000_000_000
@@ -111,6 +111,8 @@ def build(docs_path, index_dir, stopwords_path):
         'cpuSeconds': cpu,
         'peakRssMiB': peak_rss_mib(),
         'indexBytes': tree_bytes(index_dir),
+        'postingsBytes': kind_bytes(index_dir, ('.idx', '.pos')),
+        'storedBytes': kind_bytes(index_dir, ('.store',)),
         'segments': index.searcher().num_segments,
         'version': version(),
         'config': CONFIG,

@@ -9,6 +9,7 @@ import { createSearcher, type FirstStageRanker } from '@pubmatch/bm25f'
 import { isPubmatchError, parseJson, type Query, type Run } from '@pubmatch/core'
 import { evaluate, readQrels } from '@pubmatch/eval'
 import { buildIndex, openIndex } from '@pubmatch/index'
+import { indexSpaceUsage } from '@pubmatch/index/internal'
 import { MIB, cpuSecondsSince, dirBytes, peakRssMiB, sharedDataDir, timeIterable } from '@pubmatch/bench-kit'
 import { corpusArticles, corpusSpec, indexFields, writeTitleAbstractJsonl } from './corpora.ts'
 import { summarizeRounds } from './latency.ts'
@@ -26,6 +27,9 @@ import { CASE_REQUEST, type CaseRequest } from './case-request.ts'
 const progress = (text: string): void => {
   process.stderr.write(`bench-search: ${text}\n`)
 }
+
+/** The fields holding the words the anchors index (title and abstract), for `postingsBytes`. */
+const ANCHOR_FIELDS: ReadonlySet<string> = new Set(['title', 'abstract'])
 
 async function build(corpus: string, dir: string): Promise<BuildResult> {
   const spec = corpusSpec(corpus)
@@ -61,6 +65,13 @@ async function build(corpus: string, dir: string): Promise<BuildResult> {
   const end = performance.now()
   const cpuSeconds = cpuSecondsSince(cpu0)
   const { total, byKind } = dirBytes(dir)
+  const usage = await indexSpaceUsage(dir)
+  let postingsBytes = 0
+  for (const field of usage.fields) {
+    if (ANCHOR_FIELDS.has(field.field)) {
+      postingsBytes += field.postingsBytes + field.positionsBytes
+    }
+  }
   return {
     engine: 'pubmatch',
     corpus,
@@ -73,6 +84,8 @@ async function build(corpus: string, dir: string): Promise<BuildResult> {
     peakHeapMiB: heap.stop(),
     indexBytes: total,
     fileBytes: byKind,
+    postingsBytes,
+    storedBytes: usage.files.sto,
     segments: result.segments,
     errors: result.errors.length,
     date: new Date().toISOString(),

@@ -27,6 +27,10 @@ export interface DriverBuildOutput {
   readonly indexBytes: number
   /** Bytes written during the build, intermediate files included (when they differ). */
   readonly buildBytes?: number
+  /** Bytes of postings and positions (tantivy: `.idx` and `.pos`). */
+  readonly postingsBytes?: number
+  /** Bytes of stored records (tantivy: `.store`). */
+  readonly storedBytes?: number
   readonly segments?: number
   /** The engine's version (the Python package's for tantivy and PISA). */
   readonly version: string
@@ -44,6 +48,8 @@ export const DRIVER_BUILD_OUTPUT: JsonShape<DriverBuildOutput> = json.object({
   peakRssMiB: json.number,
   indexBytes: json.count,
   buildBytes: json.optional(json.count),
+  postingsBytes: json.optional(json.count),
+  storedBytes: json.optional(json.count),
   segments: json.optional(json.count),
   version: json.string,
   config: json.record(json.string),
@@ -115,6 +121,8 @@ export function anchorBuildResult(
     peakRssMiB: raw.peakRssMiB,
     indexBytes: raw.indexBytes,
     ...(raw.buildBytes === undefined ? {} : { buildBytes: raw.buildBytes }),
+    ...(raw.postingsBytes === undefined ? {} : { postingsBytes: raw.postingsBytes }),
+    ...(raw.storedBytes === undefined ? {} : { storedBytes: raw.storedBytes }),
     ...(raw.segments === undefined ? {} : { segments: raw.segments }),
     date: date.toISOString(),
     version: raw.version,

@@ -165,12 +165,15 @@ describe('renderResults', () => {
       ...build('synth-100k', 1e5, bytesPerDoc, engine),
       seconds,
       version: engine === 'tantivy' ? '0.27.0' : '0.4.9',
-      ...(engine === 'tantivy' ? { config: { fields: 'one bag', count: 'off' } } : {}),
+      ...(engine === 'tantivy'
+        ? { config: { fields: 'one bag', count: 'off' }, postingsBytes: 2.5e7, storedBytes: 1e6 }
+        : {}),
     })
     const withAnchors: CorpusResults = {
       ...ours,
       build: {
         ...ours.build,
+        pubmatch: record({ ...ours.build.pubmatch!.result, postingsBytes: 3e7, storedBytes: 4e7 }),
         tantivy: record(anchorBuild('tantivy', 60, 350)),
         pisa: record(anchorBuild('pisa', 35, 175)),
       },
@@ -201,6 +204,14 @@ describe('renderResults', () => {
     // index: 700, 350 and 175 bytes/doc × 1e5 = 66.8, 33.4 and 16.7 MiB
     expect(text).toContain(
       '| synth-100k | index MiB (lower is better) | 66.8 | 33.4 | 16.7 | PISA | **×4.00** | ×2.00 | ×4.00 |',
+    )
+    // postings + positions apart from stored records: 3e7/1e5 = 300 against tantivy's 250 (×1.20);
+    // stored 400 against 10 (×40.0); PISA states neither
+    expect(text).toContain(
+      '| synth-100k | postings + positions bytes/doc (title, abstract) (lower is better) | 300 | 250 | – | tantivy | **×1.20** | ×1.20 | – |',
+    )
+    expect(text).toContain(
+      '| synth-100k | stored records bytes/doc (lower is better) | 400 | 10 | – | tantivy | **×40.0** | ×40.0 | – |',
     )
     // the configuration as the driver stated it, – for what it did not state
     expect(text).toContain('| tantivy | 0.27.0 | one bag | – | – | – | – | off | – |')

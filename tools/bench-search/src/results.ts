@@ -45,6 +45,15 @@ export interface BuildResult {
   readonly buildBytes?: number
   /** Bytes per file kind (`pst`, `pos`, …), pubmatch only. */
   readonly fileBytes?: Readonly<Record<string, number>>
+  /**
+   * Bytes of the postings and positions of the words the anchors index too (title and
+   * abstract): pubmatch's `.pst` and `.pos` bytes of those fields (`indexSpaceUsage`), tantivy's
+   * `.idx` and `.pos` files (its raw `id` field included). Term dictionaries and stored records
+   * are not in it.
+   */
+  readonly postingsBytes?: number
+  /** Bytes of the stored records: pubmatch's `.sto`, tantivy's `.store`. */
+  readonly storedBytes?: number
   /** Segments after the build. */
   readonly segments?: number
   /** Articles the build rejected. */
@@ -179,6 +188,8 @@ export const BUILD_RESULT: JsonShape<BuildResult> = json.object({
   indexBytes: json.count,
   buildBytes: json.optional(json.count),
   fileBytes: json.optional(json.record(json.count)),
+  postingsBytes: json.optional(json.count),
+  storedBytes: json.optional(json.count),
   segments: json.optional(json.count),
   errors: json.optional(json.count),
   date: json.string,

@@ -29,12 +29,24 @@ export async function runSegmentBuild(
   task: SegmentBuildTask,
   analyzers?: AnalyzerRegistry,
 ): Promise<SegmentMeta> {
-  const builder = new SegmentBuilder(
-    task.schema,
-    task.schema.fields.map((field) => (field.keyword ? null : fieldAnalyzer(field, analyzers))),
-  )
+  const builder = createSegmentBuilder(task.schema, analyzers)
   for (const doc of task.docs) {
     builder.add(doc)
   }
   return writeSegment(task.dir, task.name, builder, task.codec)
+}
+
+/**
+ * An empty in-memory segment with each field's analyzer.
+ * @param schema - the index schema
+ * @param analyzers - where analyzer names are looked up. Defaults to the built-ins.
+ */
+export function createSegmentBuilder(
+  schema: IndexSchema,
+  analyzers?: AnalyzerRegistry,
+): SegmentBuilder {
+  return new SegmentBuilder(
+    schema,
+    schema.fields.map((field) => (field.keyword ? null : fieldAnalyzer(field, analyzers))),
+  )
 }

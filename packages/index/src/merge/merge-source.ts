@@ -1,9 +1,10 @@
 import { IntBuffer } from '../io/int-buffer.ts'
 import { appendLivePostings, type PostingsAccumulator } from '../postings/segment-postings.ts'
-import type { StoredDocument } from '../schema/config.ts'
+import type { ByteWriter } from '../io/byte-writer.ts'
 import type { IndexSchema } from '../schema/schema.ts'
 import type { SegmentReader } from '../segment/segment-reader.ts'
 import type { SegmentSource, TermPostings } from '../segment/segment-source.ts'
+import { STORED_BLOCK_DOCS, StoredFieldsWriter } from '../segment/stored-fields.ts'
 import type { TermEntry } from '../terms/term-dictionary.ts'
 import { TermMerge } from '../terms/term-merge.ts'
 
@@ -24,6 +25,7 @@ export class MergeSource implements SegmentSource {
     positions: new IntBuffer(),
     spans: new IntBuffer(),
   }
+  private preparedStored: StoredFieldsWriter | null = null
 
   /**
    * @param schema - the index schema
@@ -104,14 +106,54 @@ export class MergeSource implements SegmentSource {
     return out
   }
 
-  *stored(): Generator<StoredDocument> {
+  /**
+   * The live records in order (deflated on the thread pool when `prepareStored` ran first). A block of {@link STORED_BLOCK_DOCS} live records that starts a
+   * block of the output too is copied compressed; other records are copied as their JSON bytes
+   * (never parsed). Either way the bytes are those of a fresh build of the live records.
+   */
+  async prepareStored(): Promise<void> {
+    const writer = new StoredFieldsWriter({ background: true })
+    for (const _ of this.copyStored(writer)) {
+      await writer.drain(MAX_DEFLATING_BLOCKS >>> 1)
+    }
+    await writer.settled()
+    this.preparedStored = writer
+  }
+
+  writeStored(out: ByteWriter): void {
+    let writer = this.preparedStored
+    this.preparedStored = null
+    if (writer === null) {
+      writer = new StoredFieldsWriter()
+      for (const _ of this.copyStored(writer)) {
+        // a writer without background deflating never has blocks in flight
+      }
+    }
+    writer.finish(out)
+  }
+
+  /** Adds the live records to `writer`; pauses whenever more than 16 blocks are being deflated. */
+  private *copyStored(writer: StoredFieldsWriter): Generator<void> {
     for (let r = 0; r < this.readers.length; r++) {
-      const reader = this.readers[r]!
+      const stored = this.readers[r]!.storedFields
       const map = this.docMaps[r]!
-      for (let d = 0; d < map.length; d++) {
-        if (map[d]! >= 0) {
-          yield reader.stored(d)
+      let d = 0
+      while (d < map.length) {
+        if (writer.pendingDocs === 0 && d % STORED_BLOCK_DOCS === 0 && d + STORED_BLOCK_DOCS <= map.length && allLive(map, d, d + STORED_BLOCK_DOCS)) {
+          const block = stored.compressedBlock(d / STORED_BLOCK_DOCS)
+          if (block !== null) {
+            writer.addBlock(block)
+            d += STORED_BLOCK_DOCS
+            continue
+          }
         }
+        if (map[d]! >= 0) {
+          writer.addJson(stored.json(d))
+          if (writer.deflatingBlocks > MAX_DEFLATING_BLOCKS) {
+            yield
+          }
+        }
+        d++
       }
     }
   }
@@ -132,4 +174,17 @@ export class MergeSource implements SegmentSource {
       }
     })
   }
+}
+
+/** Stored blocks being deflated on the thread pool before a merge waits for some to finish. */
+const MAX_DEFLATING_BLOCKS = 16
+
+/** Whether documents `from … to − 1` of a segment are all live in a merge's document map. */
+function allLive(map: Int32Array, from: number, to: number): boolean {
+  for (let d = from; d < to; d++) {
+    if (map[d]! < 0) {
+      return false
+    }
+  }
+  return true
 }

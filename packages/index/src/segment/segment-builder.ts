@@ -2,10 +2,11 @@ import type { AnalyzedToken, Analyzer } from '@pubmatch/analysis'
 import { compareCodePoints } from '@pubmatch/core'
 import type { ExtractedDocument } from '../document/extract.ts'
 import { IntBuffer } from '../io/int-buffer.ts'
-import type { StoredDocument } from '../schema/config.ts'
+import type { ByteWriter } from '../io/byte-writer.ts'
 import { normalizeKeyword } from '../schema/keyword.ts'
 import type { FieldSchema, IndexSchema } from '../schema/schema.ts'
 import type { SegmentSource, TermPostings } from './segment-source.ts'
+import { StoredFieldsWriter } from './stored-fields.ts'
 
 const byPosition = (a: AnalyzedToken, b: AnalyzedToken): number => a.position - b.position
 
@@ -182,7 +183,8 @@ export class SegmentBuilder implements SegmentSource {
   private readonly inverters: FieldInverter[]
   private readonly numeric: number[][]
   private readonly sets: (readonly string[])[][]
-  private readonly storedRecords: StoredDocument[] = []
+  /** Stored records, deflated on the thread pool while documents are analysed. */
+  private readonly storedFields = new StoredFieldsWriter({ background: true })
   private readonly externalIds: string[] = []
 
   /**
@@ -211,7 +213,7 @@ export class SegmentBuilder implements SegmentSource {
     this.inverters.forEach((inverter, f) => inverter.add(doc, document.fields[f] ?? []))
     this.numeric.forEach((column, i) => column.push(document.numeric[i] ?? NaN))
     this.sets.forEach((column, i) => column.push(document.sets[i] ?? []))
-    this.storedRecords.push(document.stored)
+    this.storedFields.add(document.stored)
     this.externalIds.push(document.id)
     return doc
   }
@@ -234,8 +236,23 @@ export class SegmentBuilder implements SegmentSource {
     return this.sets[index]!
   }
 
-  stored(): Iterable<StoredDocument> {
-    return this.storedRecords
+  /**
+   * Lets the thread pool catch up when more than `max` stored blocks are being deflated (see
+   * `StoredFieldsWriter.drain`); a no-op otherwise.
+   * @param max - blocks that may stay in flight
+   */
+  async drainStored(max: number): Promise<void> {
+    if (this.storedFields.deflatingBlocks > max) {
+      await this.storedFields.drain(max >>> 1)
+    }
+  }
+
+  prepareStored(): Promise<void> {
+    return this.storedFields.settled()
+  }
+
+  writeStored(out: ByteWriter): void {
+    this.storedFields.finish(out)
   }
 
   ids(): readonly string[] {

@@ -9,7 +9,7 @@ import { DocIdsReader, writeDocIds } from './doc-ids.ts'
 import { DocValuesReader, writeDocValues } from './doc-values.ts'
 import { LiveDocs } from './live-docs.ts'
 import { NormsReader, writeNorms } from './norms.ts'
-import { StoredFieldsReader, writeStoredFields } from './stored-fields.ts'
+import { StoredFieldsReader, StoredFieldsWriter, writeStoredFields } from './stored-fields.ts'
 
 /** Frames a body like a real file (header + footer), so readers see real offsets. */
 function framed(write: (out: ByteWriter) => void): { bytes: Uint8Array; body: number } {
@@ -90,6 +90,40 @@ describe('stored fields', () => {
     }
     // 70 records: blocks of 16, 16, 16, 16, 6
     expect([readU32(bytes, body), readU32(bytes, body + 4)]).toEqual([5, 16])
+  })
+
+  it('writes the same bytes from compressed blocks and JSON bytes of another file as from the records', () => {
+    const records: StoredDocument[] = Array.from({ length: 40 }, (_, i) => ({ id: `PMID${i}`, title: `T ${i} ✓`, authors: [], authorCount: 0, pubTypes: [], languages: ['eng'] }))
+    const { bytes, body } = framed((o) => writeStoredFields(records, o))
+    const reader = new StoredFieldsReader(bytes, body)
+    const copy = new StoredFieldsWriter()
+    copy.addBlock(reader.compressedBlock(0)!)
+    expect(() => {
+      copy.addJson(reader.json(16))
+      copy.addBlock(reader.compressedBlock(1)!)
+    }).toThrowError(expect.objectContaining({ code: 'INTERNAL' }) as Error)
+    for (let doc = 17; doc < 40; doc++) {
+      copy.addJson(reader.json(doc))
+    }
+    expect(copy.docCount).toBe(40)
+    expect(framed((o) => copy.finish(o)).bytes).toEqual(bytes)
+    expect(Buffer.from(reader.json(39)).toString('utf8')).toBe(JSON.stringify(records[39]))
+  })
+
+  it('deflates on the thread pool into the same bytes, and finishes only once every block is done', async () => {
+    const records: StoredDocument[] = Array.from({ length: 100 }, (_, i) => ({ id: `PMID${i}`, title: `T ${i}`, authors: [], authorCount: 0, pubTypes: [], languages: [] }))
+    const expected = framed((o) => writeStoredFields(records, o)).bytes
+    const writer = new StoredFieldsWriter({ background: true })
+    records.forEach((record) => writer.add(record))
+    // 100 records: 6 full blocks handed to the pool, 4 records pending for the last one
+    expect(writer.pendingDocs).toBe(4)
+    expect(writer.deflatingBlocks).toBe(6)
+    expect(() => framed((o) => writer.finish(o))).toThrowError(expect.objectContaining({ code: 'INTERNAL' }) as Error)
+    await writer.drain(2)
+    expect(writer.deflatingBlocks).toBeLessThanOrEqual(2)
+    await writer.settled()
+    expect(writer.deflatingBlocks).toBe(0)
+    expect(framed((o) => writer.finish(o)).bytes).toEqual(expected)
   })
 
   it('still reads version 1 (blocks of 32 records as one deflated JSON array)', () => {

@@ -68,7 +68,8 @@ export class SegmentReader {
   private readonly dictionaries: (TermDictionary | undefined)[] = []
   private readonly norms: NormsReader
   private readonly docValues: DocValuesReader
-  private readonly storedFields: StoredFieldsReader
+  /** The stored records (merges copy their bytes). */
+  readonly storedFields: StoredFieldsReader
   private readonly docIds: DocIdsReader
   private readonly sources: PostingsSource[]
 

@@ -1,5 +1,5 @@
 import type { TermPostingsInput } from '../postings/postings-writer.ts'
-import type { StoredDocument } from '../schema/config.ts'
+import type { ByteWriter } from '../io/byte-writer.ts'
 import type { IndexSchema } from '../schema/schema.ts'
 
 /** One term's postings, as a segment source hands them to the segment writer. */
@@ -37,8 +37,17 @@ export interface SegmentSource {
    * @param index - the doc value's index in the schema
    */
   setValues(index: number): readonly (readonly string[])[]
-  /** The stored records, in document order. */
-  stored(): Iterable<StoredDocument>
+  /**
+   * Writes the `.sto` body: the stored records in document order (see `StoredFieldsWriter`).
+   * Called once, when the segment is written.
+   * @param out - the `.sto` file after its header
+   */
+  writeStored(out: ByteWriter): void
+  /**
+   * Finishes what `writeStored` needs asynchronously (stored blocks deflated on the thread
+   * pool); the segment writer awaits it before encoding. Optional.
+   */
+  prepareStored?(): Promise<void>
   /** The external ids, in document order. */
   ids(): readonly string[]
 }

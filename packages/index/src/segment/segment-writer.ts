@@ -16,7 +16,6 @@ import {
   type SegmentFileKind,
   type SegmentMeta,
 } from './segment-meta.ts'
-import { writeStoredFields } from './stored-fields.ts'
 
 /** The bytes of a segment's files, before they are written. */
 export interface EncodedSegment {
@@ -31,6 +30,45 @@ export interface EncodedSegment {
  * @param codecName - the block codec for postings
  */
 export function encodeSegment(name: string, source: SegmentSource, codecName: CodecName): EncodedSegment {
+  const inverted = encodeInverted(source, codecName)
+  return assembleSegment(name, source, codecName, inverted, encodeStored(source))
+}
+
+/** A segment's files but `.sto`, encoded, and its field statistics. */
+interface EncodedInverted {
+  readonly writers: Readonly<Record<Exclude<SegmentFileKind, 'sto'>, ByteWriter>>
+  readonly fields: readonly SegmentFieldStats[]
+}
+
+function encodeStored(source: SegmentSource): ByteWriter {
+  const sto = startFile('sto')
+  source.writeStored(sto)
+  return sto
+}
+
+function assembleSegment(
+  name: string,
+  source: SegmentSource,
+  codecName: CodecName,
+  inverted: EncodedInverted,
+  sto: ByteWriter,
+): EncodedSegment {
+  const { tdx, pst, pos, nrm, dv, ids } = inverted.writers
+  const writers: Record<SegmentFileKind, ByteWriter> = { tdx, pst, pos, nrm, dv, sto, ids }
+  const files = {} as Record<SegmentFileKind, Uint8Array>
+  const checksums = {} as Record<SegmentFileKind, FileChecksum>
+  for (const kind of Object.keys(writers) as SegmentFileKind[]) {
+    const { bytes, checksum } = finishFile(writers[kind])
+    files[kind] = bytes
+    checksums[kind] = checksum
+  }
+  return {
+    meta: { name, docCount: source.docCount, codec: codecName, files: checksums, fields: inverted.fields, delGen: 0, delCount: 0 },
+    files,
+  }
+}
+
+function encodeInverted(source: SegmentSource, codecName: CodecName): EncodedInverted {
   const schema = source.schema
   const codec = codecByName(codecName)
   const lengths = schema.fields.map((_, f) => source.fieldLengths(f))
@@ -88,27 +126,15 @@ export function encodeSegment(name: string, source: SegmentSource, codecName: Co
     schema.sortedSetDocValues.map((_, i) => source.setValues(i)),
     dv,
   )
-  const sto = startFile('sto')
-  writeStoredFields(source.stored(), sto)
   const ids = startFile('ids')
   writeDocIds(source.ids(), ids)
-  const writers: Record<SegmentFileKind, ByteWriter> = { tdx, pst, pos, nrm, dv, sto, ids }
-  const files = {} as Record<SegmentFileKind, Uint8Array>
-  const checksums = {} as Record<SegmentFileKind, FileChecksum>
-  for (const kind of Object.keys(writers) as SegmentFileKind[]) {
-    const { bytes, checksum } = finishFile(writers[kind])
-    files[kind] = bytes
-    checksums[kind] = checksum
-  }
-  return {
-    meta: { name, docCount: source.docCount, codec: codecName, files: checksums, fields, delGen: 0, delCount: 0 },
-    files,
-  }
+  return { writers: { tdx, pst, pos, nrm, dv, ids }, fields }
 }
 
 /**
- * Encodes a segment and writes its files (each flushed to disk) into `dir`. Nothing refers
- * to them until a manifest that lists the segment is committed.
+ * Encodes a segment and writes its files (each flushed to disk) into `dir`; the source's
+ * `prepareStored` runs on the thread pool while postings are encoded. Nothing refers to the
+ * files until a manifest that lists the segment is committed.
  * @param dir - the index directory
  * @param name - the segment name (fresh: existing files are never overwritten)
  * @param source - what to write
@@ -120,7 +146,12 @@ export async function writeSegment(
   source: SegmentSource,
   codecName: CodecName,
 ): Promise<SegmentMeta> {
-  const encoded = encodeSegment(name, source, codecName)
+  // The source's stored blocks are deflated on the thread pool while this thread encodes postings.
+  const storedReady = source.prepareStored?.()
+  storedReady?.catch(() => undefined) // awaited below
+  const inverted = encodeInverted(source, codecName)
+  await storedReady
+  const encoded = assembleSegment(name, source, codecName, inverted, encodeStored(source))
   await Promise.all(
     (Object.keys(encoded.files) as SegmentFileKind[]).map((kind) =>
       writeNewFile(join(dir, segmentFileName(name, kind)), encoded.files[kind]),

@@ -12,7 +12,7 @@ import { join, resolve } from 'node:path'
 import { PubmatchError, type Article, type DeletedCitation } from '@pubmatch/core'
 import { noArticlesError, openCorpus, type CorpusStore } from '@pubmatch/ingest'
 import { buildIndex, defaultNumericDocValues, openIndex, type IndexConfig, type IndexProgress } from '@pubmatch/index'
-import { CITATIONS_CACHE_FILE, corpusCitationMatcher, corpusMeshLookup, FORWARD_META_FILE, MESH_CACHE_FILE, openForwardStore } from './corpus-data.ts'
+import { CITATION_TABLE_FILE, CITATIONS_CACHE_FILE, corpusCitationMatcher, corpusMeshLookup, FORWARD_META_FILE, MESH_CACHE_FILE, openForwardStore } from './corpus-data.ts'
 import { indexConfigFor, readIndexSettings, SETTINGS_FILE, writeIndexSettings, type FieldSet, type IndexSettings } from './settings.ts'
 
 /** Options of {@link updateIndex}. */
@@ -85,7 +85,7 @@ export async function updateIndex(options: UpdateIndexOptions): Promise<UpdateIn
   }
   const hadForward = existsSync(join(options.index, FORWARD_META_FILE))
   const hadMesh = existsSync(join(options.index, MESH_CACHE_FILE))
-  const hadCitations = existsSync(join(options.index, CITATIONS_CACHE_FILE))
+  const hadCitations = existsSync(join(options.index, CITATION_TABLE_FILE)) || existsSync(join(options.index, CITATIONS_CACHE_FILE))
   const config = await indexConfigFor(settings, store)
   if (existing) {
     await assertCurrentFields(options.index, config)

@@ -8,6 +8,8 @@
  * inside: this package's modules reach them through {@link engineInternals}, other pubmatch
  * packages and benchmarks through `@pubmatch/engine/internal`.
  */
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import type { Analyzer } from '@pubmatch/analysis'
 import {
   createSearcher,
@@ -44,6 +46,7 @@ import {
   type RerankFallback,
 } from '@pubmatch/ltr'
 import type { SearchFacets } from '@pubmatch/solr'
+import { MANIFEST_FILE as MODEL_MANIFEST_FILE, parseModelManifest } from '@pubmatch/ltr/internal'
 import { corpusCitationMatcher, corpusMeshLookup, openForwardStore } from './corpus-data.ts'
 import { matchingFacets } from './facets.ts'
 import { createHighlighter, highlightDocument, type Highlighted, type Highlighter } from './highlight.ts'
@@ -597,7 +600,7 @@ async function openModel(
   }
   const usage = options.usageLog === undefined ? undefined : (await readUsage(options.usageLog)).total
   // a model trained with the full-text section features gets them back from the full-text index
-  const needsSections = (await loadModel(options.model)).manifest.schema.version.includes(SECTION_FEATURES_SUFFIX)
+  const needsSections = (await modelManifest(options.model)).schema.version.includes(SECTION_FEATURES_SUFFIX)
   const blocks = needsSections ? [sectionFeatureBlock(await openFulltextIndex(fulltextDir(options.index)))] : []
   const reranker = await openReranker(options.model, {
     blocks,
@@ -610,6 +613,20 @@ async function openModel(
   })
   const model = { dir: options.model, id: reranker.id, depth: options.depth ?? reranker.manifest.firstStage.depth, manifest: reranker.manifest }
   return { model, reranker }
+}
+
+/**
+ * A model directory's manifest, read without parsing its trees (`openReranker` parses them once);
+ * a directory whose manifest cannot be read or is not one is left to `loadModel`, which says what
+ * is wrong with it exactly as opening the model would.
+ */
+async function modelManifest(dir: string): Promise<ModelManifest> {
+  const file = join(dir, MODEL_MANIFEST_FILE)
+  try {
+    return parseModelManifest(await readFile(file, 'utf8'), file)
+  } catch {
+    return (await loadModel(dir)).manifest
+  }
 }
 
 function search(state: EngineState, query: string, options: EngineSearchOptions): EngineResult {

@@ -4,7 +4,7 @@
  * index with model A (wall and CPU time, the longest stall of the event loop while it runs, RSS
  * after it), then the admin reload of model B as the server does it (`reopenSearch`: the model
  * alone while the index has not moved on), with the same measures, and RSS once the first engine
- * is dropped. Each `--engine` is the `dist/index.js` of a `@pubmatch/engine` build (default: this
+ * is dropped (after a forced GC), beside the process's peak RSS (`maxRSS`) after each. Each `--engine` is the `dist/index.js` of a `@pubmatch/engine` build (default: this
  * checkout's); with several, the trials alternate between them round by round, so two builds are
  * compared in one run on the same machine state. A build without `reopenSearch` reloads as the
  * server did before it: `openSearch` with the first stage and the new model.
@@ -29,10 +29,14 @@ interface Trial {
   readonly openStallMs: number
   readonly rssBeforeMiB: number
   readonly rssOpenMiB: number
+  /** The process's peak RSS once the engine is open (`maxRSS`). */
+  readonly peakOpenMiB: number
   readonly reloadMs: number
   readonly reloadCpuMs: number
   readonly reloadStallMs: number
   readonly rssReloadMiB: number
+  /** The process's peak RSS once the reload is done. */
+  readonly peakReloadMiB: number
 }
 
 type Engine = { readonly model?: { readonly id: string; readonly dir: string }; readonly firstStage: { ranker: string; params: unknown; match: string; syntax: string } }
@@ -72,6 +76,7 @@ async function trial(engineModule: string, index: string, modelA: string, modelB
   const mod = (await import(pathToFileURL(engineModule).href)) as EngineModule
   const rssBeforeMiB = gcAndRss()
   const open = await measured(() => mod.openSearch({ index, model: modelA, ranking: { match } }))
+  const peakOpenMiB = process.resourceUsage().maxRSS / 1024
   const rssOpenMiB = gcAndRss()
   let first: Engine | undefined = open.value
   const reload = await measured(() => {
@@ -86,6 +91,7 @@ async function trial(engineModule: string, index: string, modelA: string, modelB
   if (reload.value.model?.dir !== modelB) {
     throw new Error(`the reload serves ${reload.value.model?.dir}, not ${modelB}`)
   }
+  const peakReloadMiB = process.resourceUsage().maxRSS / 1024
   first = undefined
   const rssReloadMiB = gcAndRss()
   return {
@@ -95,10 +101,12 @@ async function trial(engineModule: string, index: string, modelA: string, modelB
     openStallMs: open.stallMs,
     rssBeforeMiB,
     rssOpenMiB,
+    peakOpenMiB,
     reloadMs: reload.ms,
     reloadCpuMs: reload.cpuMs,
     reloadStallMs: reload.stallMs,
     rssReloadMiB,
+    peakReloadMiB,
   }
 }
 
@@ -133,14 +141,14 @@ async function main(): Promise<void> {
   const rows = engines.map((engine) => {
     const mine = trials.filter((t) => t.engine === engine)
     const med = (key: keyof Omit<Trial, 'engine'>): string => summarize(mine.map((t) => t[key])).p50.toFixed(0)
-    return `| ${engine} | ${mine.length} | ${med('openMs')} | ${med('openCpuMs')} | ${med('openStallMs')} | ${med('rssOpenMiB')} | ${med('reloadMs')} | ${med('reloadCpuMs')} | ${med('reloadStallMs')} | ${med('rssReloadMiB')} |`
+    return `| ${engine} | ${mine.length} | ${med('openMs')} | ${med('openCpuMs')} | ${med('openStallMs')} | ${med('rssOpenMiB')} | ${med('peakOpenMiB')} | ${med('reloadMs')} | ${med('reloadCpuMs')} | ${med('reloadStallMs')} | ${med('rssReloadMiB')} | ${med('peakReloadMiB')} |`
   })
   process.stdout.write(
     [
       `Index ${setup.index} (${setup.docCount.toLocaleString('en')} documents), models A → B; medians of ${values.rounds} trials per build, alternating, each in a fresh process.`,
       '',
-      '| engine build | trials | open ms | open CPU ms | open: longest event-loop stall ms | RSS after open MiB | reload ms | reload CPU ms | reload: longest stall ms | RSS after reload MiB |',
-      '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+      '| engine build | trials | open ms | open CPU ms | open: longest event-loop stall ms | RSS after open MiB | peak RSS MiB | reload ms | reload CPU ms | reload: longest stall ms | RSS after reload MiB | peak RSS MiB |',
+      '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
       ...rows,
       '',
     ].join('\n'),

@@ -26,6 +26,8 @@ describe('the citation sensor over the bundled PubMed sample', () => {
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'engine-citation-'))
     index = (await sampleIndex(dir)).index
+    // a new PubMed index has its citation table before it is first opened
+    expect(existsSync(join(index, CITATION_TABLE_FILE))).toBe(true)
     engine = await openSearch({ index })
   })
   afterAll(async () => {

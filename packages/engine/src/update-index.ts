@@ -3,8 +3,9 @@
  * apply only what was ingested or deleted since (new PMID versions replace old ones,
  * `DeleteCitation` removes documents); a rebuild builds beside the old index and swaps it in.
  * What an engine derives from the corpus and keeps beside the index (the forward store for the
- * second stage, the MeSH descriptors) is brought up to date here too when the index had it, so
- * that a server reloading the new generation opens it without reading the corpus.
+ * second stage, the MeSH descriptors, the citation table) is brought up to date here too when the
+ * index had it, so that a server reloading the new generation opens it without reading the
+ * corpus; a new PubMed index gets its citation table at once.
  */
 import { existsSync } from 'node:fs'
 import { rename, rm } from 'node:fs/promises'
@@ -120,7 +121,9 @@ export async function updateIndex(options: UpdateIndexOptions): Promise<UpdateIn
   if (hadMesh) {
     await corpusMeshLookup(settings, options.index)
   }
-  if (hadCitations) {
+  // the citation sensor is on by default for PubMed indexes: a new one gets its table now, so that
+  // the first open does not replay the corpus
+  if (hadCitations || (!existing && fieldSet !== 'test-collection')) {
     await corpusCitationMatcher(settings, await openIndex(options.index), options.index)
   }
   return {

@@ -178,5 +178,12 @@ describe('the citation sensor over the bundled PubMed sample', () => {
     expect(table.size).toBe(before + 1)
     expect(table.size).toBe(693)
     expect(table.tag).toMatch(/generation 2, 693 documents$/)
+    // a rebuild swaps in another index of the same generation as the first one: opened again
+    await updateIndex({ corpus: join(dir, 'corpus'), index, rebuild: true })
+    const rebuilt = await reopenSearch(engine, {})
+    expect(rebuilt.generation).toBe(engine.generation)
+    expect(engineInternals(rebuilt).reader).not.toBe(engineInternals(engine).reader)
+    expect(engine.document('9500320')).toBeUndefined()
+    expect(rebuilt.document('9500320')).toBeDefined()
   })
 })

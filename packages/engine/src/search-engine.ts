@@ -449,8 +449,9 @@ export async function withModel(
 /**
  * The engine a reload asks for: `engine`'s index (or another index directory) at its newest
  * generation, with `engine`'s model (or another, or none with `null`) and `engine`'s first stage.
- * When the index is `engine`'s and has not moved on since (its manifest's generation is the
- * engine's), only the model is opened ({@link withModel}); otherwise the index is opened again
+ * When the index is `engine`'s and has not moved on since (its manifest's generation and its
+ * settings' build time are the engine's), only the model is opened ({@link withModel}); otherwise
+ * the index is opened again
  * with the first stage's ranker, parameters, match mode and syntax.
  * @param engine - the engine served now
  * @param request - the index directory and the model directory (`null`: no model); each defaults
@@ -463,11 +464,7 @@ export async function reopenSearch(
 ): Promise<SearchEngine> {
   const model = request.model === null ? undefined : (request.model ?? engine.model?.dir)
   const index = request.index ?? engine.indexDir
-  if (
-    index === engine.indexDir &&
-    internals.has(engine) &&
-    (await readIndexGeneration(index)) === engine.generation
-  ) {
+  if (index === engine.indexDir && internals.has(engine) && (await unchanged(engine))) {
     return withModel(engine, model === undefined ? {} : { model })
   }
   return openSearch({
@@ -480,6 +477,15 @@ export async function reopenSearch(
     },
     ...(model === undefined ? {} : { model }),
   })
+}
+
+/**
+ * Whether an engine's index directory still holds the index it opened: the same generation, and
+ * settings of the same build (a rebuild swaps in a new index whose generation may be the same).
+ */
+async function unchanged(engine: SearchEngine): Promise<boolean> {
+  const [generation, settings] = await Promise.all([readIndexGeneration(engine.indexDir), readIndexSettings(engine.indexDir)])
+  return generation === engine.generation && settings.builtAt === engine.settings.builtAt
 }
 
 /** What an engine reads of its index, shared by the engines {@link withModel} makes from it. */

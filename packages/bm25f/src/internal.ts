@@ -4,7 +4,8 @@
  * outside the searcher (`feedback`, `fulltext`), Xapian's BM25 (the Xapian comparison), and the
  * pieces of query evaluation that a translation of the query tree to another engine must share
  * (`solr`: date fields and bounds, MeSH mapping, `[sh]`'s subheading explosion, the scored fields of a tag, Best Match's field
- * weights). Unstable: it changes with the first stage, without notice. Apps use the package's
+ * weights), and the citation sensor's compact table (`engine` keeps one beside an index).
+ * Unstable: it changes with the first stage, without notice. Apps use the package's
  * entry point only.
  */
 // Scoring formulas
@@ -21,3 +22,6 @@ export { NOT_IN_ALL_FIELDS, TAG_SCORE_FIELDS } from './search/compile.ts'
 // Ovid MEDLINE detection (parseQuery refuses what it finds; benchmarks tell strategies apart)
 export { detectOvidSyntax } from './query/ovid.ts'
 export type { OvidDetection, OvidSignal } from './query/ovid.ts'
+// The citation sensor's records as a compact table (the engine keeps one beside an index)
+export { encodeCitationTable, openCitationTable } from './citation/citation-table.ts'
+export type { CitationTable, CitationTableOptions } from './citation/citation-table.ts'

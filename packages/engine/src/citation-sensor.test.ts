@@ -1,12 +1,15 @@
+import { createHash } from 'node:crypto'
 import { existsSync } from 'node:fs'
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { samplePath } from '@pubmatch/sample-data'
 import { ingest, sampleIndex } from '../test/sample.ts'
-import { CITATIONS_CACHE_FILE } from './corpus-data.ts'
-import { openSearch, type SearchEngine } from './search-engine.ts'
+import { encodeCitationTable, openCitationTable } from '@pubmatch/bm25f/internal'
+import { MANIFEST_FILE } from '@pubmatch/ingest'
+import { CITATION_TABLE_FILE, CITATIONS_CACHE_FILE } from './corpus-data.ts'
+import { engineInternals, openSearch, reopenSearch, type SearchEngine } from './search-engine.ts'
 import { updateIndex } from './update-index.ts'
 
 // NLM's medsamp2006.xml (bundled): PMID 10540283 is Saunders NF et al., Mol Microbiol
@@ -23,6 +26,8 @@ describe('the citation sensor over the bundled PubMed sample', () => {
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'engine-citation-'))
     index = (await sampleIndex(dir)).index
+    // a new PubMed index has its citation table before it is first opened
+    expect(existsSync(join(index, CITATION_TABLE_FILE))).toBe(true)
     engine = await openSearch({ index })
   })
   afterAll(async () => {
@@ -104,20 +109,81 @@ describe('the citation sensor over the bundled PubMed sample', () => {
     ).toBeUndefined()
   })
 
-  it('keeps the citation records beside the index, and is off when not asked for', async () => {
-    expect(existsSync(join(index, CITATIONS_CACHE_FILE))).toBe(true)
+  it('keeps the citation table beside the index, and is off when not asked for', async () => {
+    expect(existsSync(join(index, CITATION_TABLE_FILE))).toBe(true)
+    expect(existsSync(join(index, CITATIONS_CACHE_FILE))).toBe(false)
     const without = await openSearch({ index, citations: false })
     expect(without.search('Mol Microbiol 1999;34:24').citationMatch).toBeUndefined()
   })
 
-  it('brings the citation records up to date when the index follows the corpus', async () => {
+  it('opens an index that has the citation records of an older pubmatch, and writes the table from them', async () => {
+    const table = openCitationTable(await readFile(join(index, CITATION_TABLE_FILE)))
+    // an older pubmatch's citations.json, with a record changed so that only it can explain the answer
+    const manifest = JSON.parse(await readFile(join(dir, 'corpus', MANIFEST_FILE), 'utf8')) as {
+      segments: unknown[]
+    }
+    const corpusSegments = createHash('sha256')
+      .update(JSON.stringify(manifest.segments))
+      .digest('hex')
+    const records = [
+      {
+        id: SAUNDERS,
+        title: 'x',
+        journal: { medlineTa: 'Old Cache J' },
+        year: 1999,
+        volume: '77',
+        pagination: '5',
+      },
+    ]
+    await writeFile(join(index, CITATIONS_CACHE_FILE), JSON.stringify({ corpusSegments, records }))
+    await rm(join(index, CITATION_TABLE_FILE))
+    const old = await openSearch({ index })
+    expect(old.search('Old Cache J 1999;77:5').citationMatch?.id).toBe(SAUNDERS)
+    expect(existsSync(join(index, CITATIONS_CACHE_FILE))).toBe(false)
+    expect(openCitationTable(await readFile(join(index, CITATION_TABLE_FILE))).size).toBe(1)
+    // a table of another generation or corpus state is rebuilt from the corpus
+    await writeFile(
+      join(index, CITATION_TABLE_FILE),
+      encodeCitationTable(records, { tag: 'another corpus' }),
+    )
+    const rebuilt = await openSearch({ index })
+    expect(rebuilt.search('Old Cache J 1999;77:5').citationMatch).toBeUndefined()
+    expect(rebuilt.search('Mol Microbiol 1999;34(1):24-36').citationMatch?.id).toBe(SAUNDERS)
+    expect(openCitationTable(await readFile(join(index, CITATION_TABLE_FILE))).size).toBe(
+      table.size,
+    )
+    // a damaged table too
+    await writeFile(join(index, CITATION_TABLE_FILE), 'not a table')
+    expect(
+      (await openSearch({ index })).search('Mol Microbiol 1999;34(1):24-36').citationMatch?.id,
+    ).toBe(SAUNDERS)
+    expect(openCitationTable(await readFile(join(index, CITATION_TABLE_FILE))).size).toBe(
+      table.size,
+    )
+  })
+
+  it('brings the citation table up to date when the index follows the corpus', async () => {
     // pmid_9500320.xml (bundled): a PubMed efetch record added to the corpus
+    const before = openCitationTable(await readFile(join(index, CITATION_TABLE_FILE))).size
+    // while the index has not moved on, a reload reads nothing of it again
+    expect(engineInternals(await reopenSearch(engine, {})).reader).toBe(
+      engineInternals(engine).reader,
+    )
     await ingest(join(dir, 'corpus'), [samplePath('pubmed', 'pmid_9500320.xml')])
     await updateIndex({ corpus: join(dir, 'corpus'), index })
-    const cached = JSON.parse(await readFile(join(index, CITATIONS_CACHE_FILE), 'utf8')) as {
-      records: Array<{ id: string }>
-    }
-    expect(cached.records.map((record) => record.id)).toContain('9500320')
-    expect(cached.records).toHaveLength(693)
+    const reopened = await reopenSearch(engine, {})
+    expect(reopened.generation).toBe(engine.generation + 1)
+    expect(reopened.document('9500320')).toBeDefined()
+    const table = openCitationTable(await readFile(join(index, CITATION_TABLE_FILE)))
+    expect(table.size).toBe(before + 1)
+    expect(table.size).toBe(693)
+    expect(table.tag).toMatch(/generation 2, 693 documents$/)
+    // a rebuild swaps in another index of the same generation as the first one: opened again
+    await updateIndex({ corpus: join(dir, 'corpus'), index, rebuild: true })
+    const rebuilt = await reopenSearch(engine, {})
+    expect(rebuilt.generation).toBe(engine.generation)
+    expect(engineInternals(rebuilt).reader).not.toBe(engineInternals(engine).reader)
+    expect(engine.document('9500320')).toBeUndefined()
+    expect(rebuilt.document('9500320')).toBeDefined()
   })
 })

@@ -5,12 +5,13 @@
  */
 import { createHash } from 'node:crypto'
 import { existsSync } from 'node:fs'
-import { readFile } from 'node:fs/promises'
+import { readFile, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { json, parseJson, PubmatchError, type Article, type JsonShape, type MeshDescriptor } from '@pubmatch/core'
 import { readJsonFile, writeFileAtomic } from '@pubmatch/core/node'
 import { tokenStreamTexts } from '@pubmatch/analysis/internal'
-import { citationRecordOf, createCitationMatcher, type CitationMatcher, type CitationRecord, type SearchMeshLookup } from '@pubmatch/bm25f'
+import { citationRecordOf, type CitationMatcher, type CitationRecord, type SearchMeshLookup } from '@pubmatch/bm25f'
+import { encodeCitationTable, openCitationTable } from '@pubmatch/bm25f/internal'
 import { createMeshVocabulary, MANIFEST_FILE, openCorpus } from '@pubmatch/ingest'
 import type { IndexReader } from '@pubmatch/index'
 import { loadForwardIndex, type ForwardDocument, type ForwardIndex } from '@pubmatch/ltr'
@@ -214,8 +215,14 @@ async function corpusMeshDescriptors(settings: IndexSettings, indexDir: string |
   return descriptors
 }
 
-/** The citation records of an index's corpus, kept beside the index (see {@link corpusCitationMatcher}). */
+/**
+ * The citation records an index kept beside it before the compact table (`citations.json`): read
+ * once, when there is no table yet, to write the table, then removed.
+ */
 export const CITATIONS_CACHE_FILE = 'citations.json'
+
+/** The citation sensor's table of an index's documents, beside the index (see {@link corpusCitationMatcher}). */
+export const CITATION_TABLE_FILE = 'citations.pmct'
 
 interface CitationsCache {
   /** SHA-256 of the corpus manifest's segment list when the records were read. */
@@ -227,34 +234,67 @@ const CITATION_RECORD: JsonShape<CitationRecord> = json.object({
   id: json.string,
   title: json.string,
   journal: json.optional(
-    json.object({ title: json.optional(json.string), isoAbbreviation: json.optional(json.string), medlineTa: json.optional(json.string) }),
+    json.object({
+      title: json.optional(json.string),
+      isoAbbreviation: json.optional(json.string),
+      medlineTa: json.optional(json.string),
+    }),
   ),
   year: json.optional(json.integer),
   volume: json.optional(json.string),
   issue: json.optional(json.string),
   pagination: json.optional(json.string),
-  firstAuthor: json.optional(json.object({ lastName: json.string, initials: json.optional(json.string) })),
+  firstAuthor: json.optional(
+    json.object({ lastName: json.string, initials: json.optional(json.string) }),
+  ),
 })
 
-const CITATIONS_CACHE: JsonShape<CitationsCache> = json.object({ corpusSegments: json.string, records: json.array(CITATION_RECORD) })
+const CITATIONS_CACHE: JsonShape<CitationsCache> = json.object({
+  corpusSegments: json.string,
+  records: json.array(CITATION_RECORD),
+})
 
 /**
  * The citation sensor's matcher over the index's documents: the citation record (journal names,
  * year, volume, issue, pagination, first author, title) of each article of the corpus that the
- * index holds, or `undefined` when the corpus is gone. Reading them means replaying the whole
- * corpus store, so the records are kept in `citations.json` in the index directory, keyed by the
- * corpus manifest's segment list, as the MeSH descriptors are; an index directory that cannot be
- * written only loses the cache.
+ * index holds, or `undefined` when the corpus is gone. The records are kept in a compact binary
+ * table, `citations.pmct` in the index directory (bm25f's `encodeCitationTable`: each string once,
+ * the parts as columns, the matcher's lookups as sorted arrays), tagged with the corpus manifest's
+ * segment list and the index generation and size; opening it makes typed-array views over the
+ * file, so an engine opens without building an object per record. When the table is missing or
+ * of another corpus state or generation, it is rebuilt: from an older pubmatch's
+ * `citations.json` when that still describes the corpus (then removed), else by replaying the
+ * corpus store, and written crash-safely; an index directory that cannot be written only loses
+ * the table (it is rebuilt at every open).
  * @param settings - the index settings (for the corpus path)
  * @param reader - the open index (whose documents the matcher may return)
- * @param indexDir - the index directory (where the cache is kept); none: no cache
+ * @param indexDir - the index directory (where the table is kept); none: no table
  */
-export async function corpusCitationMatcher(settings: IndexSettings, reader: IndexReader, indexDir?: string): Promise<CitationMatcher | undefined> {
+export async function corpusCitationMatcher(
+  settings: IndexSettings,
+  reader: IndexReader,
+  indexDir?: string,
+): Promise<CitationMatcher | undefined> {
   const manifestFile = join(settings.corpus, MANIFEST_FILE)
   if (!existsSync(manifestFile)) {
     return undefined
   }
   const key = await corpusSegmentsKey(manifestFile)
+  const tag =
+    key === undefined
+      ? undefined
+      : `corpus ${key}, generation ${reader.generation}, ${reader.docCount} documents`
+  const tableFile = indexDir === undefined ? undefined : join(indexDir, CITATION_TABLE_FILE)
+  if (tableFile !== undefined && tag !== undefined && existsSync(tableFile)) {
+    try {
+      const table = openCitationTable(await readFile(tableFile))
+      if (table.tag === tag) {
+        return table
+      }
+    } catch {
+      // a damaged table (unreadable, not a table of this version) is rebuilt
+    }
+  }
   const cacheFile = indexDir === undefined ? undefined : join(indexDir, CITATIONS_CACHE_FILE)
   let records: CitationRecord[] | undefined
   if (cacheFile !== undefined && key !== undefined && existsSync(cacheFile)) {
@@ -264,7 +304,7 @@ export async function corpusCitationMatcher(settings: IndexSettings, reader: Ind
         records = cached.records
       }
     } catch {
-      // a damaged cache (unreadable, not JSON, not of its shape) is rebuilt
+      // a damaged cache (unreadable, not JSON, not of its shape): the corpus is read instead
     }
   }
   if (records === undefined) {
@@ -273,10 +313,21 @@ export async function corpusCitationMatcher(settings: IndexSettings, reader: Ind
     for await (const article of store.articles()) {
       records.push(citationRecordOf(article))
     }
-    if (cacheFile !== undefined && key !== undefined) {
-      const cache: CitationsCache = { corpusSegments: key, records }
-      await writeFileAtomic(cacheFile, JSON.stringify(cache)).catch(() => undefined)
+  }
+  const bytes = encodeCitationTable(
+    records.filter((record) => reader.docNumber(record.id) !== undefined),
+    tag === undefined ? {} : { tag },
+  )
+  if (tableFile !== undefined && tag !== undefined) {
+    try {
+      await writeFileAtomic(tableFile, bytes)
+      // the table replaces the records of an older pubmatch
+      if (cacheFile !== undefined) {
+        await rm(cacheFile, { force: true })
+      }
+    } catch {
+      // an index directory that cannot be written: the table is rebuilt at the next open
     }
   }
-  return createCitationMatcher(records.filter((record) => reader.docNumber(record.id) !== undefined))
+  return openCitationTable(bytes)
 }

@@ -55,3 +55,34 @@ describe('createHighlighter', () => {
     expect(snippet.matches).toEqual([])
   })
 })
+
+describe('createHighlighter’s word cache', () => {
+  it('analyses each word once while it is in use, through more distinct words than one cache generation holds', () => {
+    const biomedical = getAnalyzer('biomedical')
+    let analysed = 0
+    const counting = createHighlighter({
+      analyzer: {
+        ...biomedical,
+        analyze: (text: string) => {
+          analysed++
+          return biomedical.analyze(text)
+        },
+      },
+    })
+    const terms = counting.terms('cancers')
+    const text = 'Cancers of the breast'
+    const first = counting.highlight(text, terms)
+    const before = analysed
+    // 120,000 other words: more than two generations of 50,000
+    for (let i = 0; i < 120_000; i++) {
+      counting.highlight(`x${i}`, terms)
+      if (i % 10_000 === 0) {
+        // the title's words stay in use, so they are not analysed again
+        expect(counting.highlight(text, terms)).toEqual(first)
+      }
+    }
+    expect(analysed - before).toBe(120_000)
+    expect(counting.highlight(text, terms)).toEqual({ text, matches: [[0, 7]] })
+    expect(highlighter.highlight(text, highlighter.terms('cancers'))).toEqual(first)
+  })
+})

@@ -66,26 +66,27 @@ const ELLIPSIS = '…'
 export function createHighlighter(options: HighlighterOptions): Highlighter {
   const analyzer = options.analyzer
   const maxChars = options.snippetChars ?? 320
-  const cache = new Map<string, readonly string[]>()
-  const termsOf = (word: string): readonly string[] => {
-    const key = word.toLowerCase()
+  // the terms of recent words, by lower-cased word: two generations of at most 50,000, so a full
+  // cache keeps the words in use instead of starting again from nothing
+  let cache = new Map<string, readonly string[]>()
+  let older = new Map<string, readonly string[]>()
+  const termsOf = (word: string, key = word.toLowerCase()): readonly string[] => {
     let terms = cache.get(key)
     if (terms === undefined) {
-      terms = analyzer.analyze(word).map((token) => token.term)
-      if (cache.size > 50_000) {
-        cache.clear()
+      terms = older.get(key) ?? analyzer.analyze(word).map((token) => token.term)
+      if (cache.size >= 50_000) {
+        older = cache
+        cache = new Map()
       }
       cache.set(key, terms)
     }
     return terms
   }
   const words = (text: string): Array<{ start: number; end: number; word: string; terms: readonly string[] }> =>
-    [...text.matchAll(WORD)].map((match) => ({
-      start: match.index,
-      end: match.index + match[0].length,
-      word: match[0].toLowerCase(),
-      terms: termsOf(match[0]),
-    }))
+    [...text.matchAll(WORD)].map((match) => {
+      const word = match[0].toLowerCase()
+      return { start: match.index, end: match.index + match[0].length, word, terms: termsOf(match[0], word) }
+    })
   const matched = (word: { word: string; terms: readonly string[] }, query: QueryTerms): boolean =>
     word.terms.some((term) => query.terms.has(term)) || query.prefixes.some((prefix) => word.word.startsWith(prefix))
   const key = (word: { word: string; terms: readonly string[] }, query: QueryTerms): string[] => [
@@ -117,10 +118,10 @@ export function createHighlighter(options: HighlighterOptions): Highlighter {
     },
 
     snippet(text, terms) {
-      const all = words(text)
       if (text.length <= maxChars) {
         return this.highlight(text, terms)
       }
+      const all = words(text)
       const hits = all.filter((word) => matched(word, terms))
       // the window [from, from + maxChars) starting at a word, scored by distinct terms, then matches
       let best = { from: 0, distinct: -1, count: -1 }

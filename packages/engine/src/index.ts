@@ -1,9 +1,10 @@
 // opening an index (and a model) and searching it
-export { openSearch, RESULT_WINDOW } from './search-engine.ts'
+export { openSearch, reopenSearch, RESULT_WINDOW, withModel } from './search-engine.ts'
 export type {
   DocumentExplanation,
   EngineHit,
   EngineModel,
+  EngineModelOptions,
   EngineResult,
   EngineRun,
   EngineSearchOptions,

@@ -8,6 +8,8 @@
  * inside: this package's modules reach them through {@link engineInternals}, other pubmatch
  * packages and benchmarks through `@pubmatch/engine/internal`.
  */
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import type { Analyzer } from '@pubmatch/analysis'
 import {
   createSearcher,
@@ -31,7 +33,7 @@ import {
 } from '@pubmatch/bm25f'
 import { isPubmatchError, PubmatchError } from '@pubmatch/core'
 import { openFulltextIndex } from '@pubmatch/fulltext'
-import { openIndex, type IndexReader, type StoredDocument } from '@pubmatch/index'
+import { openIndex, readIndexGeneration, type IndexReader, type StoredDocument } from '@pubmatch/index'
 import {
   loadModel,
   openReranker,
@@ -44,6 +46,7 @@ import {
   type RerankFallback,
 } from '@pubmatch/ltr'
 import type { SearchFacets } from '@pubmatch/solr'
+import { MANIFEST_FILE as MODEL_MANIFEST_FILE, parseModelManifest } from '@pubmatch/ltr/internal'
 import { corpusCitationMatcher, corpusMeshLookup, openForwardStore } from './corpus-data.ts'
 import { matchingFacets } from './facets.ts'
 import { createHighlighter, highlightDocument, type Highlighted, type Highlighter } from './highlight.ts'
@@ -336,6 +339,8 @@ export interface EngineInternals {
 
 /** What the engine's operations work on. */
 interface EngineState extends EngineInternals {
+  /** What the engine read of its index (shared with the engines `withModel` makes). */
+  readonly parts: IndexParts
   readonly model: EngineModel | undefined
   /** Candidates the model reorders (0 without a model). */
   readonly depth: number
@@ -381,18 +386,138 @@ export const RESULT_WINDOW = 10_000
 export async function openSearch(options: OpenSearchOptions): Promise<SearchEngine> {
   const settings = await readIndexSettings(options.index)
   const reader = await openIndex(options.index)
-  const citations = options.citations !== false && settings.fieldSet !== 'test-collection' ? await corpusCitationMatcher(settings, reader, options.index) : undefined
+  const citations =
+    options.citations !== false && settings.fieldSet !== 'test-collection'
+      ? await corpusCitationMatcher(settings, reader, options.index)
+      : undefined
   const { searcher, firstStage } = await firstStageOf(reader, settings, options, citations)
   let forward: Promise<ForwardIndex> | undefined
   const forwardStore = (): Promise<ForwardIndex> => {
     forward ??= openForwardStore(options.index, reader, settings, options.onProgress)
     return forward
   }
-  const opened = await openModel(options, reader, firstStage, forwardStore)
-  const model = opened?.model
   const analyzer = reader.analyzer(textFieldOf(reader))
   const highlighter = createHighlighter({ analyzer })
-  const state: EngineState = { reader, searcher, analyzer, highlighter, forwardStore, reranker: opened?.reranker, model, depth: model?.depth ?? 0, citations }
+  return assemble(
+    { settings, reader, searcher, firstStage, citations, forwardStore, analyzer, highlighter },
+    options,
+  )
+}
+
+/** The model an engine is opened with (see {@link withModel}). */
+export type EngineModelOptions = Pick<
+  OpenSearchOptions,
+  'model' | 'usageLog' | 'depth' | 'rangeMargin'
+>
+
+/**
+ * An engine over the same index parts as `engine` (its index reader at its generation, first
+ * stage, MeSH vocabulary, citation table and forward store, none of them read again) with
+ * another model, or none: what swapping the model of a served engine takes. The model is opened
+ * and checked as {@link openSearch} opens one.
+ * @param engine - an engine opened by {@link openSearch} (or by this function)
+ * @param options - the model, and its usage log, depth and range margin (each defaults as in
+ *   {@link openSearch}, not to `engine`'s)
+ * @throws PubmatchError `NOT_FOUND` (no model), `SCHEMA_MISMATCH` (a model trained on other
+ *   features or another first stage), `INVALID_ARGUMENT` (a model with automatic term mapping,
+ *   or an engine `openSearch` did not open)
+ */
+export async function withModel(
+  engine: SearchEngine,
+  options: EngineModelOptions,
+): Promise<SearchEngine> {
+  const state = internals.get(engine)
+  if (state === undefined) {
+    throw new PubmatchError(
+      'INVALID_ARGUMENT',
+      `the engine of ${engine.indexDir} was not opened by openSearch`,
+    )
+  }
+  const {
+    model: _model,
+    usageLog: _usageLog,
+    depth: _depth,
+    rangeMargin: _rangeMargin,
+    ...index
+  } = engine.openedWith
+  if (index.ranking?.termMapping === true && options.model !== undefined) {
+    throw new PubmatchError('INVALID_ARGUMENT', TERM_MAPPING_WITH_MODEL)
+  }
+  return assemble(state.parts, { ...index, ...options })
+}
+
+/**
+ * The engine a reload asks for: `engine`'s index (or another index directory) at its newest
+ * generation, with `engine`'s model (or another, or none with `null`) and `engine`'s first stage.
+ * When the index is `engine`'s and has not moved on since (its manifest's generation and its
+ * settings' build time are the engine's), only the model is opened ({@link withModel}); otherwise
+ * the index is opened again
+ * with the first stage's ranker, parameters, match mode and syntax.
+ * @param engine - the engine served now
+ * @param request - the index directory and the model directory (`null`: no model); each defaults
+ *   to `engine`'s
+ * @throws PubmatchError as {@link openSearch}
+ */
+export async function reopenSearch(
+  engine: SearchEngine,
+  request: { readonly index?: string; readonly model?: string | null },
+): Promise<SearchEngine> {
+  const model = request.model === null ? undefined : (request.model ?? engine.model?.dir)
+  const index = request.index ?? engine.indexDir
+  if (index === engine.indexDir && internals.has(engine) && (await unchanged(engine))) {
+    return withModel(engine, model === undefined ? {} : { model })
+  }
+  return openSearch({
+    index,
+    ranking: {
+      ranker: engine.firstStage.ranker as ScorerName,
+      params: engine.firstStage.params,
+      match: engine.firstStage.match,
+      syntax: engine.firstStage.syntax,
+    },
+    ...(model === undefined ? {} : { model }),
+  })
+}
+
+/**
+ * Whether an engine's index directory still holds the index it opened: the same generation, and
+ * settings of the same build (a rebuild swaps in a new index whose generation may be the same).
+ */
+async function unchanged(engine: SearchEngine): Promise<boolean> {
+  const [generation, settings] = await Promise.all([readIndexGeneration(engine.indexDir), readIndexSettings(engine.indexDir)])
+  return generation === engine.generation && settings.builtAt === engine.settings.builtAt
+}
+
+/** What an engine reads of its index, shared by the engines {@link withModel} makes from it. */
+interface IndexParts {
+  readonly settings: IndexSettings
+  readonly reader: IndexReader
+  readonly searcher: FirstStageRanker
+  readonly firstStage: CurrentFirstStage
+  readonly citations: CitationMatcher | undefined
+  readonly forwardStore: () => Promise<ForwardIndex>
+  readonly analyzer: Analyzer
+  readonly highlighter: Highlighter
+}
+
+/** An engine over index parts, with the options' model. */
+async function assemble(parts: IndexParts, options: OpenSearchOptions): Promise<SearchEngine> {
+  const { settings, reader, searcher, firstStage, citations, forwardStore, analyzer, highlighter } =
+    parts
+  const opened = await openModel(options, reader, firstStage, forwardStore)
+  const model = opened?.model
+  const state: EngineState = {
+    parts,
+    reader,
+    searcher,
+    analyzer,
+    highlighter,
+    forwardStore,
+    reranker: opened?.reranker,
+    model,
+    depth: model?.depth ?? 0,
+    citations,
+  }
   const { onProgress: _onProgress, ...openedWith } = options
   const engine: SearchEngine = {
     openedWith,
@@ -405,9 +530,11 @@ export async function openSearch(options: OpenSearchOptions): Promise<SearchEngi
     search: (query, searchOptions = {}) => search(state, query, searchOptions),
     firstStageSearch: (query, searchOptions) => searcher.search(query, searchOptions),
     firstStageRequest: (searchOptions = {}) => firstStageRequest(state, searchOptions),
-    pageFrom: (query, result, searchOptions = {}, started = performance.now()) => pageFrom(state, query, result, searchOptions, started),
+    pageFrom: (query, result, searchOptions = {}, started = performance.now()) =>
+      pageFrom(state, query, result, searchOptions, started),
     run: (query, limit = 1000, runOptions = {}) => run(state, query, limit, runOptions),
-    runFrom: (query, result, limit = 1000, runOptions = {}) => runFrom(state, query, result, limit, runOptions),
+    runFrom: (query, result, limit = 1000, runOptions = {}) =>
+      runFrom(state, query, result, limit, runOptions),
     explain: (id, query, explainOptions = {}) => explain(state, id, query, explainOptions),
     document: (id) => storedDocument(reader, id),
     highlights: (document, query) => highlightDocument(state.highlighter, document, query),
@@ -424,6 +551,8 @@ function textFieldOf(reader: IndexReader): string {
   return reader.hasField('title') ? 'title' : reader.schema.fields[0]!.name
 }
 
+const TERM_MAPPING_WITH_MODEL = 'automatic term mapping is not part of a model’s first stage: search with the model without it, or without the model'
+
 /** The first-stage searcher of the ranking options over an index, and its record for models. */
 async function firstStageOf(
   reader: IndexReader,
@@ -435,7 +564,7 @@ async function firstStageOf(
   const testCollection = settings.fieldSet === 'test-collection'
   const termMapping = ranking.termMapping === true
   if (termMapping && options.model !== undefined) {
-    throw new PubmatchError('INVALID_ARGUMENT', 'automatic term mapping is not part of a model’s first stage: search with the model without it, or without the model')
+    throw new PubmatchError('INVALID_ARGUMENT', TERM_MAPPING_WITH_MODEL)
   }
   const meshWanted = termMapping || (ranking.mesh !== false && !testCollection)
   const mesh = meshWanted ? await corpusMeshLookup(settings, options.index) : undefined
@@ -477,7 +606,7 @@ async function openModel(
   }
   const usage = options.usageLog === undefined ? undefined : (await readUsage(options.usageLog)).total
   // a model trained with the full-text section features gets them back from the full-text index
-  const needsSections = (await loadModel(options.model)).manifest.schema.version.includes(SECTION_FEATURES_SUFFIX)
+  const needsSections = (await modelManifest(options.model)).schema.version.includes(SECTION_FEATURES_SUFFIX)
   const blocks = needsSections ? [sectionFeatureBlock(await openFulltextIndex(fulltextDir(options.index)))] : []
   const reranker = await openReranker(options.model, {
     blocks,
@@ -490,6 +619,20 @@ async function openModel(
   })
   const model = { dir: options.model, id: reranker.id, depth: options.depth ?? reranker.manifest.firstStage.depth, manifest: reranker.manifest }
   return { model, reranker }
+}
+
+/**
+ * A model directory's manifest, read without parsing its trees (`openReranker` parses them once);
+ * a directory whose manifest cannot be read or is not one is left to `loadModel`, which says what
+ * is wrong with it exactly as opening the model would.
+ */
+async function modelManifest(dir: string): Promise<ModelManifest> {
+  const file = join(dir, MODEL_MANIFEST_FILE)
+  try {
+    return parseModelManifest(await readFile(file, 'utf8'), file)
+  } catch {
+    return (await loadModel(dir)).manifest
+  }
 }
 
 function search(state: EngineState, query: string, options: EngineSearchOptions): EngineResult {

@@ -7,7 +7,7 @@ import { loadLightGbm, type LightGbm } from '@pubmatch/lightgbm-wasm'
 import { saveBestMatchModel, splitQueries, type LabelledQuery, type TrainedBestMatch } from '@pubmatch/ltr'
 import { meshQueries, SAMPLE_BIOC, SAMPLE_PUBMED, sampleIndex } from '../test/sample.ts'
 import { updateFulltext } from './fulltext.ts'
-import { engineInternals, openSearch, RESULT_WINDOW, type SearchEngine } from './search-engine.ts'
+import { engineInternals, openSearch, reopenSearch, RESULT_WINDOW, withModel, type SearchEngine } from './search-engine.ts'
 import { openSearchPool } from './search-pool.ts'
 import { SECTION_FEATURES_SUFFIX } from './section-features.ts'
 import { featureSet, trainModel } from './training.ts'
@@ -151,6 +151,42 @@ describe('trainModel and featureSet over the bundled sample; an engine with the 
     expect(explained.fallback).toEqual(page.fallback)
     const widened = await openSearch({ index, model: join(dir, 'model'), rangeMargin: 1e6 })
     expect(widened.search(long, { limit: 10 }).reranked).toBe(true)
+  })
+
+  it('swaps the model over the same index parts (withModel, reopenSearch), and answers as an engine opened with it', async () => {
+    const same = (a: SearchEngine, b: SearchEngine): void => {
+      const [x, y] = [engineInternals(a), engineInternals(b)]
+      expect(x.reader).toBe(y.reader)
+      expect(x.searcher).toBe(y.searcher)
+      expect(x.forwardStore).toBe(y.forwardStore)
+    }
+    const page = (e: SearchEngine): unknown => {
+      const { tookMs: _took, ...rest } = e.search(query, { limit: 10, explain: true })
+      return rest
+    }
+    const swapped = await withModel(base, { model: join(dir, 'model') })
+    same(swapped, base)
+    expect(swapped.model).toEqual(engine.model)
+    expect(swapped.openedWith).toEqual(engine.openedWith)
+    expect(page(swapped)).toEqual(page(engine))
+    const none = await withModel(swapped, {})
+    same(none, base)
+    expect(none.model).toBeUndefined()
+    expect(page(none)).toEqual(page(base))
+    // a reload of a model alone: the index has not moved on, so nothing of it is read again
+    const reloaded = await reopenSearch(engine, {})
+    same(reloaded, engine)
+    expect(reloaded.model?.id).toBe(engine.model!.id)
+    expect(page(reloaded)).toEqual(page(engine))
+    const dropped = await reopenSearch(engine, { model: null })
+    same(dropped, engine)
+    expect(dropped.model).toBeUndefined()
+    await expect(
+      withModel(await openSearch({ index, ranking: { termMapping: true } }), {
+        model: join(dir, 'model'),
+      }),
+    ).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' })
+    await expect(withModel({ ...engine }, {})).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' })
   })
 
   it('refuses a model trained on another first stage, and a usage log without a model', async () => {

@@ -3,8 +3,9 @@
  * apply only what was ingested or deleted since (new PMID versions replace old ones,
  * `DeleteCitation` removes documents); a rebuild builds beside the old index and swaps it in.
  * What an engine derives from the corpus and keeps beside the index (the forward store for the
- * second stage, the MeSH descriptors) is brought up to date here too when the index had it, so
- * that a server reloading the new generation opens it without reading the corpus.
+ * second stage, the MeSH descriptors, the citation table) is brought up to date here too when the
+ * index had it, so that a server reloading the new generation opens it without reading the
+ * corpus; a new PubMed index gets its citation table at once.
  */
 import { existsSync } from 'node:fs'
 import { rename, rm } from 'node:fs/promises'
@@ -12,7 +13,7 @@ import { join, resolve } from 'node:path'
 import { PubmatchError, type Article, type DeletedCitation } from '@pubmatch/core'
 import { noArticlesError, openCorpus, type CorpusStore } from '@pubmatch/ingest'
 import { buildIndex, defaultNumericDocValues, openIndex, type IndexConfig, type IndexProgress } from '@pubmatch/index'
-import { CITATIONS_CACHE_FILE, corpusCitationMatcher, corpusMeshLookup, FORWARD_META_FILE, MESH_CACHE_FILE, openForwardStore } from './corpus-data.ts'
+import { CITATION_TABLE_FILE, CITATIONS_CACHE_FILE, corpusCitationMatcher, corpusMeshLookup, FORWARD_META_FILE, MESH_CACHE_FILE, openForwardStore } from './corpus-data.ts'
 import { indexConfigFor, readIndexSettings, SETTINGS_FILE, writeIndexSettings, type FieldSet, type IndexSettings } from './settings.ts'
 
 /** Options of {@link updateIndex}. */
@@ -85,7 +86,7 @@ export async function updateIndex(options: UpdateIndexOptions): Promise<UpdateIn
   }
   const hadForward = existsSync(join(options.index, FORWARD_META_FILE))
   const hadMesh = existsSync(join(options.index, MESH_CACHE_FILE))
-  const hadCitations = existsSync(join(options.index, CITATIONS_CACHE_FILE))
+  const hadCitations = existsSync(join(options.index, CITATION_TABLE_FILE)) || existsSync(join(options.index, CITATIONS_CACHE_FILE))
   const config = await indexConfigFor(settings, store)
   if (existing) {
     await assertCurrentFields(options.index, config)
@@ -120,7 +121,9 @@ export async function updateIndex(options: UpdateIndexOptions): Promise<UpdateIn
   if (hadMesh) {
     await corpusMeshLookup(settings, options.index)
   }
-  if (hadCitations) {
+  // the citation sensor is on by default for PubMed indexes: a new one gets its table now, so that
+  // the first open does not replay the corpus
+  if (hadCitations || (!existing && fieldSet !== 'test-collection')) {
     await corpusCitationMatcher(settings, await openIndex(options.index), options.index)
   }
   return {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { article, tempDir, testConfig } from '../test/helpers.ts'
 import { createIndexWriter } from './index-writer.ts'
-import { openIndex, type IndexReader } from './index-reader.ts'
+import { openIndex, readIndexGeneration, type IndexReader } from './index-reader.ts'
+import { isPubmatchError } from '@pubmatch/core'
 import { NO_MERGES } from './merge/merge-policy.ts'
 import { BLOCK_SIZE, NO_MORE_DOCS } from './postings/postings-format.ts'
 
@@ -116,5 +117,25 @@ describe('IndexReader', () => {
     expect(reader.field('kw')).toEqual({ name: 'kw', analyzer: 'whitespace', keyword: false, positions: true, positionGap: 7 })
     expect(reader.postings('title', 'absent')).toBeNull()
     expect(reader.docFreq('title', 'absent')).toBe(0)
+  })
+})
+
+describe('readIndexGeneration', () => {
+  it("reads the last commit's generation without opening the index, and says when there is none", async () => {
+    const dir = await tempDir()
+    const writer = await createIndexWriter(dir, testConfig())
+    await writer.addArticle(article({ id: 'a', title: 'one', abstract: '', keywords: [] }))
+    await writer.commit()
+    const first = await readIndexGeneration(dir)
+    expect(first).toBe((await openIndex(dir)).generation)
+    await writer.addArticle(article({ id: 'b', title: 'two', abstract: '', keywords: [] }))
+    await writer.commit()
+    await writer.close()
+    expect(await readIndexGeneration(dir)).toBe(first + 1)
+    expect(await readIndexGeneration(dir)).toBe((await openIndex(dir)).generation)
+    const empty = await tempDir()
+    await expect(readIndexGeneration(empty)).rejects.toSatisfy((error: unknown) =>
+      isPubmatchError(error, 'NOT_FOUND'),
+    )
   })
 })

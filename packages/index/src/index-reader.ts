@@ -554,3 +554,21 @@ export async function openIndex(dir: string, options: OpenIndexOptions = {}): Pr
     }
   }
 }
+
+/**
+ * The generation of an index's last commit, read from its manifest alone (what {@link openIndex}
+ * would open now): a caller holding an open reader sees whether the index has moved on without
+ * opening its segments.
+ * @param dir - the index directory
+ * @throws PubmatchError `NOT_FOUND` when the directory holds no index, `INDEX_CORRUPTED` or
+ *   `SCHEMA_MISMATCH` as {@link openIndex}
+ */
+export async function readIndexGeneration(dir: string): Promise<number> {
+  const manifest = await readManifest(dir)
+  if (manifest === null) {
+    throw new PubmatchError('NOT_FOUND', `no index in ${truncateForMessage(dir)} (no INDEX.json)`, {
+      details: { file: dir },
+    })
+  }
+  return manifest.generation
+}

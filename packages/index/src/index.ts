@@ -6,7 +6,7 @@ export type { CommitInfo, IndexProgress, IndexWriter, IndexWriterOptions } from 
 export { NO_MERGES, logMergePolicy } from './merge/merge-policy.ts'
 export type { LogMergePolicyOptions, MergePolicy } from './merge/merge-policy.ts'
 // Read it: statistics, terms, postings, doc values and stored records of the last commit
-export { openIndex } from './index-reader.ts'
+export { openIndex, readIndexGeneration } from './index-reader.ts'
 export type {
   FieldStats,
   IndexReader,

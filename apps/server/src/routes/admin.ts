@@ -7,7 +7,7 @@ import { timingSafeEqual } from 'node:crypto'
 import type { Socket } from 'node:net'
 import type { FastifyPluginAsyncJsonSchemaToTs } from '@fastify/type-provider-json-schema-to-ts'
 import { PubmatchError } from '@pubmatch/core'
-import { isSolrEngine, openSearch, openSolrEngine, type ServingEngine } from '@pubmatch/engine'
+import { isSolrEngine, openSolrEngine, reopenSearch, type ServingEngine } from '@pubmatch/engine'
 import type { EngineHolder } from '../engine-holder.ts'
 import { ERROR_RESPONSES } from '../errors.ts'
 import type { ServerMetrics } from '../metrics.ts'
@@ -95,8 +95,9 @@ export const adminRoutes: FastifyPluginAsyncJsonSchemaToTs<{ Options: AdminRoute
 
 /**
  * Reopens the current engine's index at its newest generation (or another index) with its model
- * (or another, or none) and its first stage; a Solr-only engine reopens its collection (its state
- * and MeSH vocabulary read again).
+ * (or another, or none) and its first stage (`reopenSearch`: a model alone is swapped without
+ * reading the index again); a Solr-only engine reopens its collection (its state and MeSH
+ * vocabulary read again).
  * @param request - what to change
  * @param current - the engine served now
  * @throws PubmatchError `INVALID_ARGUMENT` for an index asked of a Solr-only engine (whose `model`
@@ -112,15 +113,5 @@ export async function reopenEngine(request: ReloadRequest, current: ServingEngin
     const model = request.model === null ? undefined : (request.model ?? currentModel)
     return openSolrEngine({ ...rest, ...(model === undefined ? {} : { model }) })
   }
-  const model = request.model === null ? undefined : (request.model ?? current.model?.dir)
-  return openSearch({
-    index: request.index ?? current.indexDir,
-    ranking: {
-      ranker: current.firstStage.ranker as never,
-      params: current.firstStage.params,
-      match: current.firstStage.match,
-      syntax: current.firstStage.syntax,
-    },
-    ...(model === undefined ? {} : { model }),
-  })
+  return reopenSearch(current, request)
 }

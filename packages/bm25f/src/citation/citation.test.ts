@@ -6,6 +6,7 @@ import {
   journalVariants,
   type CitationRecord,
 } from './citation.ts'
+import { encodeCitationTable, openCitationTable } from './citation-table.ts'
 
 // Three real citations of NLM's medsamp2006.xml (the bundled sample), as PubMed XML gives them
 const SAUNDERS: CitationRecord = {
@@ -64,8 +65,6 @@ const SAUNDERS_NEIGHBOUR: CitationRecord = {
   firstAuthor: { lastName: 'Smith', initials: 'J' },
 }
 
-const matcher = createCitationMatcher([SAUNDERS, COLEMAN, WIRTH, SAUNDERS_NEIGHBOUR])
-
 describe('foldCitationText', () => {
   it('drops diacritics, case and punctuation', () => {
     expect(foldCitationText('Archiv für Pathologie & Pharmakologie.')).toBe(
@@ -109,7 +108,16 @@ describe('foldCitationText', () => {
   })
 })
 
-describe('createCitationMatcher', () => {
+// the records in memory, and the same records through the compact table an engine opens
+describe.each([
+  { name: 'createCitationMatcher', create: createCitationMatcher },
+  {
+    name: 'openCitationTable',
+    create: (records: CitationRecord[]) => openCitationTable(encodeCitationTable(records)),
+  },
+])('$name', ({ create }) => {
+  const matcher = create([SAUNDERS, COLEMAN, WIRTH, SAUNDERS_NEIGHBOUR])
+
   it('finds journal volume page in the forms people type', () => {
     for (const query of [
       'Mol Microbiol 34 24',
@@ -147,7 +155,7 @@ describe('createCitationMatcher', () => {
       volume: '148',
       pagination: '521',
     }
-    const one = createCitationMatcher([ortho])
+    const one = create([ortho])
     expect(one.match(`${ortho.journal!.title!} 148 521`)?.id).toBe('26432299')
     expect(
       one.match('American journal of orthodontics and dentofacial orthopedics 2015;148:521')?.id,
@@ -174,7 +182,7 @@ describe('createCitationMatcher', () => {
       issue: '1',
       pagination: '77-95, viii',
     }
-    const both = createCitationMatcher([oncol, emerg])
+    const both = create([oncol, emerg])
     expect(both.match('Acta Oncol. 2001;40(2-3):175-84')).toMatchObject({
       id: '11441930',
       matched: { issue: '2-3', page: '175-84' },
@@ -189,9 +197,9 @@ describe('createCitationMatcher', () => {
       volume: '68',
       pagination: 'SUPPL:4309',
     }
-    expect(
-      createCitationMatcher([gazz]).match('Gazz Int Med Chir 1963;68:SUPPL:4309')?.matched,
-    ).toMatchObject({ page: 'SUPPL:4309' })
+    expect(create([gazz]).match('Gazz Int Med Chir 1963;68:SUPPL:4309')?.matched).toMatchObject({
+      page: 'SUPPL:4309',
+    })
     // a roman numeral before any page is no page
     expect(both.match('Emerg Med Clin North Am 1999 17 viii')).toBeUndefined()
   })

@@ -61,10 +61,21 @@ export interface CitationMatcher {
 export const MIN_TITLE_WORDS = 4
 
 /** Beside the journal's name, a citation has at most this many words and numbers. */
-const MAX_CITATION_PARTS = 16
+export const MAX_CITATION_PARTS = 16
 
 /** Words people type in citations that name no part of them. */
-const FILLER = new Set(['et', 'al', 'vol', 'no', 'pp', 'pt', 'suppl', 'doi', 'pmid', 'epub'])
+export const FILLER: ReadonlySet<string> = new Set([
+  'et',
+  'al',
+  'vol',
+  'no',
+  'pp',
+  'pt',
+  'suppl',
+  'doi',
+  'pmid',
+  'epub',
+])
 
 /**
  * The comparison form of citation text: Unicode compatibility decomposition without diacritics,
@@ -111,8 +122,11 @@ export function journalVariants(journal: NonNullable<CitationRecord['journal']>)
   return [...variants]
 }
 
-/** The page numbers of a MEDLINE pagination: the first page, and each other page it names, expanded (`860-9` → `869`). */
-function pagesOf(pagination: string): { first: string | undefined; all: Set<string> } {
+/**
+ * The page numbers of a MEDLINE pagination: the first page, and each other page it names, expanded (`860-9` → `869`).
+ * @param pagination - MEDLINE pagination as given
+ */
+export function pagesOf(pagination: string): { first: string | undefined; all: Set<string> } {
   const tokens = foldCitationText(pagination)
     .split(' ')
     .filter((t) => t !== '' && !FILLER.has(t))
@@ -128,7 +142,8 @@ function pagesOf(pagination: string): { first: string | undefined; all: Set<stri
   return { first: tokens[0], all }
 }
 
-interface Prepared {
+/** A record with its parts in the forms the matcher compares. */
+export interface Prepared {
   readonly record: CitationRecord
   readonly year: string | undefined
   /** The words and numbers of the volume and the issue (`25-26` is `25` and `26`). */
@@ -179,7 +194,11 @@ export function citationRecordOf(article: Article): CitationRecord {
   }
 }
 
-const tokenSet = (text: string | undefined): ReadonlySet<string> =>
+/**
+ * The words and numbers of a volume or issue, folded, without filler words.
+ * @param text - the volume or issue as given
+ */
+export const tokenSet = (text: string | undefined): ReadonlySet<string> =>
   new Set(
     text === undefined
       ? []
@@ -198,6 +217,30 @@ const push = <K, V>(map: Map<K, V[]>, key: K, value: V): void => {
 }
 
 /**
+ * A record's parts in the forms the matcher compares.
+ * @param record - the citation record
+ */
+export function prepareRecord(record: CitationRecord): Prepared {
+  const pages =
+    record.pagination === undefined
+      ? { first: undefined, all: new Set<string>() }
+      : pagesOf(record.pagination)
+  return {
+    record,
+    year: record.year === undefined ? undefined : String(record.year),
+    volume: tokenSet(record.volume),
+    issue: tokenSet(record.issue),
+    firstPage: pages.first,
+    pages: pages.all,
+    lastName:
+      record.firstAuthor === undefined
+        ? undefined
+        : foldCitationText(record.firstAuthor.lastName) || undefined,
+    initials: foldCitationText(record.firstAuthor?.initials ?? '').replace(/ /g, ''),
+  }
+}
+
+/**
  * A citation matcher over records.
  * @param records - the citation records (of the documents a search can return)
  */
@@ -208,23 +251,7 @@ export function createCitationMatcher(records: Iterable<CitationRecord>): Citati
   let size = 0
   for (const record of records) {
     size += 1
-    const pages =
-      record.pagination === undefined
-        ? { first: undefined, all: new Set<string>() }
-        : pagesOf(record.pagination)
-    const prepared: Prepared = {
-      record,
-      year: record.year === undefined ? undefined : String(record.year),
-      volume: tokenSet(record.volume),
-      issue: tokenSet(record.issue),
-      firstPage: pages.first,
-      pages: pages.all,
-      lastName:
-        record.firstAuthor === undefined
-          ? undefined
-          : foldCitationText(record.firstAuthor.lastName) || undefined,
-      initials: foldCitationText(record.firstAuthor?.initials ?? '').replace(/ /g, ''),
-    }
+    const prepared = prepareRecord(record)
     const title = foldCitationText(record.title)
     if (title.split(' ').length >= MIN_TITLE_WORDS) {
       push(byTitle, title, prepared)
@@ -266,7 +293,7 @@ function matchTitle(
 }
 
 /** Field tags, Boolean operators, quotes or truncation: a query written in PubMed's syntax, not a citation. */
-const SYNTAX = /[[\]"*#]|\b(?:AND|OR|NOT)\b/
+export const SYNTAX: RegExp = /[[\]"*#]|\b(?:AND|OR|NOT)\b/
 
 function matchCitation(
   byJournal: ReadonlyMap<string, Prepared[]>,
@@ -338,8 +365,10 @@ function matchCitation(
  * The parts of a record the query's tokens besides the journal name, or `undefined` when a token
  * names nothing of it (then the record is not the one cited). Tokens that are no year, volume,
  * issue or page must be the first author's last name and initials.
+ * @param prepared - the record
+ * @param tokens - the query's tokens beside the journal name (filler words removed)
  */
-function matchParts(
+export function matchParts(
   prepared: Prepared,
   tokens: readonly string[],
 ): Map<CitationField, string> | undefined {

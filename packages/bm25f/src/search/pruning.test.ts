@@ -236,6 +236,30 @@ describe('pruned top k', () => {
     expect(intersection).toBeGreaterThan(100)
   })
 
+  it('counts the exact total of any query as the exhaustive loop does (deleted documents, truncation, Booleans)', () => {
+    const truncated = fc
+      .array(fc.oneof(word, fc.constantFrom('w1*', 'w2*', 'w3*')), { minLength: 1, maxLength: 5 })
+      .map((ws) => ws.join(' '))
+    fc.assert(
+      fc.property(
+        fc.oneof(queryArbitrary, truncated),
+        fc.constantFrom('any' as const, 'all' as const),
+        fc.integer({ min: 1, max: 50 }),
+        fc.boolean(),
+        (query, match, limit, useSegmented) => {
+          const options: SearchOptions = { limit, match, parse: { minWildcardPrefix: 2 } }
+          const searcher = createSearcher(useSegmented ? segmented : single, options)
+          const exact = searcher.search(query, { exactTotal: true })
+          const exhaustive = searcher.search(query, { pruning: false })
+          expect(exact.total).toBe(exhaustive.total)
+          expect(exact.totalRelation).toBe('eq')
+          expect(exact.hits).toEqual(exhaustive.hits)
+        },
+      ),
+      { numRuns: 300, seed: 20261128 },
+    )
+  })
+
   it('skips blocks and scores fewer postings than the exhaustive loop', () => {
     const searcher = createSearcher(single, { match: 'any', limit: 10 })
     const query = 'w0 w1 w2 w30 w35'

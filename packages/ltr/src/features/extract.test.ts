@@ -241,6 +241,15 @@ describe('createFeatureExtractor', () => {
     const d1again = row(again, '14991249')
     expect([f(d1again, 'F2'), f(d1again, 'F3')]).toEqual([0, 0])
     expect(d1again.slice(3)).toEqual(d1.slice(3))
+    // the forward document is remembered by document number and checked against the id: the same
+    // rows again, and the text features of each id even when a hit's document number is another's
+    expect(plain.extract(query, result).data).toEqual(again.data)
+    const shifted = { ...result, hits: result.hits.map((hit, i, all) => ({ ...hit, docNumber: all[(i + 1) % all.length]!.docNumber })) }
+    const moved = plain.extract(query, shifted)
+    for (const id of ['10101342', '14991249', '15284444']) {
+      const text = (m: typeof moved): number[] => ['F168', 'F144', 'F147', 'F169', 'F148', 'F170', 'F146'].map((name) => f(row(m, id), name))
+      expect(text(moved)).toEqual(text(again))
+    }
     const other = plain.extract('epidermal nevus', createSearcher(reader, { match: 'any', syntax: 'plain' }).search('epidermal nevus'))
     const nevus = row(other, '14594616')
     // Title "Epidermal nevus." → both terms, positions 0 and 1; MeSH "Nevus" → 1 of 2 terms.

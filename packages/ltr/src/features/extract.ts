@@ -3,7 +3,7 @@
  * index (doc values, document frequencies), the forward store (token streams) and the query.
  */
 import { isJoinedToken, type Analyzer } from '@pubmatch/analysis'
-import type { SearchResult } from '@pubmatch/bm25f'
+import type { Candidate, SearchResult } from '@pubmatch/bm25f'
 import { PubmatchError, truncateForMessage } from '@pubmatch/core'
 import type { IndexReader } from '@pubmatch/index'
 import type { DocumentUsage, FeatureExtractor, FeatureMatrix } from '../types.ts'
@@ -106,6 +106,20 @@ export function createFeatureExtractor(options: FeatureExtractorOptions): Featur
   const mesh = forward.field('mesh')
   const { scan, pass, slot, reserve, spans } = createScanner(forward.termCount)
   const span = new Float64Array(19)
+  // the forward document of each index document seen, plus one (0: not looked up yet), checked
+  // against the hit's id before use: an array read instead of a look-up of the id's text
+  const forwardOf = new Int32Array(reader.maxDoc)
+  const forwardDoc = (hit: Candidate): number => {
+    const known = hit.docNumber >= 0 && hit.docNumber < forwardOf.length ? forwardOf[hit.docNumber]! - 1 : -1
+    if (known >= 0 && forward.id(known) === hit.id) {
+      return known
+    }
+    const fdoc = forward.docIndex(hit.id)
+    if (fdoc >= 0 && hit.docNumber >= 0 && hit.docNumber < forwardOf.length) {
+      forwardOf[hit.docNumber] = fdoc + 1
+    }
+    return fdoc
+  }
 
   return {
     schema: BEST_MATCH_SCHEMA,
@@ -126,7 +140,7 @@ export function createFeatureExtractor(options: FeatureExtractorOptions): Featur
           const hit = hits[r]!
           const o = r * WIDTH
           const doc = hit.docNumber
-          const fdoc = forward.docIndex(hit.id)
+          const fdoc = forwardDoc(hit)
           if (fdoc < 0) {
             throw new PubmatchError(
               'NOT_FOUND',

@@ -81,6 +81,38 @@ describe.runIf(existsSync(bin))('pubmatch CLI (built)', () => {
     expect(await server.exited).toBe(0)
   })
 
+  it('serve works around a query syntax error as PubMed does, with a warning, and refuses it with --strict', async () => {
+    const corpus = join(dir, 'serve-syntax-corpus')
+    const index = join(dir, 'serve-syntax-index')
+    expect((await pubmatch('ingest', samplePath('pubmed', 'pmid_9500320.xml'), '-c', corpus, '-q')).code).toBe(0)
+    expect((await pubmatch('index', '-c', corpus, '-i', index, '-q')).code).toBe(0)
+    const args = ['serve', '-i', index, '--port', '0', '--log', join(dir, 'serve-syntax-log'), '--sessions', join(dir, 'serve-syntax-sessions')]
+    // "(" never closed: PubMed closes it and runs the query
+    const malformed = '/search?q=' + encodeURIComponent('(colitis')
+    const lenient = await startServerProcess(bin, args)
+    try {
+      const plain = await (await fetch(`${lenient.url}/search?q=colitis`)).json()
+      const response = await fetch(`${lenient.url}${malformed}`)
+      expect(response.status).toBe(200)
+      const body = await response.json()
+      expect(body.total).toBe(plain.total)
+      expect(body.total).toBeGreaterThan(0)
+      expect(body.warnings.map((w: { code: string }) => w.code)).toEqual(['QUERY_SYNTAX'])
+    } finally {
+      await lenient.stop()
+    }
+    expect(await lenient.exited).toBe(0)
+    const strict = await startServerProcess(bin, [...args, '--strict'])
+    try {
+      const response = await fetch(`${strict.url}${malformed}`)
+      expect(response.status).toBe(400)
+      expect((await response.json()).code).toBe('QUERY_SYNTAX')
+    } finally {
+      await strict.stop()
+    }
+    expect(await strict.exited).toBe(0)
+  })
+
   it('ingests, indexes and searches the bundled sample corpus, then skips it all when run again', async () => {
     const corpus = join(dir, 'demo')
     const first = await pubmatch('demo', '--corpus', corpus, '--index', join(dir, 'demo-index'), '--plain')

@@ -134,6 +134,33 @@ describe.runIf(existsSync(bin))('pubmatch-server (built bin)', () => {
     }
   })
 
+  it('works around a query syntax error with a warning by default, and answers it 400 with --strict', async () => {
+    const malformed = `/search?q=${encodeURIComponent('colitis AND (')}`
+    const lenient = await startBin(['--index', index, '--port', '0'])
+    try {
+      const response = await fetch(`${lenient.url}${malformed}`)
+      expect(response.status).toBe(200)
+      const body = (await response.json()) as { total: number; warnings: Array<{ code: string }> }
+      const plain = (await (await fetch(`${lenient.url}/search?q=colitis`)).json()) as { total: number }
+      expect(body.total).toBe(plain.total)
+      expect(body.total).toBeGreaterThan(0)
+      // the "(" never closed, the empty group it opens and the AND left dangling
+      expect(body.warnings.length).toBeGreaterThan(0)
+      expect(new Set(body.warnings.map((w) => w.code))).toEqual(new Set(['QUERY_SYNTAX']))
+    } finally {
+      await lenient.stop()
+    }
+    const strict = await startBin(['--index', index, '--port', '0', '--strict'])
+    try {
+      const response = await fetch(`${strict.url}${malformed}`)
+      expect(response.status).toBe(400)
+      expect(((await response.json()) as { code: string }).code).toBe('QUERY_SYNTAX')
+    } finally {
+      await strict.stop()
+    }
+    expect(await strict.exited).toBe(0)
+  })
+
   it('refuses bad flag values with status 64, naming the flag and the value', async () => {
     const refused = async (...args: string[]): Promise<string> => {
       const run = await startBin(['--index', index, '--port', '0', ...args])

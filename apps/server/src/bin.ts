@@ -2,11 +2,14 @@
 // pubmatch-server [--index DIR] [--model DIR|NAME] [--backend solr://HOST:PORT/solr/COLLECTION]
 //                 [--host H] [--port N] [--log DIR] [--request-log] [--search-workers N]
 //                 [--rate-limit N/WINDOW|off] [--rate-limit-key address|session] [--trust-proxy ADDRESSES]
+//                 [--strict]
 // Serves an index (--index, default .pubmatch/index; --model a model folder; --backend: the first
 // stage of /search in that Solr collection), or with --backend and no --index a Solr collection
 // alone, with no local index (--model: the name of a model deployed in the collection).
 // --rate-limit defaults to 600/min per client address (--rate-limit-key); --trust-proxy names the
 // reverse proxies whose X-Forwarded-For gives the client address (none by default).
+// A query with a syntax error is worked around as PubMed does, with a QUERY_SYNTAX warning;
+// --strict answers it 400 QUERY_SYNTAX instead.
 // The admin routes are on when PUBMATCH_ADMIN_TOKEN is set.
 import { existsSync, statSync } from 'node:fs'
 import { parseArgs } from 'node:util'
@@ -30,6 +33,7 @@ try {
       'rate-limit': { type: 'string' },
       'rate-limit-key': { type: 'string' },
       'trust-proxy': { type: 'string' },
+      strict: { type: 'boolean', default: false },
     },
   })
   const port = Number(values.port)
@@ -68,7 +72,9 @@ try {
   const index = values.index ?? DEFAULT_INDEX
   const model = values.model === undefined ? {} : { model: values.model }
   const server = await startServer({
-    open: solrOnly ? { backend: values.backend!, ...model } : { index, ...model },
+    open: solrOnly
+      ? { backend: values.backend!, ranking: { recover: !values.strict }, ...model }
+      : { index, ranking: { recover: !values.strict }, ...model },
     host: values.host,
     port,
     ...(values.log === undefined ? {} : { logDir: values.log }),

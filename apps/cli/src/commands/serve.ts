@@ -20,6 +20,7 @@ interface ServeOptions {
   log: string
   usageLog?: string
   termMapping: boolean
+  strict: boolean
   requestLog: boolean
   plain: boolean
   sessions: string
@@ -78,6 +79,11 @@ export function registerServeCommand(program: Command): void {
       "automatic term mapping (PubMed's ATM) in the first stage: untagged terms also search the MeSH descriptors and journal they name; /search answers the translation (searchDetails)",
       false,
     )
+    .option(
+      '--strict',
+      'answer a query with a syntax error 400 QUERY_SYNTAX instead of working around it as PubMed does (an unclosed quote or "(" closed, a stray ")", a dangling operator or an empty tag dropped, with a QUERY_SYNTAX warning)',
+      false,
+    )
     .option('--plain', 'plain progress lines even on a terminal', false)
     .addHelpText(
       'after',
@@ -125,7 +131,7 @@ Examples:
           index,
           ...(options.model === undefined ? {} : { model: options.model }),
           ...(options.usageLog === undefined ? {} : { usageLog: options.usageLog }),
-          ...(options.termMapping === true ? { ranking: { termMapping: true } } : {}),
+          ranking: { recover: !options.strict, ...(options.termMapping === true ? { termMapping: true } : {}) },
           onProgress: (done, total) => say(`serve: forward store ${done}/${total}`),
         },
         host: options.host,
@@ -178,7 +184,7 @@ async function serveSolrOnly(options: ServeOptions & { backend: string }, traffi
     refuseModelFolder(options.model, options.backend, '--model')
   }
   const server = await startServer({
-    open: { backend: options.backend, ...(options.model === undefined ? {} : { model: options.model }) },
+    open: { backend: options.backend, ranking: { recover: !options.strict }, ...(options.model === undefined ? {} : { model: options.model }) },
     host: options.host,
     port: options.port,
     logDir: options.log,

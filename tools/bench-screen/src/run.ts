@@ -11,7 +11,7 @@
  */
 import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { parseArgs } from 'node:util'
@@ -50,6 +50,44 @@ async function runAsreview(dataset: ScreeningDataset, runs: ReadonlyArray<{ seed
   return out
 }
 
+interface AsreviewRun {
+  order: number[]
+  seconds: number
+  version: string
+}
+
+/**
+ * ASReview's runs of one review, reusing saved ones: a run is deterministic given the records,
+ * the priors and the seed (its orders were the same in separate processes), so a run saved under
+ * `<cache>/<review>-<seed>.json` with the same priors is read instead of run again; its time is
+ * the saved run's.
+ */
+async function cachedAsreview(dataset: ScreeningDataset, runs: ReadonlyArray<{ seed: number; priors: number[] }>, python: string, cache: string): Promise<Map<number, AsreviewRun & { cachedAt?: string }>> {
+  await mkdir(cache, { recursive: true })
+  const out = new Map<number, AsreviewRun & { cachedAt?: string }>()
+  const missing: Array<{ seed: number; priors: number[] }> = []
+  for (const run of runs) {
+    const file = join(cache, `${dataset.name}-${run.seed}.json`)
+    const saved = existsSync(file) ? (JSON.parse(await readFile(file, 'utf8')) as AsreviewRun & { priors: number[]; records: number; at: string }) : undefined
+    if (saved && saved.records === dataset.records.length && saved.priors.join(',') === run.priors.join(',')) {
+      out.set(run.seed, { order: saved.order, seconds: saved.seconds, version: saved.version, cachedAt: saved.at })
+    } else {
+      missing.push(run)
+    }
+  }
+  if (missing.length > 0) {
+    const fresh = await runAsreview(dataset, missing, python)
+    for (const run of missing) {
+      const r = fresh.get(run.seed)!
+      out.set(run.seed, r)
+      const file = join(cache, `${dataset.name}-${run.seed}.json`)
+      await writeFile(`${file}.tmp`, JSON.stringify({ ...r, priors: run.priors, records: dataset.records.length, at: new Date().toISOString() }))
+      await rename(`${file}.tmp`, file)
+    }
+  }
+  return out
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -59,6 +97,8 @@ async function main(): Promise<void> {
       'skip-asreview': { type: 'boolean', default: false },
       'no-bigrams': { type: 'boolean', default: false },
       python: { type: 'string', default: join(ROOT, '.venv', 'bin', 'python') },
+      'skip-pubmatch': { type: 'boolean', default: false },
+      'asreview-cache': { type: 'string', default: join(ROOT, 'results', 'asreview-cache') },
       out: { type: 'string', default: join(ROOT, 'results') },
     },
   })
@@ -76,13 +116,13 @@ async function main(): Promise<void> {
     const dataset = await readScreeningReview(entry)
     const truth = dataset.records.map((r) => r.label)
     const runs = seeds.map((seed) => ({ seed, priors: drawPriors(truth, seed) }))
-    const pubmatch = runs.map(({ seed, priors }) => {
+    const pubmatch = values['skip-pubmatch'] ? [] : runs.map(({ seed, priors }) => {
       const result = simulateScreening(dataset, { seed, priors, ranker: values.ranker as RankerName, features: { bigrams: !values['no-bigrams'] } })
       return { metrics: result.metrics, msPerDecision: mean(result.retrainMs), order: result.order }
     })
     let asreview: ToolRun[] = []
     if (!values['skip-asreview']) {
-      const byseed = await runAsreview(dataset, runs, values.python)
+      const byseed = await cachedAsreview(dataset, runs, values.python, values['asreview-cache'])
       asreview = runs.map(({ seed }) => {
         const { order, seconds, version: v } = byseed.get(seed)!
         version = v

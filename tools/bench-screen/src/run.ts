@@ -99,6 +99,7 @@ async function main(): Promise<void> {
       python: { type: 'string', default: join(ROOT, '.venv', 'bin', 'python') },
       'skip-pubmatch': { type: 'boolean', default: false },
       'asreview-cache': { type: 'string', default: join(ROOT, 'results', 'asreview-cache') },
+      'pubmatch-cache': { type: 'string' },
       out: { type: 'string', default: join(ROOT, 'results') },
     },
   })
@@ -116,10 +117,25 @@ async function main(): Promise<void> {
     const dataset = await readScreeningReview(entry)
     const truth = dataset.records.map((r) => r.label)
     const runs = seeds.map((seed) => ({ seed, priors: drawPriors(truth, seed) }))
-    const pubmatch = values['skip-pubmatch'] ? [] : runs.map(({ seed, priors }) => {
+    const pubmatch: ToolRun[] = []
+    for (const { seed, priors } of values['skip-pubmatch'] ? [] : runs) {
+      // with --pubmatch-cache, a run saved there by another process (same records, priors, ranker) is read back
+      const file = values['pubmatch-cache'] === undefined ? undefined : join(values['pubmatch-cache'], `${dataset.name}-${seed}.json`)
+      const what = { ranker: values.ranker, bigrams: !values['no-bigrams'], priors, records: truth.length }
+      const saved = file !== undefined && existsSync(file) ? (JSON.parse(await readFile(file, 'utf8')) as typeof what & { order: number[]; msPerDecision: number }) : undefined
+      if (saved && JSON.stringify({ ranker: saved.ranker, bigrams: saved.bigrams, priors: saved.priors, records: saved.records }) === JSON.stringify(what)) {
+        pubmatch.push({ metrics: screeningMetrics(saved.order.map((i) => truth[i]!), truth.length - priors.length), msPerDecision: saved.msPerDecision, order: saved.order })
+        continue
+      }
       const result = simulateScreening(dataset, { seed, priors, ranker: values.ranker as RankerName, features: { bigrams: !values['no-bigrams'] } })
-      return { metrics: result.metrics, msPerDecision: mean(result.retrainMs), order: result.order }
-    })
+      const run = { metrics: result.metrics, msPerDecision: mean(result.retrainMs), order: result.order }
+      pubmatch.push(run)
+      if (file !== undefined) {
+        await mkdir(values['pubmatch-cache']!, { recursive: true })
+        await writeFile(`${file}.tmp`, JSON.stringify({ ...what, order: run.order, msPerDecision: run.msPerDecision, at: new Date().toISOString() }))
+        await rename(`${file}.tmp`, file)
+      }
+    }
     let asreview: ToolRun[] = []
     if (!values['skip-asreview']) {
       const byseed = await cachedAsreview(dataset, runs, values.python, values['asreview-cache'])

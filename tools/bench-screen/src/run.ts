@@ -100,6 +100,7 @@ async function main(): Promise<void> {
       'skip-pubmatch': { type: 'boolean', default: false },
       'asreview-cache': { type: 'string', default: join(ROOT, 'results', 'asreview-cache') },
       'pubmatch-cache': { type: 'string' },
+      'cached-only': { type: 'boolean', default: false },
       out: { type: 'string', default: join(ROOT, 'results') },
     },
   })
@@ -113,10 +114,19 @@ async function main(): Promise<void> {
   const results: ReviewResult[] = []
   const started = new Date()
   let version = ''
+  const incomplete: string[] = []
   for (const entry of entries) {
     const dataset = await readScreeningReview(entry)
     const truth = dataset.records.map((r) => r.label)
     const runs = seeds.map((seed) => ({ seed, priors: drawPriors(truth, seed) }))
+    // --cached-only: a table of the reviews whose every run is saved (both tools), the rest listed
+    if (values['cached-only']) {
+      const saved = (dir: string | undefined): boolean => dir !== undefined && seeds.every((seed) => existsSync(join(dir, `${dataset.name}-${seed}.json`)))
+      if (!saved(values['pubmatch-cache']) || !saved(values['asreview-cache'])) {
+        incomplete.push(dataset.name)
+        continue
+      }
+    }
     const pubmatch: ToolRun[] = []
     for (const { seed, priors } of values['skip-pubmatch'] ? [] : runs) {
       // with --pubmatch-cache, a run saved there by another process (same records, priors, ranker) is read back
@@ -156,6 +166,7 @@ async function main(): Promise<void> {
     `Started ${started.toISOString()}, ${machineDescription()}; ASReview LAB ${version || '(skipped)'} (ELAS u4), pubmatch ranker \`${values.ranker}\`; seeds ${values.seeds}, each review's priors drawn once per seed and given to both tools; metrics: asreview-insights' definitions, priors excluded; per-review figures are the means over the seeds.`,
     '',
     values['skip-asreview'] ? 'ASReview skipped.' : table(results),
+    ...(incomplete.length > 0 ? ['', `Not in the table (--cached-only, some runs not saved): ${incomplete.join(', ')}.`] : []),
   ].join('\n')
   const file = join(ROOT, 'RESULTS.md')
   const previous = await readFile(file, 'utf8').catch(() => '# Screening benchmark results\n')

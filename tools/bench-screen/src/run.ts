@@ -162,7 +162,7 @@ async function main(): Promise<void> {
     console.log(last)
   }
   const summary = [
-    `Command: \`pnpm --filter @pubmatch/bench-screen bench -- --reviews ${values.reviews} --seeds ${values.seeds} --ranker ${values.ranker}\``,
+    `Command: \`pnpm --filter @pubmatch/bench-screen bench -- --reviews ${values.reviews} --seeds ${values.seeds} --ranker ${values.ranker}${values['pubmatch-cache'] === undefined ? '' : ` --pubmatch-cache ${values['pubmatch-cache']}`}${values['cached-only'] ? ' --cached-only' : ''}\``,
     `Started ${started.toISOString()}, ${machineDescription()}; ASReview LAB ${version || '(skipped)'} (ELAS u4), pubmatch ranker \`${values.ranker}\`; seeds ${values.seeds}, each review's priors drawn once per seed and given to both tools; metrics: asreview-insights' definitions, priors excluded; per-review figures are the means over the seeds.`,
     '',
     values['skip-asreview'] ? 'ASReview skipped.' : table(results),

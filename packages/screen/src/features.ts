@@ -33,15 +33,25 @@ export interface FeatureOptions {
   readonly mesh?: boolean
   /** Drop features in fewer records than this. Defaults to `2`. */
   readonly minDf?: number
+  /** Drop features in more than this share of the records. Defaults to `1` (keep all). */
+  readonly maxDf?: number
+  /** Without `analyzer`: stem words (the default analyzer's Porter2). Defaults to `true`. */
+  readonly stem?: boolean
+  /** Without `analyzer`: drop PubMed stop words. Defaults to `true`. */
+  readonly stopwords?: boolean
+  /** Count each title term this many times. Defaults to `1`. */
+  readonly titleWeight?: number
 }
 
 /** The raw feature counts of one article. */
-export function articleTerms(article: Article, analyzer: Analyzer, bigrams: boolean, mesh: boolean): Map<string, number> {
+export function articleTerms(article: Article, analyzer: Analyzer, bigrams: boolean, mesh: boolean, titleWeight = 1): Map<string, number> {
   const counts = new Map<string, number>()
+  let weight = 1
   const add = (term: string): void => {
-    counts.set(term, (counts.get(term) ?? 0) + 1)
+    counts.set(term, (counts.get(term) ?? 0) + weight)
   }
-  for (const text of [article.title, abstractText(article)]) {
+  for (const [field, text] of [article.title, abstractText(article)].entries()) {
+    weight = field === 0 ? titleWeight : 1
     const tokens = analyzer.analyze(text)
     for (const [i, token] of tokens.entries()) {
       add(token.term)
@@ -51,6 +61,7 @@ export function articleTerms(article: Article, analyzer: Analyzer, bigrams: bool
       }
     }
   }
+  weight = 1
   if (mesh) {
     for (const heading of article.mesh) {
       add(`mesh:${heading.descriptorName.toLowerCase()}`)
@@ -65,16 +76,17 @@ export function articleTerms(article: Article, analyzer: Analyzer, bigrams: bool
  * @param options - see {@link FeatureOptions}
  */
 export function buildFeatures(articles: readonly Article[], options: FeatureOptions = {}): FeatureMatrix {
-  const analyzer = options.analyzer ?? biomedicalAnalyzer()
+  const analyzer = options.analyzer ?? biomedicalAnalyzer({ stem: options.stem ?? true, stopwords: options.stopwords ?? true })
   const minDf = options.minDf ?? 2
-  const counts = articles.map((article) => articleTerms(article, analyzer, options.bigrams ?? false, options.mesh ?? true))
+  const maxDf = (options.maxDf ?? 1) * articles.length
+  const counts = articles.map((article) => articleTerms(article, analyzer, options.bigrams ?? false, options.mesh ?? true, options.titleWeight ?? 1))
   const df = new Map<string, number>()
   for (const doc of counts) {
     for (const term of doc.keys()) {
       df.set(term, (df.get(term) ?? 0) + 1)
     }
   }
-  const names = [...df].filter(([, n]) => n >= minDf).map(([term]) => term).sort()
+  const names = [...df].filter(([, n]) => n >= minDf && n <= maxDf).map(([term]) => term).sort()
   const ids = new Map(names.map((name, i) => [name, i]))
   const n = articles.length
   const idf = names.map((name) => Math.log((1 + n) / (1 + df.get(name)!)) + 1)

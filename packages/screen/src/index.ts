@@ -25,7 +25,7 @@ export type { RecallCurve } from './report.ts'
 // screening projects
 export { createScreeningProject, openScreeningProject } from './project.ts'
 export type { CreateProjectOptions, Decision, DecisionEvent, DecisionInput, ProjectStatus, ProposedRecord, ScreeningProject } from './project.ts'
-export { estimatedRecall, kneeStop } from './stopping.ts'
+export { correctedProbability, estimatedRecall, kneeStop, MIN_EXCLUDED_FOR_ESTIMATE, MIN_INCLUDED_FOR_ESTIMATE, recallEstimateReadiness } from './stopping.ts'
 export type { KneeStop } from './stopping.ts'
 export { parseCandidateCsv, readCandidates } from './readers/candidates.ts'
 export type { CandidateRead } from './readers/candidates.ts'

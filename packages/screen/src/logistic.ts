@@ -1,9 +1,10 @@
 /**
- * L2-regularised logistic regression over sparse vectors, with class-balanced sample weights
- * (each class weighs half of the total, as scikit-learn's `class_weight='balanced'`): minimises
- * `Σ c_i·log(1 + exp(−y_i·(w·x_i + b))) / Σ c_i + λ/2·‖w‖²` by Nesterov-accelerated gradient
- * descent with the fixed step `1/L`, `L = ½ + λ` (a bound of the Hessian for L2-normalised rows
- * plus the intercept). Deterministic; a previous model can warm-start the next fit.
+ * L2-regularised linear models over sparse vectors, with class-weighted samples (by default each
+ * class weighs half of the total, as scikit-learn's `class_weight='balanced'`): minimises
+ * `Σ c_i·ℓ(y_i·(w·x_i + b)) / Σ c_i + λ/2·‖w‖²`, `ℓ` the logistic loss `log(1 + exp(−m))` or
+ * the squared hinge `max(0, 1 − m)²`, by Nesterov-accelerated gradient descent with the fixed
+ * step `1/L`, `L = ¼·2 + λ` or `2·2 + λ` (a bound of the Hessian for L2-normalised rows plus the
+ * intercept). Deterministic; a previous model can warm-start the next fit.
  */
 import { PubmatchError } from '@pubmatch/core'
 import type { SparseVector } from './features.ts'
@@ -22,6 +23,13 @@ export interface LogisticOptions {
   readonly iterations?: number
   /** A model to start from (same feature count). */
   readonly start?: LogisticModel
+  /**
+   * The share of the total sample weight given to the relevant class (the rest to the other).
+   * Defaults to `0.5` (balanced). ASReview's ELAS u4 balancer (`ratio` 9.8) is `9.8/10.8`.
+   */
+  readonly positiveShare?: number
+  /** The loss: `logistic` (the default) or `squared-hinge` (a linear SVM's, as LinearSVC). */
+  readonly loss?: 'logistic' | 'squared-hinge'
 }
 
 /** `w·x + b` for a sparse row. */
@@ -55,10 +63,16 @@ export function fitLogistic(rows: readonly SparseVector[], labels: ArrayLike<num
   }
   const lambda = options.lambda ?? 0.01
   const iterations = options.iterations ?? 150
-  // balanced weights normalised to sum 1: each class contributes ½
-  const cPos = 0.5 / positives
-  const cNeg = 0.5 / negatives
-  const step = 1 / (0.5 + lambda)
+  const share = options.positiveShare ?? 0.5
+  if (!(share > 0 && share < 1) || !(lambda > 0)) {
+    throw new PubmatchError('INVALID_ARGUMENT', `positiveShare must be in (0, 1) and lambda > 0, got ${share} and ${lambda}`)
+  }
+  const hinge = options.loss === 'squared-hinge'
+  // class weights normalised to sum 1: the relevant class contributes `share`, the other the rest
+  const cPos = share / positives
+  const cNeg = (1 - share) / negatives
+  // the curvature of the loss is at most ¼ (logistic) or 2 (squared hinge) times ‖x‖² + 1 = 2
+  const step = 1 / ((hinge ? 4 : 0.5) + lambda)
   const w = options.start ? Float64Array.from(options.start.weights) : new Float64Array(features)
   let b = options.start?.bias ?? 0
   const wPrev = Float64Array.from(w)
@@ -95,8 +109,8 @@ export function fitLogistic(rows: readonly SparseVector[], labels: ArrayLike<num
         z += v[row.indices[k]!]! * row.values[k]!
       }
       const y = labels[i] === 1 ? 1 : -1
-      // d/dz log(1 + exp(−y·z)) = −y·σ(−y·z)
-      const g = (-y / (1 + Math.exp(y * z))) * (y === 1 ? cPos : cNeg)
+      // d/dz log(1 + exp(−y·z)) = −y·σ(−y·z); d/dz max(0, 1 − y·z)² = −2y·max(0, 1 − y·z)
+      const g = (hinge ? -2 * y * Math.max(0, 1 - y * z) : -y / (1 + Math.exp(y * z))) * (y === 1 ? cPos : cNeg)
       gb += g
       for (let k = 0; k < row.indices.length; k++) {
         grad[row.indices[k]!]! += g * row.values[k]!

@@ -1,4 +1,4 @@
-import { appendFile, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
+import { appendFile, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -7,7 +7,7 @@ import { samplePath } from '@pubmatch/sample-data'
 import { createScreeningProject, openScreeningProject } from './project.ts'
 import { parseCandidateCsv, readCandidates } from './readers/candidates.ts'
 import { parseRis } from './readers/ris.ts'
-import { estimatedRecall, kneeStop } from './stopping.ts'
+import { correctedProbability, estimatedRecall, kneeStop, recallEstimateReadiness } from './stopping.ts'
 
 describe('kneeStop (Cormack & Grossman 2016)', () => {
   it('stops after 200 records whose 20 includes all came first', () => {
@@ -30,6 +30,19 @@ describe('kneeStop (Cormack & Grossman 2016)', () => {
   })
   it('estimates recall as found / (found + Σ p)', () => {
     expect(estimatedRecall(6, [0.5, 1, 0.5])).toBe(0.75)
+  })
+  it('moves a class-weighted probability back to the screened prevalence', () => {
+    // z = 0 + ln(1/3) − ln(1) → p = 1/(1 + 3) = 0.25
+    expect(correctedProbability(0, 1, 3)).toBeCloseTo(0.25, 12)
+    // share 0.9: z = ln(1/3) − ln 9 = ln(1/27) → p = 1/28
+    expect(correctedProbability(0, 1, 3, 0.9)).toBeCloseTo(1 / 28, 12)
+    // z = ln 2 + ln(2/2) → p = 2/3
+    expect(correctedProbability(Math.log(2), 2, 2)).toBeCloseTo(2 / 3, 12)
+  })
+  it('gives no recall estimate before 5 includes and 20 excludes, and says why', () => {
+    expect(recallEstimateReadiness(1, 1)).toMatch(/^not enough decisions yet.*has 1 of the 5 includes and 1 of the 20 excludes/)
+    expect(recallEstimateReadiness(5, 19)).toMatch(/has 19 of the 20 excludes\)/)
+    expect(recallEstimateReadiness(5, 20)).toBeUndefined()
   })
 })
 
@@ -122,6 +135,50 @@ describe('screening projects', () => {
     const csv = project.exportRecords('csv', 'excluded')
     expect(csv).toBe('id,title,abstract,year,journal,doi,decision,grade,decided_at,history\np1,weather forecast rain,,,,,exclude,,2026-01-03T00:00:00.000Z,2026-01-03T00:00:00.000Z exclude\n')
     expect(project.exportRecords('csv', 'decided').trim().split('\n')).toHaveLength(3)
+  })
+
+  it('says "not enough decisions yet" after one include, and estimates recall once there are enough', async () => {
+    const articles = [
+      ...Array.from({ length: 10 }, (_, i) => article(`a${i}`, `aspirin stroke prevention trial ${i}`)),
+      ...Array.from({ length: 30 }, (_, i) => article(`w${i}`, `weather forecast rain report ${i}`)),
+    ]
+    const project = await createScreeningProject(dir, { name: 'est', articles })
+    await project.decide([
+      { id: 'a0', decision: 'include' },
+      { id: 'w0', decision: 'exclude' },
+    ])
+    const early = project.status()
+    expect(early.estimatedRecall).toBeUndefined()
+    expect(early.advice).toMatch(/No recall estimate: not enough decisions yet .*has 1 of the 5 includes and 1 of the 20 excludes/)
+    expect(early.advice).not.toMatch(/recall at 0 %/)
+    await project.decide([...[1, 2, 3, 4].map((i) => ({ id: `a${i}`, decision: 'include' as const })), ...Array.from({ length: 19 }, (_, i) => ({ id: `w${i + 1}`, decision: 'exclude' as const }))])
+    const later = project.status()
+    // 5 of the 10 aspirin records found, the other 5 unscreened and like them: the estimate must
+    // see that records like the includes remain (far from 100 %) and that some were found
+    expect(later.estimatedRecall).toBeGreaterThan(0.2)
+    expect(later.estimatedRecall).toBeLessThan(0.8)
+    expect(later.advice).toMatch(/estimates the recall at \d+ % \(an estimate, not a measurement\)/)
+    await project.close()
+  })
+
+  it('keeps the vectorised candidates in features.bin and rebuilds it when damaged', async () => {
+    const project = await createScreeningProject(dir, { name: 'c', articles: TITLES.map((t, i) => article(`p${i}`, t)) })
+    await project.decide([
+      { id: 'p0', decision: 'include' },
+      { id: 'p1', decision: 'exclude' },
+    ])
+    const first = project.next(8).map((r) => [r.article.id, r.score])
+    await project.close()
+    const cached = await readFile(join(dir, 'features.bin'))
+    const again = await openScreeningProject(dir)
+    expect(again.next(8).map((r) => [r.article.id, r.score])).toEqual(first)
+    await again.close()
+    expect(await readFile(join(dir, 'features.bin'))).toEqual(cached) // read, not rewritten
+    await writeFile(join(dir, 'features.bin'), cached.subarray(0, cached.length - 5))
+    const repaired = await openScreeningProject(dir)
+    expect(repaired.next(8).map((r) => [r.article.id, r.score])).toEqual(first)
+    await repaired.close()
+    expect(await readFile(join(dir, 'features.bin'))).toEqual(cached)
   })
 
   it('rejects a damaged project file', async () => {

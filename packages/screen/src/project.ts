@@ -9,6 +9,10 @@
  *   decided; a torn last line is reported and skipped, never used). A record's latest decision
  *   counts; the log keeps the history.
  *
+ * - `features.bin`: the candidates' feature vectors, a cache rebuilt when missing, damaged or
+ *   built from another project file (see `feature-cache.ts`), so that opening a project does not
+ *   analyse every candidate again.
+ *
  * `next` retrains the ranker on every decision so far (a batch of decisions, then `next`, is one
  * retrain) and returns the best-scored undecided records.
  */
@@ -17,8 +21,10 @@ import { join } from 'node:path'
 import { abstractText, PubmatchError, type Article } from '@pubmatch/core'
 import { createJsonlLog, writeFileAtomic, type JsonlLog, type LogProblem } from '@pubmatch/core/node'
 import type { FeedbackGrade } from '@pubmatch/feedback'
-import { createRanker, type RankerName, type ScreeningRanker } from './ranker.ts'
-import { estimatedRecall, kneeStop, type KneeStop } from './stopping.ts'
+import { cachedFeatures, featureCacheKey } from './feature-cache.ts'
+import type { FeatureMatrix } from './features.ts'
+import { createRanker, screeningFeatureOptions, screeningFeatures, type RankerName, type ScreeningRanker } from './ranker.ts'
+import { correctedProbability, estimatedRecall, kneeStop, recallEstimateReadiness, type KneeStop } from './stopping.ts'
 
 /** A reviewer's decision on a record. */
 export type Decision = 'include' | 'exclude'
@@ -64,7 +70,10 @@ export interface ProjectStatus {
   readonly excluded: number
   /** The knee method (Cormack & Grossman 2016) on the decisions in the order taken. */
   readonly knee: KneeStop
-  /** The model's estimate of the recall reached; absent before an include and an exclude. */
+  /**
+   * The model's estimate of the recall reached; absent (and the advice says why) before enough
+   * decisions (`recallEstimateReadiness`).
+   */
   readonly estimatedRecall?: number
   /** What the stopping aid says, in words, with its risk. */
   readonly advice: string
@@ -96,6 +105,9 @@ export interface ScreeningProject {
 }
 
 const PROJECT_FILE = 'project.json'
+const FEATURES_FILE = 'features.bin'
+/** Bumped whenever the features built from the same options change (analysis, weighting). */
+const FEATURES_VERSION = 1
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/
 
 function decisionLog(dir: string): JsonlLog<DecisionEvent> {
@@ -178,8 +190,15 @@ export async function openScreeningProject(dir: string): Promise<ScreeningProjec
   for (const event of history) {
     latest.set(event.id, event)
   }
+  // the learned rankers' features, from `features.bin` when it was built from this project file
+  let matrix: FeatureMatrix | undefined
+  if (file.ranker !== 'rocchio') {
+    const key = featureCacheKey(text, { version: FEATURES_VERSION, ...screeningFeatureOptions() })
+    matrix = (await cachedFeatures(join(dir, FEATURES_FILE), key, () => screeningFeatures(file.articles))).matrix
+  }
   let ranker: ScreeningRanker | undefined
-  const rankerOf = (): ScreeningRanker => (ranker ??= createRanker(file.articles, { ranker: file.ranker, ...(file.question ? { question: file.question } : {}) }))
+  const rankerOf = (): ScreeningRanker =>
+    (ranker ??= createRanker(file.articles, { ranker: file.ranker, ...(file.question ? { question: file.question } : {}), ...(matrix ? { matrix } : {}) }))
   const grades = (): Map<number, FeedbackGrade> => {
     const out = new Map<number, FeedbackGrade>()
     for (const [id, event] of latest) {
@@ -243,10 +262,12 @@ export async function openScreeningProject(dir: string): Promise<ScreeningProjec
       const included = labels.filter((l) => l === 1).length
       const knee = kneeStop(labels)
       let recall: number | undefined
-      if (included > 0 && included < labels.length && rankerOf().name === 'logistic') {
+      const excluded = labels.length - included
+      const notYet = rankerOf().name === 'logistic' ? recallEstimateReadiness(included, excluded) : 'the recall estimate needs the logistic ranker'
+      if (notYet === undefined) {
         const scores = lastScores ?? rankerOf().score(grades())
         lastScores = scores
-        const rest = file.articles.flatMap((a, i) => (latest.has(a.id) ? [] : [1 / (1 + Math.exp(-scores[i]!))]))
+        const rest = file.articles.flatMap((a, i) => (latest.has(a.id) ? [] : [correctedProbability(scores[i]!, included, excluded, rankerOf().positiveShare)]))
         recall = estimatedRecall(included, rest)
       }
       const pct = (x: number): string => `${(100 * x).toFixed(0)} %`
@@ -261,7 +282,7 @@ export async function openScreeningProject(dir: string): Promise<ScreeningProjec
         excluded: labels.length - included,
         knee,
         ...(recall === undefined ? {} : { estimatedRecall: recall }),
-        advice: recall === undefined ? advice : `${advice} The model estimates the recall at ${pct(recall)} (an estimate, not a measurement).`,
+        advice: recall === undefined ? `${advice} No recall estimate: ${notYet}.` : `${advice} The model estimates the recall at ${pct(recall)} (an estimate, not a measurement).`,
       }
     },
     exportRecords(format, which) {

@@ -28,6 +28,18 @@ describe('buildFeatures', () => {
     row.values.forEach((v, k) => expect(v).toBeCloseTo(raw[k]! / norm, 12))
     expect(buildFeatures([article('0', 'warfarin heparin'), article('1', 'heparin')], { minDf: 2, mesh: false }).names).toEqual(['heparin'])
   })
+  it('counts title terms titleWeight times, drops terms in more than maxDf of the records, and can keep words unstemmed', () => {
+    // doc 0's title "aspirin aspirin trials" counted 3 times: tf 6 and 3; both terms have df 2
+    // (equal idf), so the row is (1 + ln 6, 1 + ln 3) normalised; unstemmed, "trials" stays
+    const m = buildFeatures([article('0', 'aspirin aspirin trials'), article('1', 'aspirin'), article('2', 'trials')], { minDf: 1, mesh: false, titleWeight: 3, stem: false })
+    expect(m.names).toEqual(['aspirin', 'trials'])
+    const norm = Math.hypot(1 + Math.log(6), 1 + Math.log(3))
+    expect(m.rows[0]!.values[0]).toBeCloseTo((1 + Math.log(6)) / norm, 12)
+    expect(m.rows[0]!.values[1]).toBeCloseTo((1 + Math.log(3)) / norm, 12)
+    // "aspirin" is in 2 of 3 records: kept at maxDf 0.7, dropped at 0.6
+    expect(buildFeatures([article('0', 'aspirin'), article('1', 'aspirin heparin'), article('2', 'heparin warfarin')], { minDf: 1, mesh: false, maxDf: 0.6 }).names).toEqual(['warfarin'])
+    expect(buildFeatures([article('0', 'aspirin'), article('1', 'aspirin heparin'), article('2', 'warfarin')], { minDf: 1, mesh: false, maxDf: 0.7 }).names).toEqual(['aspirin', 'heparin', 'warfarin'])
+  })
   it('adds adjacent analysed terms as bigrams', () => {
     const m = buildFeatures([article('0', 'heart failure'), article('1', 'heart failure')], { bigrams: true })
     expect(m.names).toEqual(['failur', 'heart', 'heart failur'])
@@ -54,6 +66,24 @@ describe('fitLogistic', () => {
     expect(model.weights[1]).toBeCloseTo(-lo, 6)
     expect(model.bias).toBeCloseTo(0, 6)
     expect(decision(model, rows[0]!)).toBeGreaterThan(0)
+  })
+  it('reaches the squared-hinge optimum solved by hand, balanced and with a class share', () => {
+    // x1 = e0 (relevant), x2 = e1 (not), λ = 1, loss (1 − m)²₊.
+    // Balanced (½ each): w0 = −w1 = a, b = 0, and −(1 − a) + a = 0 → a = ½.
+    const rows = [
+      { indices: Int32Array.from([0]), values: Float64Array.from([1]) },
+      { indices: Int32Array.from([1]), values: Float64Array.from([1]) },
+    ]
+    const balanced = fitLogistic(rows, [1, 0], 2, { loss: 'squared-hinge', lambda: 1, iterations: 400 })
+    expect(balanced.weights[0]).toBeCloseTo(0.5, 6)
+    expect(balanced.weights[1]).toBeCloseTo(-0.5, 6)
+    expect(balanced.bias).toBeCloseTo(0, 6)
+    // share ¾: stationarity 1.5(1 − w − b) = w, 0.5(1 − w + b) = w (w1 = −w0 = −w) → w = 3/7, b = 2/7
+    const weighted = fitLogistic(rows, [1, 0], 2, { loss: 'squared-hinge', lambda: 1, positiveShare: 0.75, iterations: 400 })
+    expect(weighted.weights[0]).toBeCloseTo(3 / 7, 6)
+    expect(weighted.weights[1]).toBeCloseTo(-3 / 7, 6)
+    expect(weighted.bias).toBeCloseTo(2 / 7, 6)
+    expect(() => fitLogistic(rows, [1, 0], 2, { positiveShare: 1 })).toThrow(/positiveShare must be in \(0, 1\)/)
   })
   it('needs both classes', () => {
     expect(() => fitLogistic([{ indices: Int32Array.of(0), values: Float64Array.of(1) }], [1], 1)).toThrow(/both classes/)
@@ -85,6 +115,19 @@ describe('simulateScreening', () => {
     expect(result.metrics.wss95).toBeCloseTo((11 - 2) / 18, 12)
     expect(result.metrics.toRecall100).toBe(4)
     expect(result.retrainMs).toHaveLength(4)
+  })
+  it('uses λ = lambdaPerDecision / n, at least lambda', () => {
+    const articles = ['aspirin stroke', 'aspirin trial', 'weather rain', 'rain forecast', 'aspirin rain'].map((t, i) => article(String(i), t))
+    const decisions = new Map([
+      [0, 'relevant' as const],
+      [2, 'non-relevant' as const],
+    ])
+    // 2 decisions: 2/2 = 1 > 0.0001 → the same fit as λ 1
+    const perDecision = createRanker(articles, { lambda: 0.0001, lambdaPerDecision: 2 }).score(decisions)
+    expect([...perDecision]).toEqual([...createRanker(articles, { lambda: 1 }).score(decisions)])
+    expect([...perDecision]).not.toEqual([...createRanker(articles, { lambda: 0.0001 }).score(decisions)])
+    // 2/2 = 1 < 3 → λ 3
+    expect([...createRanker(articles, { lambda: 3, lambdaPerDecision: 2 }).score(decisions)]).toEqual([...createRanker(articles, { lambda: 3 }).score(decisions)])
   })
   it('starts from the question before any decision', () => {
     const ranker = createRanker(records.map((r) => r.article), { question: 'football league' })

@@ -34,6 +34,17 @@ export interface RankerOptions {
   readonly features?: FeatureOptions
   /** L2 strength of the logistic model. Defaults to `0.01`. */
   readonly lambda?: number
+  /**
+   * When set, the L2 strength is `lambdaPerDecision / n` after `n` decisions (a fixed C of an SVM
+   * over summed, rather than averaged, sample losses), but at least `lambda`.
+   */
+  readonly lambdaPerDecision?: number
+  /** The relevant class's share of the sample weight (see `fitLogistic`). Defaults to `0.5`. */
+  readonly positiveShare?: number
+  /** The learned model's loss. Defaults to `logistic`. */
+  readonly loss?: 'logistic' | 'squared-hinge'
+  /** The candidates' features when already built ({@link screeningFeatures} with the same options). */
+  readonly matrix?: FeatureMatrix
   /** The analyzer. Defaults to `biomedicalAnalyzer()`. */
   readonly analyzer?: Analyzer
 }
@@ -42,11 +53,32 @@ export interface RankerOptions {
 export interface ScreeningRanker {
   readonly size: number
   readonly name: RankerName
+  /** The learned model's share of sample weight for the relevant class (see `fitLogistic`). */
+  readonly positiveShare: number
   /**
    * Scores every candidate given the decisions so far (candidate position → grade); higher is
    * more likely relevant. Learns from the decisions each call (warm-starting the logistic model).
    */
   score(decisions: ReadonlyMap<number, FeedbackGrade>): Float64Array
+}
+
+/**
+ * The feature options the learned models use: word bigrams unless `bigrams: false`, then
+ * `options.features`; the analyzer is left out (it is `options.analyzer`).
+ */
+export function screeningFeatureOptions(options: RankerOptions = {}): Omit<FeatureOptions, 'analyzer'> {
+  const { analyzer: _analyzer, ...rest } = options.features ?? {}
+  return { bigrams: true, ...rest }
+}
+
+/**
+ * The candidates' feature matrix as the learned models build it.
+ * @param articles - the candidates
+ * @param options - see {@link RankerOptions}
+ */
+export function screeningFeatures(articles: readonly Article[], options: RankerOptions = {}): FeatureMatrix {
+  const analyzer = options.features?.analyzer ?? options.analyzer
+  return buildFeatures(articles, { ...(analyzer ? { analyzer } : {}), ...screeningFeatureOptions(options) })
 }
 
 /** Ranks with ties broken by candidate position: the reciprocal-rank weights `1/(k + rank)`. */
@@ -77,12 +109,19 @@ export function createRanker(articles: readonly Article[], options: RankerOption
       { analyzer },
     ))
   // the learned models' features are built up front: creating the ranker is the one slow step
-  const matrix: FeatureMatrix | undefined = name === 'rocchio' ? undefined : buildFeatures(articles, { analyzer, bigrams: true, ...options.features })
+  const matrix: FeatureMatrix | undefined = name === 'rocchio' ? undefined : (options.matrix ?? screeningFeatures(articles, options))
+  if (matrix !== undefined && matrix.rows.length !== articles.length) {
+    throw new PubmatchError('INVALID_ARGUMENT', `a feature matrix of ${matrix.rows.length} rows for ${articles.length} candidates`)
+  }
   const features = (): FeatureMatrix => matrix!
-  const question: QueryVector | undefined = options.question?.trim() ? initialQueryVector(options.question, analyzer, candidateSet(), 'local') : undefined
+  // the question's vector needs the candidates' term statistics: built when first needed
+  let questionVector: QueryVector | undefined
+  const questionOf = (): QueryVector | undefined =>
+    options.question?.trim() ? (questionVector ??= initialQueryVector(options.question, analyzer, candidateSet(), 'local')) : undefined
   let model: LogisticModel | undefined
 
   const rocchioScores = (decisions: ReadonlyMap<number, FeedbackGrade>): Float64Array => {
+    const question = questionOf()
     const start = question ?? new Map<string, number>()
     if (decisions.size === 0 && question === undefined) {
       return new Float64Array(articles.length)
@@ -100,13 +139,21 @@ export function createRanker(articles: readonly Article[], options: RankerOption
     if (!labels.includes(0) || !labels.includes(1)) {
       return undefined
     }
-    model = fitLogistic(rows, labels, features().names.length, { lambda: options.lambda ?? 0.01, ...(model ? { start: model, iterations: 60 } : {}) })
+    const base = options.lambda ?? 0.01
+    const lambda = options.lambdaPerDecision === undefined ? base : Math.max(base, options.lambdaPerDecision / labels.length)
+    model = fitLogistic(rows, labels, features().names.length, {
+      lambda,
+      ...(options.positiveShare === undefined ? {} : { positiveShare: options.positiveShare }),
+      ...(options.loss === undefined ? {} : { loss: options.loss }),
+      ...(model ? { start: model, iterations: 60 } : {}),
+    })
     const m = model
     return Float64Array.from(features().rows, (row) => decision(m, row))
   }
   return {
     size: articles.length,
     name,
+    positiveShare: options.positiveShare ?? 0.5,
     score(decisions) {
       for (const i of decisions.keys()) {
         if (!Number.isInteger(i) || i < 0 || i >= articles.length) {

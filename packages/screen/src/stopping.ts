@@ -76,3 +76,38 @@ export function estimatedRecall(found: number, probabilities: Iterable<number>):
   }
   return found + rest === 0 ? 0 : found / (found + rest)
 }
+
+/** Includes the model needs before {@link recallEstimateReadiness} lets it estimate recall. */
+export const MIN_INCLUDED_FOR_ESTIMATE = 5
+/** Excludes the model needs before {@link recallEstimateReadiness} lets it estimate recall. */
+export const MIN_EXCLUDED_FOR_ESTIMATE = 20
+
+/**
+ * Whether the model's recall estimate means anything yet: a model fitted on a handful of
+ * decisions gives every unscreened record a probability near ½, so that `found / (found + Σ p)`
+ * is near 0 % whatever the truth. The estimate is given from
+ * {@link MIN_INCLUDED_FOR_ESTIMATE} includes and {@link MIN_EXCLUDED_FOR_ESTIMATE} excludes on.
+ * @returns `undefined` when it can be given, else the reason it cannot, in words
+ */
+export function recallEstimateReadiness(included: number, excluded: number): string | undefined {
+  const missing: string[] = []
+  if (included < MIN_INCLUDED_FOR_ESTIMATE) missing.push(`${included} of the ${MIN_INCLUDED_FOR_ESTIMATE} includes`)
+  if (excluded < MIN_EXCLUDED_FOR_ESTIMATE) missing.push(`${excluded} of the ${MIN_EXCLUDED_FOR_ESTIMATE} excludes`)
+  return missing.length === 0
+    ? undefined
+    : `not enough decisions yet for a recall estimate: it needs at least ${MIN_INCLUDED_FOR_ESTIMATE} includes and ${MIN_EXCLUDED_FOR_ESTIMATE} excludes (has ${missing.join(' and ')}); a model fitted on fewer gives every unscreened record a probability near ½`
+}
+
+/**
+ * A class-weighted model's probability of relevance, moved back to the prevalence of the records
+ * it was trained on (King & Zeng's prior correction, 2001): the model was fitted as if the
+ * relevant class had `share` of the weight, so its log-odds are `z + ln(π/(1 − π)) − ln(share/(1 − share))`
+ * with `π = included / (included + excluded)`. The screened records hold more relevant ones than
+ * the rest (the ranker screens likely ones first), so the probabilities still overstate the rest's
+ * relevance and the recall estimate stays cautious.
+ * @param score - the model's decision value `w·x + b`
+ */
+export function correctedProbability(score: number, included: number, excluded: number, share = 0.5): number {
+  const z = score + Math.log(included / excluded) - Math.log(share / (1 - share))
+  return 1 / (1 + Math.exp(-z))
+}

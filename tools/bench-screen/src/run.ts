@@ -11,7 +11,7 @@
  */
 import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { parseArgs } from 'node:util'
@@ -50,6 +50,44 @@ async function runAsreview(dataset: ScreeningDataset, runs: ReadonlyArray<{ seed
   return out
 }
 
+interface AsreviewRun {
+  order: number[]
+  seconds: number
+  version: string
+}
+
+/**
+ * ASReview's runs of one review, reusing saved ones: a run is deterministic given the records,
+ * the priors and the seed (its orders were the same in separate processes), so a run saved under
+ * `<cache>/<review>-<seed>.json` with the same priors is read instead of run again; its time is
+ * the saved run's.
+ */
+async function cachedAsreview(dataset: ScreeningDataset, runs: ReadonlyArray<{ seed: number; priors: number[] }>, python: string, cache: string): Promise<Map<number, AsreviewRun & { cachedAt?: string }>> {
+  await mkdir(cache, { recursive: true })
+  const out = new Map<number, AsreviewRun & { cachedAt?: string }>()
+  const missing: Array<{ seed: number; priors: number[] }> = []
+  for (const run of runs) {
+    const file = join(cache, `${dataset.name}-${run.seed}.json`)
+    const saved = existsSync(file) ? (JSON.parse(await readFile(file, 'utf8')) as AsreviewRun & { priors: number[]; records: number; at: string }) : undefined
+    if (saved && saved.records === dataset.records.length && saved.priors.join(',') === run.priors.join(',')) {
+      out.set(run.seed, { order: saved.order, seconds: saved.seconds, version: saved.version, cachedAt: saved.at })
+    } else {
+      missing.push(run)
+    }
+  }
+  if (missing.length > 0) {
+    const fresh = await runAsreview(dataset, missing, python)
+    for (const run of missing) {
+      const r = fresh.get(run.seed)!
+      out.set(run.seed, r)
+      const file = join(cache, `${dataset.name}-${run.seed}.json`)
+      await writeFile(`${file}.tmp`, JSON.stringify({ ...r, priors: run.priors, records: dataset.records.length, at: new Date().toISOString() }))
+      await rename(`${file}.tmp`, file)
+    }
+  }
+  return out
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -59,6 +97,10 @@ async function main(): Promise<void> {
       'skip-asreview': { type: 'boolean', default: false },
       'no-bigrams': { type: 'boolean', default: false },
       python: { type: 'string', default: join(ROOT, '.venv', 'bin', 'python') },
+      'skip-pubmatch': { type: 'boolean', default: false },
+      'asreview-cache': { type: 'string', default: join(ROOT, 'results', 'asreview-cache') },
+      'pubmatch-cache': { type: 'string' },
+      'cached-only': { type: 'boolean', default: false },
       out: { type: 'string', default: join(ROOT, 'results') },
     },
   })
@@ -72,17 +114,41 @@ async function main(): Promise<void> {
   const results: ReviewResult[] = []
   const started = new Date()
   let version = ''
+  const incomplete: string[] = []
   for (const entry of entries) {
     const dataset = await readScreeningReview(entry)
     const truth = dataset.records.map((r) => r.label)
     const runs = seeds.map((seed) => ({ seed, priors: drawPriors(truth, seed) }))
-    const pubmatch = runs.map(({ seed, priors }) => {
+    // --cached-only: a table of the reviews whose every run is saved (both tools), the rest listed
+    if (values['cached-only']) {
+      const saved = (dir: string | undefined): boolean => dir !== undefined && seeds.every((seed) => existsSync(join(dir, `${dataset.name}-${seed}.json`)))
+      if (!saved(values['pubmatch-cache']) || !saved(values['asreview-cache'])) {
+        incomplete.push(dataset.name)
+        continue
+      }
+    }
+    const pubmatch: ToolRun[] = []
+    for (const { seed, priors } of values['skip-pubmatch'] ? [] : runs) {
+      // with --pubmatch-cache, a run saved there by another process (same records, priors, ranker) is read back
+      const file = values['pubmatch-cache'] === undefined ? undefined : join(values['pubmatch-cache'], `${dataset.name}-${seed}.json`)
+      const what = { ranker: values.ranker, bigrams: !values['no-bigrams'], priors, records: truth.length }
+      const saved = file !== undefined && existsSync(file) ? (JSON.parse(await readFile(file, 'utf8')) as typeof what & { order: number[]; msPerDecision: number }) : undefined
+      if (saved && JSON.stringify({ ranker: saved.ranker, bigrams: saved.bigrams, priors: saved.priors, records: saved.records }) === JSON.stringify(what)) {
+        pubmatch.push({ metrics: screeningMetrics(saved.order.map((i) => truth[i]!), truth.length - priors.length), msPerDecision: saved.msPerDecision, order: saved.order })
+        continue
+      }
       const result = simulateScreening(dataset, { seed, priors, ranker: values.ranker as RankerName, features: { bigrams: !values['no-bigrams'] } })
-      return { metrics: result.metrics, msPerDecision: mean(result.retrainMs), order: result.order }
-    })
+      const run = { metrics: result.metrics, msPerDecision: mean(result.retrainMs), order: result.order }
+      pubmatch.push(run)
+      if (file !== undefined) {
+        await mkdir(values['pubmatch-cache']!, { recursive: true })
+        await writeFile(`${file}.tmp`, JSON.stringify({ ...what, order: run.order, msPerDecision: run.msPerDecision, at: new Date().toISOString() }))
+        await rename(`${file}.tmp`, file)
+      }
+    }
     let asreview: ToolRun[] = []
     if (!values['skip-asreview']) {
-      const byseed = await runAsreview(dataset, runs, values.python)
+      const byseed = await cachedAsreview(dataset, runs, values.python, values['asreview-cache'])
       asreview = runs.map(({ seed }) => {
         const { order, seconds, version: v } = byseed.get(seed)!
         version = v
@@ -96,10 +162,11 @@ async function main(): Promise<void> {
     console.log(last)
   }
   const summary = [
-    `Command: \`pnpm --filter @pubmatch/bench-screen bench -- --reviews ${values.reviews} --seeds ${values.seeds} --ranker ${values.ranker}\``,
+    `Command: \`pnpm --filter @pubmatch/bench-screen bench -- --reviews ${values.reviews} --seeds ${values.seeds} --ranker ${values.ranker}${values['pubmatch-cache'] === undefined ? '' : ` --pubmatch-cache ${values['pubmatch-cache']}`}${values['cached-only'] ? ' --cached-only' : ''}\``,
     `Started ${started.toISOString()}, ${machineDescription()}; ASReview LAB ${version || '(skipped)'} (ELAS u4), pubmatch ranker \`${values.ranker}\`; seeds ${values.seeds}, each review's priors drawn once per seed and given to both tools; metrics: asreview-insights' definitions, priors excluded; per-review figures are the means over the seeds.`,
     '',
     values['skip-asreview'] ? 'ASReview skipped.' : table(results),
+    ...(incomplete.length > 0 ? ['', `Not in the table (--cached-only, some runs not saved): ${incomplete.join(', ')}.`] : []),
   ].join('\n')
   const file = join(ROOT, 'RESULTS.md')
   const previous = await readFile(file, 'utf8').catch(() => '# Screening benchmark results\n')

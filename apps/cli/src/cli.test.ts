@@ -91,13 +91,13 @@ describe.runIf(existsSync(bin))('pubmatch CLI (built)', () => {
     const malformed = '/search?q=' + encodeURIComponent('(colitis')
     const lenient = await startServerProcess(bin, args)
     try {
-      const plain = await (await fetch(`${lenient.url}/search?q=colitis`)).json()
+      const plain = (await (await fetch(`${lenient.url}/search?q=colitis`)).json()) as { total: number }
       const response = await fetch(`${lenient.url}${malformed}`)
       expect(response.status).toBe(200)
-      const body = await response.json()
+      const body = (await response.json()) as { total: number; warnings: Array<{ code: string }> }
       expect(body.total).toBe(plain.total)
       expect(body.total).toBeGreaterThan(0)
-      expect(body.warnings.map((w: { code: string }) => w.code)).toEqual(['QUERY_SYNTAX'])
+      expect(body.warnings.map((w) => w.code)).toEqual(['QUERY_SYNTAX'])
     } finally {
       await lenient.stop()
     }
@@ -106,7 +106,7 @@ describe.runIf(existsSync(bin))('pubmatch CLI (built)', () => {
     try {
       const response = await fetch(`${strict.url}${malformed}`)
       expect(response.status).toBe(400)
-      expect((await response.json()).code).toBe('QUERY_SYNTAX')
+      expect(((await response.json()) as { code: string }).code).toBe('QUERY_SYNTAX')
     } finally {
       await strict.stop()
     }

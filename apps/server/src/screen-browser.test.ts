@@ -68,6 +68,8 @@ describe.runIf(existsSync(CHROMIUM))('screening page in Chromium', () => {
       clicked.push([id, decision])
       await page.locator(button).click()
       await expect.poll(() => page.locator('#status').textContent()).toMatch(new RegExp(`^${clicked.length} of \\d+ screened`))
+      // the status and the next record arrive apart: read the next id only once it is shown
+      await expect.poll(() => title.getAttribute('data-id')).not.toBe(id)
     }
     await expect.poll(() => page.locator('#status').textContent()).toMatch(/: 2 included, 1 excluded$/)
     expect(await page.locator('#advice').textContent()).toMatch(/knee method/)

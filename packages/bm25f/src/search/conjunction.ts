@@ -26,7 +26,12 @@ import type { FieldwiseTerm, PreparedQuery } from '../scoring/term-scorer.ts'
 import { checkDeadline, type Deadline } from './deadline.ts'
 import type { ClauseSpec, ClauseTerm, MatchPlan } from './plan.ts'
 import { selectTop } from './select.ts'
-import { clauseFields, type FieldPostings, type TermAtATimeScratch } from './term-at-a-time.ts'
+import {
+  clauseFields,
+  readClause,
+  type FieldPostings,
+  type TermAtATimeScratch,
+} from './term-at-a-time.ts'
 import type { TopKOutput } from './top-heap.ts'
 
 /**
@@ -254,10 +259,17 @@ export function runConjunction(input: ConjunctionInput): TopKOutput {
     }
     scores[candidates[i]!] = sum
   }
-  const { docs, scores: hitScores } = selectTop(scores, candidates, n, input.limit, input.tieBetter, {
-    values: tf,
-    ties: clauseTouched,
-  })
+  const { docs, scores: hitScores } = selectTop(
+    scores,
+    candidates,
+    n,
+    input.limit,
+    input.tieBetter,
+    {
+      values: tf,
+      ties: clauseTouched,
+    },
+  )
   return {
     docs,
     scores: hitScores,
@@ -329,76 +341,4 @@ function moveCandidate(
     const row = done[k]! * capacity
     contributions[row + to] = contributions[row + from]!
   }
-}
-
-/**
- * Reads a clause's postings straight through into `tf` (its tf~ per document, stamped): the
- * term-at-a-time accumulation of one clause. Returns how many documents it touched (listed in
- * `clauseTouched`), or with `stampOnly` the stamp its documents carry in `tfStamp`.
- */
-function readClause(
-  scratch: TermAtATimeScratch,
-  clause: OpenClause,
-  lengthColumns: readonly Uint32Array[],
-  deadline: Deadline | undefined,
-  stampOnly = false,
-): number {
-  const { tf, tfStamp, clauseTouched, chunkDocs, chunkFreqs } = scratch
-  const stamp = scratch.nextStamp()
-  const term = clause.term
-  let count = 0
-  for (const { slot, cursors } of clause.fields) {
-    const w = term.weights[slot]!
-    const offset = term.offset[slot]!
-    const slope = term.slope[slot]!
-    const lengths = lengthColumns[slot]!
-    if (cursors.length === 1) {
-      const cursor = cursors[0]!
-      for (let m = cursor.nextDocs(chunkDocs, chunkFreqs); m > 0; m = cursor.nextDocs(chunkDocs, chunkFreqs)) {
-        for (let i = 0; i < m; i++) {
-          const d = chunkDocs[i]!
-          const part = (w * chunkFreqs[i]!) / (offset + slope * lengths[d]!)
-          if (tfStamp[d] === stamp) {
-            tf[d]! += part
-          } else {
-            tfStamp[d] = stamp
-            tf[d] = 0 + part
-            clauseTouched[count++] = d
-          }
-        }
-      }
-    } else {
-      // Several postings in one field (a truncated word): occurrences add up before the division.
-      const { occ, stamp: occStamp, touched: occTouched } = scratch.occ()
-      const field = scratch.nextStamp()
-      let occCount = 0
-      for (const cursor of cursors) {
-        checkDeadline(deadline)
-        for (let m = cursor.nextDocs(chunkDocs, chunkFreqs); m > 0; m = cursor.nextDocs(chunkDocs, chunkFreqs)) {
-          for (let i = 0; i < m; i++) {
-            const d = chunkDocs[i]!
-            if (occStamp[d] === field) {
-              occ[d]! += chunkFreqs[i]!
-            } else {
-              occStamp[d] = field
-              occ[d] = chunkFreqs[i]!
-              occTouched[occCount++] = d
-            }
-          }
-        }
-      }
-      for (let i = 0; i < occCount; i++) {
-        const d = occTouched[i]!
-        const part = (w * occ[d]!) / (offset + slope * lengths[d]!)
-        if (tfStamp[d] === stamp) {
-          tf[d]! += part
-        } else {
-          tfStamp[d] = stamp
-          tf[d] = 0 + part
-          clauseTouched[count++] = d
-        }
-      }
-    }
-  }
-  return stampOnly ? stamp : count
 }

@@ -28,7 +28,6 @@ import type { TopKOutput } from './top-heap.ts'
 /** Postings read at once: one block. */
 const CHUNK = 128
 
-
 /**
  * The per-document arrays of the term-at-a-time loop, reused by the searches of one reader (one
  * search at a time: searches are synchronous). Entries are valid only where their stamp is the
@@ -136,7 +135,7 @@ export function runTermAtATime(input: TermAtATimeInput): TopKOutput {
   const { reader, clauses, prepared, scoredFields, scratch, deadline } = input
   const slotOf = new Map(scoredFields.map((field, slot) => [field, slot]))
   const lengthColumns = scoredFields.map((field) => reader.fieldLengths(field))
-  const { scores, scoreStamp, tf, tfStamp, touched, clauseTouched, chunkDocs, chunkFreqs } = scratch
+  const { scores, scoreStamp, tf, touched, clauseTouched } = scratch
   const query = scratch.nextStamp()
   let touchedCount = 0
   let postingsScored = 0
@@ -148,70 +147,7 @@ export function runTermAtATime(input: TermAtATimeInput): TopKOutput {
     }
     checkDeadline(deadline)
     const term: FieldwiseTerm = prepared.terms[index]!.fieldwise!
-    const clause = scratch.nextStamp()
-    let clauseCount = 0
-    for (const { slot, cursors } of fields) {
-      const w = term.weights[slot]!
-      const offset = term.offset[slot]!
-      const slope = term.slope[slot]!
-      const lengths = lengthColumns[slot]!
-      if (cursors.length === 1) {
-        const cursor = cursors[0]!
-        for (
-          let n = cursor.nextDocs(chunkDocs, chunkFreqs);
-          n > 0;
-          n = cursor.nextDocs(chunkDocs, chunkFreqs)
-        ) {
-          for (let i = 0; i < n; i++) {
-            const d = chunkDocs[i]!
-            const part = (w * chunkFreqs[i]!) / (offset + slope * lengths[d]!)
-            if (tfStamp[d] === clause) {
-              tf[d]! += part
-            } else {
-              tfStamp[d] = clause
-              tf[d] = 0 + part
-              clauseTouched[clauseCount++] = d
-            }
-          }
-        }
-      } else {
-        // Several postings in one field (a truncated word's expansions): their occurrences add
-        // up to one occ(t, f) before the division, as `fillTfs` sums them.
-        const { occ, stamp: occStamp, touched: occTouched } = scratch.occ()
-        const field = scratch.nextStamp()
-        let occCount = 0
-        for (const cursor of cursors) {
-          checkDeadline(deadline) // a truncated word may have hundreds of postings lists
-          for (
-            let n = cursor.nextDocs(chunkDocs, chunkFreqs);
-            n > 0;
-            n = cursor.nextDocs(chunkDocs, chunkFreqs)
-          ) {
-            for (let i = 0; i < n; i++) {
-              const d = chunkDocs[i]!
-              if (occStamp[d] === field) {
-                occ[d]! += chunkFreqs[i]!
-              } else {
-                occStamp[d] = field
-                occ[d] = chunkFreqs[i]!
-                occTouched[occCount++] = d
-              }
-            }
-          }
-        }
-        for (let i = 0; i < occCount; i++) {
-          const d = occTouched[i]!
-          const part = (w * occ[d]!) / (offset + slope * lengths[d]!)
-          if (tfStamp[d] === clause) {
-            tf[d]! += part
-          } else {
-            tfStamp[d] = clause
-            tf[d] = 0 + part
-            clauseTouched[clauseCount++] = d
-          }
-        }
-      }
-    }
+    const clauseCount = readClause(scratch, { term, fields }, lengthColumns, deadline)
     const { k1, weight } = term
     for (let i = 0; i < clauseCount; i++) {
       const d = clauseTouched[i]!
@@ -279,4 +215,84 @@ export function clauseFields(
     }
   }
   return out.sort((a, b) => a.slot - b.slot)
+}
+
+/**
+ * Reads a clause's postings straight through into `tf` (its tf~ per document, stamped): the
+ * term-at-a-time accumulation of one clause. Returns how many documents it touched (listed in
+ * `clauseTouched`), or with `stampOnly` the stamp its documents carry in `tfStamp`.
+ */
+export function readClause(
+  scratch: TermAtATimeScratch,
+  clause: { readonly term: FieldwiseTerm; readonly fields: readonly FieldPostings[] },
+  lengthColumns: readonly Uint32Array[],
+  deadline: Deadline | undefined,
+  stampOnly = false,
+): number {
+  const { tf, tfStamp, clauseTouched, chunkDocs, chunkFreqs } = scratch
+  const stamp = scratch.nextStamp()
+  const term = clause.term
+  let count = 0
+  for (const { slot, cursors } of clause.fields) {
+    const w = term.weights[slot]!
+    const offset = term.offset[slot]!
+    const slope = term.slope[slot]!
+    const lengths = lengthColumns[slot]!
+    if (cursors.length === 1) {
+      const cursor = cursors[0]!
+      for (
+        let m = cursor.nextDocs(chunkDocs, chunkFreqs);
+        m > 0;
+        m = cursor.nextDocs(chunkDocs, chunkFreqs)
+      ) {
+        for (let i = 0; i < m; i++) {
+          const d = chunkDocs[i]!
+          const part = (w * chunkFreqs[i]!) / (offset + slope * lengths[d]!)
+          if (tfStamp[d] === stamp) {
+            tf[d]! += part
+          } else {
+            tfStamp[d] = stamp
+            tf[d] = 0 + part
+            clauseTouched[count++] = d
+          }
+        }
+      }
+    } else {
+      // Several postings in one field (a truncated word): occurrences add up before the division.
+      const { occ, stamp: occStamp, touched: occTouched } = scratch.occ()
+      const field = scratch.nextStamp()
+      let occCount = 0
+      for (const cursor of cursors) {
+        checkDeadline(deadline)
+        for (
+          let m = cursor.nextDocs(chunkDocs, chunkFreqs);
+          m > 0;
+          m = cursor.nextDocs(chunkDocs, chunkFreqs)
+        ) {
+          for (let i = 0; i < m; i++) {
+            const d = chunkDocs[i]!
+            if (occStamp[d] === field) {
+              occ[d]! += chunkFreqs[i]!
+            } else {
+              occStamp[d] = field
+              occ[d] = chunkFreqs[i]!
+              occTouched[occCount++] = d
+            }
+          }
+        }
+      }
+      for (let i = 0; i < occCount; i++) {
+        const d = occTouched[i]!
+        const part = (w * occ[d]!) / (offset + slope * lengths[d]!)
+        if (tfStamp[d] === stamp) {
+          tf[d]! += part
+        } else {
+          tfStamp[d] = stamp
+          tf[d] = 0 + part
+          clauseTouched[count++] = d
+        }
+      }
+    }
+  }
+  return stampOnly ? stamp : count
 }

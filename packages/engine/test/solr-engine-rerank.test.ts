@@ -59,7 +59,7 @@ describe.runIf(RUN)('a Solr-only engine reranking on the shards with a deployed 
   beforeAll(async () => {
     work = await mkdtemp(join(tmpdir(), 'pubmatch-solr-engine-rerank-'))
     const [started, sample] = await Promise.all([
-      startLocalCluster({ dir: join(work, 'cluster'), nodes: 2, heap: '1g' }),
+      startLocalCluster({ dir: join(work, 'cluster'), nodes: 2, heap: '1g', ownerPid: process.pid }),
       sampleIndex(work),
     ])
     cluster = started

@@ -56,7 +56,7 @@ describe.runIf(RUN)('a Solr-only engine over a local SolrCloud', () => {
   beforeAll(async () => {
     work = await mkdtemp(join(tmpdir(), 'pubmatch-solr-engine-'))
     const [started, sample] = await Promise.all([
-      startLocalCluster({ dir: join(work, 'cluster'), nodes: 2, heap: '1g' }),
+      startLocalCluster({ dir: join(work, 'cluster'), nodes: 2, heap: '1g', ownerPid: process.pid }),
       sampleIndex(work),
     ])
     cluster = started

@@ -60,7 +60,7 @@ describe.runIf(RUN)('Best Match with a query memory reranked inside SolrCloud', 
   beforeAll(async () => {
     work = await mkdtemp(join(tmpdir(), 'pubmatch-solr-rerank-memory-'))
     const [started, sample] = await Promise.all([
-      startLocalCluster({ dir: join(work, 'cluster'), nodes: 2, heap: '1g' }),
+      startLocalCluster({ dir: join(work, 'cluster'), nodes: 2, heap: '1g', ownerPid: process.pid }),
       sampleIndex(work),
     ])
     cluster = started

@@ -64,7 +64,7 @@ describe.runIf(RUN)('Best Match reranked inside SolrCloud against the embedded e
   beforeAll(async () => {
     work = await mkdtemp(join(tmpdir(), 'pubmatch-solr-rerank-'))
     const [started, sample] = await Promise.all([
-      startLocalCluster({ dir: join(work, 'cluster'), nodes: 2, heap: '1g' }),
+      startLocalCluster({ dir: join(work, 'cluster'), nodes: 2, heap: '1g', ownerPid: process.pid }),
       sampleIndex(work),
     ])
     cluster = started

@@ -58,7 +58,7 @@ describe.skipIf(!RUN)('the shard-side feature data in a local SolrCloud', () => 
   beforeAll(async () => {
     work = await mkdtemp(join(tmpdir(), 'pubmatch-shard-data-'))
     const [started, sample] = await Promise.all([
-      startLocalCluster({ dir: join(work, 'cluster'), nodes: 2, heap: '1g' }),
+      startLocalCluster({ dir: join(work, 'cluster'), nodes: 2, heap: '1g', ownerPid: process.pid }),
       sampleIndex(work),
     ])
     cluster = started

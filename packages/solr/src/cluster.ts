@@ -40,6 +40,13 @@ export interface LocalClusterOptions {
   readonly heap?: string
   /** Give up waiting for the cluster after this long (ms). Defaults to `180000`. */
   readonly timeoutMs?: number
+  /**
+   * A process whose exit shuts the cluster down (its JVM watches it): tests pass `process.pid`, so
+   * a run killed midway leaves no cluster behind. Unset, the cluster runs until
+   * {@link LocalCluster.shutdown} or {@link stopLocalCluster}. Has no effect when a cluster is
+   * already running in `dir` (it is attached as it is).
+   */
+  readonly ownerPid?: number
 }
 
 /** A running local cluster. */
@@ -79,6 +86,9 @@ export function javaBuilt(): boolean {
  *   (the JVM exited; its log is named)
  */
 export async function startLocalCluster(options: LocalClusterOptions): Promise<LocalCluster> {
+  if (options.ownerPid !== undefined && !(Number.isSafeInteger(options.ownerPid) && options.ownerPid >= 1)) {
+    throw new PubmatchError('INVALID_ARGUMENT', `ownerPid must be a process id (an integer ≥ 1), got ${String(options.ownerPid)}`)
+  }
   const dir = resolve(options.dir)
   const running = await readLocalCluster(dir)
   if (running !== undefined && (await alive(running))) {
@@ -110,6 +120,7 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
       dir,
       '--state',
       stateFile,
+      ...(options.ownerPid === undefined ? [] : ['--owner-pid', String(options.ownerPid)]),
     ],
     { detached: true, stdio: ['ignore', log, log] },
   )

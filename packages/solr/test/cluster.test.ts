@@ -33,7 +33,7 @@ describe.skipIf(!RUN)('a local SolrCloud', () => {
   beforeAll(async () => {
     work = await mkdtemp(join(tmpdir(), 'pubmatch-solr-'))
     const [started] = await Promise.all([
-      startLocalCluster({ dir: join(work, 'cluster'), nodes: 2, heap: '1g' }),
+      startLocalCluster({ dir: join(work, 'cluster'), nodes: 2, heap: '1g', ownerPid: process.pid }),
       (async () => {
         const store = await openCorpus(corpus(), { create: true })
         await ingestFiles(store, [samplePath('pubmed', 'medline16n0902.xml.gz'), samplePath('pubmed', 'medsamp2006.xml')], {

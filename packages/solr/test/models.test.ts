@@ -153,7 +153,7 @@ describe.runIf(RUN)('models deployed into a SolrCloud collection', () => {
   beforeAll(async () => {
     work = await mkdtemp(join(tmpdir(), 'pubmatch-solr-models-'))
     const [started] = await Promise.all([
-      startLocalCluster({ dir: join(work, 'cluster'), nodes: 2, heap: '1g' }),
+      startLocalCluster({ dir: join(work, 'cluster'), nodes: 2, heap: '1g', ownerPid: process.pid }),
       (async () => {
         const store = await openCorpus(join(work, 'corpus'), { create: true })
         await ingestFiles(store, [samplePath('pubmed', 'medline16n0902.xml.gz')], {

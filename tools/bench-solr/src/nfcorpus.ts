@@ -72,7 +72,7 @@ const load = [`before: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`]
 
 timings.push(['ingest (embedded)', pubmatch('ingest', nf('corpus.docs'), '-c', corpus, '-q').seconds])
 timings.push(['index (embedded)', pubmatch('index', '-c', corpus, '-i', index, '-q').seconds])
-const cluster = await startLocalCluster({ dir: join(work, 'solr'), nodes: 2, heap: '2g' })
+const cluster = await startLocalCluster({ dir: join(work, 'solr'), nodes: 2, heap: '2g', ownerPid: process.pid })
 try {
   const urls = cluster.urls().join(',')
   const backend = `solr://${cluster.urls()[0]!.replace(/^http:\/\//, '')}/nfcorpus`

@@ -293,7 +293,7 @@ function singleCore(client: SolrClient): SolrClient {
 export async function serveSolrReranked(request: RerankSolrCase): Promise<RerankSolr> {
   const rssStartMiB = rss()
   const errors: string[] = []
-  const cluster = await startLocalCluster({ dir: request.clusterDir })
+  const cluster = await startLocalCluster({ dir: request.clusterDir, ownerPid: process.pid })
   const counter = countingFetch()
   const client = createSolrClient({ urls: cluster.urls(), fetch: counter.fetch })
   const options: SolrFirstStageOptions = {

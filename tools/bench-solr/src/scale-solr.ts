@@ -65,7 +65,7 @@ export async function startFreshCluster(dir: string, heap: string): Promise<Loca
   if (existsSync(dir)) {
     rmSync(dir, { recursive: true, force: true })
   }
-  return startLocalCluster({ dir, nodes: 2, heap, timeoutMs: 300_000 })
+  return startLocalCluster({ dir, nodes: 2, heap, timeoutMs: 300_000, ownerPid: process.pid })
 }
 
 /**

@@ -51,7 +51,9 @@ import org.slf4j.LoggerFactory;
  * <p>Arguments: {@code --dir DIR} (required; ZooKeeper data, node homes, solr.log and the port
  * layout live here), {@code --state FILE} (required; JSON written when ready and after every node
  * start/stop, deleted on a clean shutdown), {@code --nodes N} (default 2), {@code --control-port P}
- * (default 0 = any free port), {@code --host 127.0.0.1} (loopback only).
+ * (default 0 = any free port), {@code --host 127.0.0.1} (loopback only), {@code --owner-pid P}
+ * (optional; the JVM shuts the cluster down and exits when process P exits, so a test run killed
+ * midway does not leave the cluster running; it refuses to start when P is not running).
  *
  * <p>Control API on {@code http://127.0.0.1:P}: {@code GET /status}, {@code POST /nodes/{i}/stop},
  * {@code POST /nodes/{i}/start} (optionally {@code ?wait=active}), {@code POST /shutdown}. Prints exactly one line, {@code
@@ -106,6 +108,7 @@ public final class LocalCluster {
     Path state;
     int controlPort = 0;
     String host = HOST;
+    long ownerPid = 0;
 
     static Options parse(String[] args) {
       Options o = new Options();
@@ -140,6 +143,16 @@ public final class LocalCluster {
             o.controlPort = parseInt(name, value);
             if (o.controlPort < 0 || o.controlPort > 65535) {
               throw new IllegalArgumentException("--control-port must be 0..65535");
+            }
+            break;
+          case "--owner-pid":
+            try {
+              o.ownerPid = Long.parseLong(value.trim());
+            } catch (NumberFormatException e) {
+              throw new IllegalArgumentException("--owner-pid: not a number: " + value);
+            }
+            if (o.ownerPid < 1) {
+              throw new IllegalArgumentException("--owner-pid must be a process id (>= 1)");
             }
             break;
           case "--host":
@@ -183,9 +196,12 @@ public final class LocalCluster {
       System.err.println("pubmatch-solr: " + e.getMessage());
       System.err.println(
           "usage: LocalCluster --dir DIR --state FILE [--nodes N] [--control-port P]"
-              + " [--host 127.0.0.1]");
+              + " [--host 127.0.0.1] [--owner-pid P]");
       System.exit(2);
       return;
+    }
+    if (options.ownerPid > 0) {
+      watchOwner(options.ownerPid);
     }
     try {
       Files.createDirectories(options.dir);
@@ -227,6 +243,27 @@ public final class LocalCluster {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+  }
+
+  /**
+   * Exits (running the shutdown hook, which stops the nodes and ZooKeeper) once process {@code
+   * pid} has exited; exits at once with status 3 when it is not running.
+   */
+  static void watchOwner(long pid) {
+    java.util.Optional<ProcessHandle> owner = ProcessHandle.of(pid);
+    if (owner.isEmpty() || !owner.get().isAlive()) {
+      System.err.println("pubmatch-solr: the owner process " + pid + " is not running");
+      System.exit(3);
+      return;
+    }
+    owner
+        .get()
+        .onExit()
+        .thenRun(
+            () -> {
+              System.err.println("pubmatch-solr: the owner process " + pid + " exited; shutting down");
+              System.exit(0);
+            });
   }
 
   // ---------------------------------------------------------------- environment

@@ -6,7 +6,11 @@
  * exact and at least as large); the run stops at the first difference.
  *
  * `node dist/compare.js --baseline /path/to/other/packages/bm25f/dist/index.js
+ *   [--baseline-index /path/to/other/packages/index/dist/index.js]
  *   [--corpus nfcorpus-x30] [--cells dev-any-1000,dev-any-500,bag-any-500,bag-all-500] [--rounds 5]`
+ *
+ * With `--baseline-index`, the baseline searches a reader of that build of `@pubmatch/index`
+ * (the same files, opened twice), so a change to the reader (postings, ids) is measured too.
  */
 import { existsSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
@@ -107,6 +111,7 @@ async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       baseline: { type: 'string' },
+      'baseline-index': { type: 'string' },
       corpus: { type: 'string', default: 'nfcorpus-x30' },
       cells: { type: 'string', default: 'dev-any-1000,dev-any-500,bag-any-500,bag-all-500' },
       rounds: { type: 'string', default: '5' },
@@ -132,10 +137,14 @@ async function main(): Promise<void> {
     await buildIndex(articles, dir, { fields: indexFields(spec) }, { maxBufferedDocs: spec.maxBufferedDocs, forceMergeTo: 1 })
   }
   const reader = await openIndex(dir)
+  const baselineReader =
+    values['baseline-index'] === undefined
+      ? reader
+      : await ((await import(pathToFileURL(values['baseline-index']).href)) as { openIndex: typeof openIndex }).openIndex(dir)
   const rows: string[][] = []
   for (const cell of cells) {
     // one searcher per build and cell, as the benchmark does
-    const baseline = other.createSearcher(reader)
+    const baseline = other.createSearcher(baselineReader)
     const current = createSearcher(reader)
     const search: Search[] = [(q, o) => baseline.search(q, o), (q, o) => current.search(q, o)]
     const querySet = await loadQuerySet(cell.set, sharedDataDir(), { measured: logQueries, warmup: 100 })
@@ -190,7 +199,7 @@ async function main(): Promise<void> {
     process.stderr.write(`compare: ${cell.name} done\n`)
   }
   process.stdout.write(
-    `# ${spec.label}: baseline vs this build, interleaved, ${rounds - 1} rounds reported (same hits and scores; totals the same or exact where the baseline's was a lower bound)\n\n` +
+    `# ${spec.label}: baseline${values['baseline-index'] === undefined ? '' : ' (its own index reader)'} vs this build, interleaved, ${rounds - 1} rounds reported (same hits and scores; totals the same or exact where the baseline's was a lower bound)\n\n` +
       markdownTable(
         [
           'cell',

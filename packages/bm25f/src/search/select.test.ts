@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { selectAscending, selectTop, type TieBetter } from './select.ts'
+import { SAMPLE_SIZE, selectAscending, selectTop, type TieBetter } from './select.ts'
 
 /** The reference: every candidate sorted by score descending, then the tie-break, cut at k. */
 function reference(
@@ -46,7 +46,7 @@ describe('selectTop', () => {
           fc.oneof(fc.constantFrom(0, -0, 1, 2.5), fc.double({ min: -5, max: 50, noNaN: true })),
           { minLength: 1, maxLength: 600 },
         ),
-        // from k ≥ n (all in) through selection to the heap (n > 8k)
+        // from k ≥ n (all in) to k ≪ n
         fc.integer({ min: 0, max: 700 }),
         fc.boolean(),
         fc.integer(),
@@ -70,15 +70,53 @@ describe('selectTop', () => {
     )
   })
 
-  it('takes both paths: selection and heap give the same hits', () => {
+  it('gives the k best of more candidates than it samples (strided samples, many ties)', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 2 * SAMPLE_SIZE, max: 6 * SAMPLE_SIZE }),
+        fc.integer({ min: 1, max: 3 * SAMPLE_SIZE }),
+        fc.integer({ min: 1, max: 40 }),
+        fc.integer({ min: 0, max: 1000 }),
+        (n, k, distinct, seed) => {
+          // few distinct scores: long runs of ties at the k-th score
+          const docScores = Float64Array.from({ length: n }, (_, d) => ((d * 7919 + seed) % distinct) / 4)
+          const candidates = Int32Array.from({ length: n }, (_, i) => (i * 1237 + seed) % n)
+          const unique = new Set(candidates).size === n
+          fc.pre(unique)
+          const out = selectTop(docScores, candidates, n, k, null, {
+            values: new Float64Array(n),
+            ties: new Int32Array(n),
+          })
+          const expected = reference(docScores, [...candidates], k, null)
+          expect([...out.docs]).toEqual(expected.map(([d]) => d))
+          expect([...out.scores]).toEqual(expected.map(([, s]) => s))
+        },
+      ),
+      { numRuns: 60, seed: 2811 },
+    )
+  })
+
+  it('takes both paths: a sampled guess that lets at least k through, and the quickselect fallback', () => {
     const docScores = Float64Array.from({ length: 2000 }, (_, d) => (d * 7919) % 101)
     const candidates = Int32Array.from({ length: 2000 }, (_, i) => (i * 1237) % 2000)
-    const scratch = { values: new Float64Array(2000), ties: new Int32Array(2000) }
-    for (const k of [10, 249, 250, 251, 1000]) {
-      // 2000 candidates: k < 250 goes through the heap, k ≥ 250 through selection
+    const scratch = { values: new Float64Array(2048), ties: new Int32Array(2048) }
+    for (const k of [1, 10, 249, 250, 251, 1000, 1999]) {
       const out = selectTop(docScores, candidates, 2000, k, null, scratch)
       const expected = reference(docScores, [...candidates], k, null)
       expect([...out.docs]).toEqual(expected.map(([d]) => d))
+    }
+    // 2,048 candidates, sampled every (2,048 / SAMPLE_SIZE)th: the sampled ones score 100 + d, the
+    // others d / 10, so the guess for k ≥ 1,000 lets through only the sampled ones that reach it
+    // (1.25 · k · SAMPLE_SIZE / 2,048 < k of them): the fallback must find the hits
+    const stride = 2048 / SAMPLE_SIZE
+    expect(stride).toBeGreaterThanOrEqual(2)
+    const skewed = Float64Array.from({ length: 2048 }, (_, d) => (d % stride === 0 ? 100 + d : d / 10))
+    const all = Int32Array.from({ length: 2048 }, (_, d) => d)
+    for (const k of [1000, 1100]) {
+      const out = selectTop(skewed, all, 2048, k, null, scratch)
+      const expected = reference(skewed, [...all], k, null)
+      expect([...out.docs]).toEqual(expected.map(([d]) => d))
+      expect([...out.scores]).toEqual(expected.map(([, s]) => s))
     }
   })
 

@@ -1,20 +1,12 @@
 /**
- * The top k of many scored documents: up to {@link SELECT_RATIO}·k candidates, without a heap
- * (the k-th best score by quickselect, the documents above it plus the best-tied ones at it);
- * beyond, through the bounded heap, whose threshold then rejects most candidates at once. Either
- * way the k are then sorted once. The order is the heap's (score descending, then the
- * tie-break), a total order, so the hits are exactly the heap's.
+ * The top k of many scored documents: a score below the k-th best guessed from a sample, the
+ * candidates reaching it collected and partially sorted (the k-th best score by quickselect over
+ * every candidate when the guess lets fewer than k through). The order is the bounded heap's
+ * (score descending, then the tie-break), a total order, so the hits are exactly the heap's.
  */
-import { TopHeap } from './top-heap.ts'
 
 /** `a` ranks before `b` among equal scores; `null` for ascending document number. */
 export type TieBetter = ((a: number, b: number) => boolean) | null
-
-/**
- * Candidates per hit up to which selection beats the heap (measured on NFCorpus ×30 dev queries,
- * 1,000 hits: about 2× faster at 5 candidates per hit, 1.4× slower at 65).
- */
-export const SELECT_RATIO = 8
 
 /** Partitions at or below this length are sorted by insertion. */
 const INSERTION = 16
@@ -64,19 +56,31 @@ export function selectAscending(values: Float64Array, n: number, t: number): num
 }
 
 /**
- * Sorts parallel arrays of hits best first: score descending, then the tie-break.
+ * Sorts parallel arrays of hits best first: score descending, then the tie-break; with `keep`
+ * below `n`, only the first `keep` places are made final (the best `keep` hits in order, the
+ * rest after them in no order): partitions wholly past them are left unsorted.
  * @param scores - the scores (reordered)
  * @param docs - their documents (reordered alike)
  * @param n - how many
  * @param tie - the tie-break
+ * @param keep - how many leading places must be sorted. Defaults to `n`.
  */
-export function sortHits(scores: Float64Array, docs: Int32Array, n: number, tie: TieBetter): void {
+export function sortHits(
+  scores: Float64Array,
+  docs: Int32Array,
+  n: number,
+  tie: TieBetter,
+  keep: number = n,
+): void {
   const before = (s1: number, d1: number, s2: number, d2: number): boolean =>
     s1 !== s2 ? s1 > s2 : tie === null ? d1 < d2 : tie(d1, d2)
   const stack: number[] = [0, n - 1]
   while (stack.length > 0) {
     let hi = stack.pop()!
     let lo = stack.pop()!
+    if (lo >= keep) {
+      continue
+    }
     while (hi - lo > INSERTION) {
       // Median of three as the pivot.
       const mid = (lo + hi) >>> 1
@@ -111,8 +115,10 @@ export function sortHits(scores: Float64Array, docs: Int32Array, n: number, tie:
           j--
         }
       }
-      // Loop on the larger side, push the smaller.
-      if (j - lo < hi - i) {
+      // Loop on the larger side, push the smaller (a right side wholly past `keep` is dropped).
+      if (i >= keep) {
+        hi = j
+      } else if (j - lo < hi - i) {
         if (i < hi) {
           stack.push(i, hi)
         }
@@ -145,8 +151,42 @@ export interface SelectScratch {
   readonly ties: Int32Array
 }
 
+/** Candidate scores sampled to guess a score below the k-th best. */
+export const SAMPLE_SIZE = 512
+
 /**
- * The best `k` of the candidates, best first.
+ * How many candidates, relative to k, the sampled score should let through: enough that at least
+ * k do almost always (else the exact fallback runs), few enough that sorting them stays cheap.
+ */
+const SAMPLE_MARGIN = 1.25
+
+/**
+ * A score that probably about `SAMPLE_MARGIN · k` candidates reach: the matching rank of an
+ * evenly spaced sample of their scores. Only a guess: {@link selectTop} checks that at least k
+ * candidates reach it.
+ */
+function sampledThreshold(
+  docScores: Float64Array,
+  candidates: Int32Array,
+  n: number,
+  k: number,
+  values: Float64Array,
+): number {
+  const stride = Math.max(1, Math.floor(n / SAMPLE_SIZE))
+  let size = 0
+  for (let i = 0; i < n; i += stride) {
+    values[size++] = docScores[candidates[i]!]!
+  }
+  const rank = Math.ceil(((k * size) / n) * SAMPLE_MARGIN)
+  return rank >= size ? Number.NEGATIVE_INFINITY : selectAscending(values, size, size - rank)
+}
+
+/**
+ * The best `k` of the candidates, best first. Beyond k candidates: a score below the k-th best is
+ * guessed from a sample ({@link SAMPLE_SIZE} scores); the candidates reaching it are collected and,
+ * when there are at least k of them, the k-th best score is at least the guess, so they hold
+ * every hit and a partial sort of them gives the k. Otherwise (a rare bad guess) the k-th best
+ * score is found by quickselect over every candidate.
  * @param docScores - each document's score, by document number
  * @param candidates - the scored documents (any order, no duplicates)
  * @param n - how many candidates
@@ -174,52 +214,55 @@ export function selectTop(
       docs[i] = d
       scores[i] = docScores[d]!
     }
-  } else if (n > SELECT_RATIO * k) {
-    const heap = new TopHeap(k, tie)
-    let threshold = Number.NEGATIVE_INFINITY
-    for (let i = 0; i < n; i++) {
-      const d = candidates[i]!
-      const s = docScores[d]!
-      if (s < threshold) {
-        continue // below the k-th score: cannot enter, whatever the tie-break
-      }
-      heap.offer(s, d)
-      threshold = heap.threshold
-    }
-    docs.set(heap.docs.subarray(0, m))
-    scores.set(heap.scores.subarray(0, m))
-  } else {
-    const values = scratch.values
-    for (let i = 0; i < n; i++) {
-      values[i] = docScores[candidates[i]!]!
-    }
-    const kth = selectAscending(values, n, n - k)
-    // Every candidate above the k-th score is in; of those at it, the best-tied fill the rest.
-    const ties = scratch.ties
-    let count = 0
-    let tied = 0
-    for (let i = 0; i < n; i++) {
-      const d = candidates[i]!
-      const s = docScores[d]!
-      if (s > kth) {
-        docs[count] = d
-        scores[count] = s
-        count++
-      } else if (s === kth) {
-        ties[tied++] = d
-      }
-    }
-    let chosen = ties.subarray(0, tied)
-    if (tied > m - count) {
-      chosen =
-        tie === null ? chosen.sort() : chosen.sort((a, b) => (tie(a, b) ? -1 : tie(b, a) ? 1 : 0))
-    }
-    for (let i = 0; count < m; i++) {
-      const d = chosen[i]!
-      docs[count] = d
-      scores[count] = docScores[d]!
+    sortHits(scores, docs, m, tie)
+    return { docs, scores }
+  }
+  const { values, ties } = scratch
+  const guess = sampledThreshold(docScores, candidates, n, k, values)
+  let count = 0
+  for (let i = 0; i < n; i++) {
+    const d = candidates[i]!
+    const s = docScores[d]!
+    if (s >= guess) {
+      values[count] = s
+      ties[count] = d
       count++
     }
+  }
+  if (count >= k) {
+    sortHits(values, ties, count, tie, m)
+    docs.set(ties.subarray(0, m))
+    scores.set(values.subarray(0, m))
+    return { docs, scores }
+  }
+  for (let i = 0; i < n; i++) {
+    values[i] = docScores[candidates[i]!]!
+  }
+  const kth = selectAscending(values, n, n - k)
+  // Every candidate above the k-th score is in; of those at it, the best-tied fill the rest.
+  count = 0
+  let tied = 0
+  for (let i = 0; i < n; i++) {
+    const d = candidates[i]!
+    const s = docScores[d]!
+    if (s > kth) {
+      docs[count] = d
+      scores[count] = s
+      count++
+    } else if (s === kth) {
+      ties[tied++] = d
+    }
+  }
+  let chosen = ties.subarray(0, tied)
+  if (tied > m - count) {
+    chosen =
+      tie === null ? chosen.sort() : chosen.sort((a, b) => (tie(a, b) ? -1 : tie(b, a) ? 1 : 0))
+  }
+  for (let i = 0; count < m; i++) {
+    const d = chosen[i]!
+    docs[count] = d
+    scores[count] = docScores[d]!
+    count++
   }
   sortHits(scores, docs, m, tie)
   return { docs, scores }

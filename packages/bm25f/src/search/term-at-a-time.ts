@@ -65,6 +65,11 @@ export class TermAtATimeScratch {
     this.clauseTouched = new Int32Array(maxDoc)
   }
 
+  /** The stamp {@link nextStamp} gave last. */
+  currentStamp(): number {
+    return this.stamp
+  }
+
   /** A stamp no entry holds yet. */
   nextStamp(): number {
     if (this.stamp >= 0x7ffffff0) {
@@ -147,21 +152,28 @@ export function runTermAtATime(input: TermAtATimeInput): TopKOutput {
     }
     checkDeadline(deadline)
     const term: FieldwiseTerm = prepared.terms[index]!.fieldwise!
-    const clauseCount = readClause(scratch, { term, fields }, lengthColumns, deadline)
-    const { k1, weight } = term
-    for (let i = 0; i < clauseCount; i++) {
-      const d = clauseTouched[i]!
-      const t = tf[d]!
-      const s = t === 0 ? 0 : (t / (k1 + t)) * weight
-      if (scoreStamp[d] === query) {
-        scores[d]! += s
-      } else {
-        scoreStamp[d] = query
-        scores[d] = 0 + s
-        touched[touchedCount++] = d
+    if (fields.some((group) => group.cursors.length !== 1)) {
+      // A truncated word (several postings in a field): the clause's tf~ first, then its scores.
+      const clauseCount = readClause(scratch, { term, fields }, lengthColumns, deadline)
+      const { k1, weight } = term
+      for (let i = 0; i < clauseCount; i++) {
+        const d = clauseTouched[i]!
+        const t = tf[d]!
+        const s = t === 0 ? 0 : (t / (k1 + t)) * weight
+        if (scoreStamp[d] === query) {
+          scores[d]! += s
+        } else {
+          scoreStamp[d] = query
+          scores[d] = 0 + s
+          touched[touchedCount++] = d
+        }
       }
+      postingsScored += clauseCount
+      continue
     }
-    postingsScored += clauseCount
+    const scored = scoreClause(scratch, term, fields, lengthColumns, deadline, query, touchedCount)
+    touchedCount = scored.touchedCount
+    postingsScored += scored.docs
   }
 
   // Top k: the clause scratch arrays are free now and serve as the selection's work arrays.
@@ -187,6 +199,84 @@ export function runTermAtATime(input: TermAtATimeInput): TopKOutput {
     visitedAll: true,
     strategy: 'termAtATime',
   }
+}
+
+/**
+ * Scores one clause into the search's accumulators, its last field fused with the scoring: the
+ * postings of the earlier fields go into `tf` (as {@link readClause} does), then each document of
+ * the last field gets its tf~ (the earlier fields' sum plus its part, the order of `readClause`),
+ * is scored and added at once; the earlier fields' documents it lacked are scored last. Each
+ * document's tf~, score and sum are the operations of `readClause` and the loop after it, in the
+ * same order on the same operands, so the same floats; only the order in which documents are
+ * reached differs. Every field has one postings list (a truncated word goes through
+ * `readClause` and the loop after it).
+ * @returns the search's touched count after the clause, and the clause's documents
+ */
+function scoreClause(
+  scratch: TermAtATimeScratch,
+  term: FieldwiseTerm,
+  fields: readonly FieldPostings[],
+  lengthColumns: readonly Uint32Array[],
+  deadline: Deadline | undefined,
+  query: number,
+  touchedIn: number,
+): { touchedCount: number; docs: number } {
+  const { scores, scoreStamp, tf, tfStamp, touched, clauseTouched, chunkDocs, chunkFreqs } = scratch
+  const { k1, weight } = term
+  let touchedCount = touchedIn
+  let earlier = 0
+  let stamp = -1
+  if (fields.length > 1) {
+    // The earlier fields' tf~ (stamped `stamp`, listed in `clauseTouched`).
+    earlier = readClause(scratch, { term, fields: fields.slice(0, -1) }, lengthColumns, deadline)
+    stamp = scratch.currentStamp()
+  }
+  const last = fields[fields.length - 1]!
+  const cursor = last.cursors[0]!
+  const w = term.weights[last.slot]!
+  const offset = term.offset[last.slot]!
+  const slope = term.slope[last.slot]!
+  const lengths = lengthColumns[last.slot]!
+  let docs = earlier
+  for (let m = cursor.nextDocs(chunkDocs, chunkFreqs); m > 0; m = cursor.nextDocs(chunkDocs, chunkFreqs)) {
+    for (let i = 0; i < m; i++) {
+      const d = chunkDocs[i]!
+      const part = (w * chunkFreqs[i]!) / (offset + slope * lengths[d]!)
+      let t: number
+      if (tfStamp[d] === stamp) {
+        t = tf[d]! + part
+        tfStamp[d] = 0 // scored here: not again below
+      } else {
+        t = 0 + part
+        docs++
+      }
+      const s = t === 0 ? 0 : (t / (k1 + t)) * weight
+      if (scoreStamp[d] === query) {
+        scores[d]! += s
+      } else {
+        scoreStamp[d] = query
+        scores[d] = 0 + s
+        touched[touchedCount++] = d
+      }
+    }
+  }
+  // The earlier fields' documents without the last field.
+  for (let i = 0; i < earlier; i++) {
+    const d = clauseTouched[i]!
+    if (tfStamp[d] !== stamp) {
+      continue
+    }
+    const t = tf[d]!
+    const s = t === 0 ? 0 : (t / (k1 + t)) * weight
+    if (scoreStamp[d] === query) {
+      scores[d]! += s
+    } else {
+      scoreStamp[d] = query
+      scores[d] = 0 + s
+      touched[touchedCount++] = d
+    }
+  }
+  return { touchedCount, docs }
 }
 
 /**

@@ -23,7 +23,17 @@ export function writeDocIds(ids: readonly string[], out: ByteWriter): void {
   }
 }
 
-/** Reads `.ids`: ids decode on first use; the id → document map is built on first lookup. */
+/**
+ * Bytes of the id blob per string that ids are sliced from. A slice of a string is a JS-side
+ * copy or view, several times cheaper than a native decode per id; chunks are made on first use,
+ * so only the parts of the blob that searches return are held twice.
+ */
+export const ID_CHUNK_BYTES: number = 1 << 16
+
+/**
+ * Reads `.ids`: ids decode on first use (sliced from the Latin-1 string of their 64 KiB chunk of
+ * the blob when that chunk is ASCII); the id → document map is built on first lookup.
+ */
 export class DocIdsReader {
   /** Documents in the segment. */
   readonly count: number
@@ -31,6 +41,8 @@ export class DocIdsReader {
   private readonly offsetsAt: number
   private readonly blobAt: number
   private all: string[] | undefined
+  /** Per chunk of the blob: its text when ASCII, `null` when not, `undefined` until first used. */
+  private readonly chunks: (string | null | undefined)[] = []
   private byId: Map<string, number> | undefined
   private duplicates: Map<string, number[]> = new Map()
 
@@ -55,7 +67,35 @@ export class DocIdsReader {
     }
     const start = readU32(this.bytes, this.offsetsAt + 4 * doc)
     const end = readU32(this.bytes, this.offsetsAt + 4 * doc + 4)
+    const c = Math.floor(start / ID_CHUNK_BYTES)
+    const from = c * ID_CHUNK_BYTES
+    if (end <= from + ID_CHUNK_BYTES) {
+      const text = this.chunks[c] ?? this.chunkText(c)
+      if (text !== null) {
+        return text.slice(start - from, end - from)
+      }
+    }
     return decodeUtf8Range(this.bytes, this.blobAt + start, this.blobAt + end)
+  }
+
+  /** Chunk `c` of the blob as text if it is ASCII (Latin-1 and UTF-8 agree there), else `null`. */
+  private chunkText(c: number): string | null {
+    const blobEnd = this.blobAt + readU32(this.bytes, this.offsetsAt + 4 * this.count)
+    const start = this.blobAt + c * ID_CHUNK_BYTES
+    const end = Math.min(blobEnd, start + ID_CHUNK_BYTES)
+    let text: string | null = null
+    let ascii = true
+    for (let i = start; i < end; i++) {
+      if (this.bytes[i]! >= 0x80) {
+        ascii = false
+        break
+      }
+    }
+    if (ascii) {
+      text = decodeUtf8Range(this.bytes, start, end)
+    }
+    this.chunks[c] = text
+    return text
   }
 
   /** Every id in document order. */

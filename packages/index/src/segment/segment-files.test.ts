@@ -5,7 +5,7 @@ import { ByteWriter } from '../io/byte-writer.ts'
 import { readU32 } from '../io/byte-reader.ts'
 import { FORMAT_VERSION, finishFile, headerVersion, startFile, verifyFile } from '../io/file-format.ts'
 import type { StoredDocument } from '../schema/config.ts'
-import { DocIdsReader, writeDocIds } from './doc-ids.ts'
+import { DocIdsReader, ID_CHUNK_BYTES, writeDocIds } from './doc-ids.ts'
 import { DocValuesReader, writeDocValues } from './doc-values.ts'
 import { LiveDocs } from './live-docs.ts'
 import { NormsReader, writeNorms } from './norms.ts'
@@ -181,6 +181,34 @@ describe('doc ids', () => {
     expect(reader.docsOf('12345')).toEqual([2])
     expect(reader.docsOf('nope')).toEqual([])
     expect(reader.ids()).toEqual(ids)
+  })
+
+  it('reads ids across chunks of the blob: ASCII ones, one non-ASCII chunk and ids that straddle chunk ends', () => {
+    // ids of 5 to 17 bytes; one non-ASCII id in the second chunk
+    const ids = Array.from({ length: 3 * (ID_CHUNK_BYTES / 8) }, (_, i) => `PMID-${i}`.padEnd(5 + (i % 13), 'x'))
+    const special = Math.floor((ID_CHUNK_BYTES * 1.5) / 11)
+    ids[special] = 'müller-ü'
+    const { bytes, body } = framed((o) => writeDocIds(ids, o))
+    const reader = new DocIdsReader(Buffer.from(bytes), body)
+    // where each id's bytes start and end in the blob, to count the cases covered
+    let at = 0
+    let straddling = 0
+    const chunkOf = new Set<number>()
+    for (const id of ids) {
+      const end = at + Buffer.byteLength(id)
+      if (Math.floor(at / ID_CHUNK_BYTES) !== Math.floor((end - 1) / ID_CHUNK_BYTES)) {
+        straddling++
+      }
+      chunkOf.add(Math.floor(at / ID_CHUNK_BYTES))
+      at = end
+    }
+    expect(straddling).toBeGreaterThan(1)
+    expect(chunkOf.size).toBeGreaterThan(2)
+    // out of order, so chunks are made on demand in any order
+    const backwards = ids.map((_, i) => i).filter((i) => i % 7 === 3).reverse()
+    expect(backwards.map((i) => reader.id(i))).toEqual(backwards.map((i) => ids[i]))
+    expect(ids.map((_, i) => reader.id(i))).toEqual(ids)
+    expect(reader.id(special)).toBe('müller-ü')
   })
 })
 

@@ -74,6 +74,8 @@ export interface CompileContext {
   readonly maxExpansions: number
   readonly now: Date
   readonly warn: (warning: SearchWarning) => void
+  /** Analyses query text (a searcher's cache of `analyzer.analyze`); `analyzer.analyze` without it. */
+  readonly analyze?: (analyzer: Analyzer, text: string) => readonly AnalyzedToken[]
 }
 
 /** A term whose text has nothing searchable (stop words only): dropped by its parent. */
@@ -621,9 +623,11 @@ class Compiler {
     const kept = (token: AnalyzedToken): boolean =>
       (joined || !isJoinedToken(token)) &&
       (stop.size === 0 || !stop.has((token.original ?? token.term).toLowerCase()))
+    const analyze = this.ctx.analyze
+    const tokensOf = (t: string): readonly AnalyzedToken[] =>
+      analyze === undefined ? analyzer.analyze(t) : analyze(analyzer, t)
     if (!text.includes('*')) {
-      return analyzer
-        .analyze(text)
+      return tokensOf(text)
         .filter(kept)
         .map((token) => {
           const alternatives = [token.term]
@@ -655,7 +659,7 @@ class Compiler {
         continue
       }
       let span = 0
-      for (const token of analyzer.analyze(word)) {
+      for (const token of tokensOf(word)) {
         span = Math.max(span, token.position + (token.positionLength ?? 1))
         if (!kept(token)) {
           continue

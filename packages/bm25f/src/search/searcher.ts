@@ -19,6 +19,7 @@ import type { PreparedQuery } from '../scoring/term-scorer.ts'
 import { allFieldsOf, compileQuery, filterPlan, type CompileContext } from './compile.ts'
 import { mapQueryTerms } from '../query/term-mapping.ts'
 import { QUESTION_STOPWORDS } from './question-stopwords.ts'
+import { QueryAnalysisCache } from './query-analysis-cache.ts'
 import { LengthRangeMin } from './length-bounds.ts'
 import { TermAtATimeScratch } from './term-at-a-time.ts'
 import { andPlan, planCoverage, type ClauseSpec, type MatchPlan } from './plan.ts'
@@ -231,6 +232,7 @@ function compileContext(
   settings: SearchSettings,
   warnings: SearchWarning[],
   fields: { readonly general: readonly string[]; readonly text: readonly string[] },
+  analysis: QueryAnalysisCache,
 ): CompileContext {
   // the PubMed fields only a tag searches are neither default nor scored fields
   const scoredFields =
@@ -267,6 +269,7 @@ function compileContext(
     maxExpansions: settings.maxExpansions,
     now: options.now ?? new Date(),
     warn: (warning) => warnings.push(warning),
+    analyze: (analyzer, text) => analysis.analyze(analyzer, text),
   }
 }
 
@@ -414,6 +417,8 @@ class Searcher implements FirstStageRanker {
   /** The schema's fields that a tag alone searches are left out of; text fields among them. */
   private readonly generalFields: readonly string[]
   private readonly textFields: readonly string[]
+  /** Query texts analysed by built-in analyzers (bounded; see `QueryAnalysisCache`). */
+  private readonly analysis = new QueryAnalysisCache()
   /** The term-at-a-time loop's per-document arrays, made on its first search. */
   private scratch: TermAtATimeScratch | null = null
 
@@ -452,10 +457,14 @@ class Searcher implements FirstStageRanker {
     const warnings: SearchWarning[] = []
     const settings = searchSettings(options, (ranker) => this.scorerOf(ranker))
     const read = readQuery(query, options, warnings)
-    const ctx = compileContext(reader, options, settings, warnings, {
-      general: this.generalFields,
-      text: this.textFields,
-    })
+    const ctx = compileContext(
+      reader,
+      options,
+      settings,
+      warnings,
+      { general: this.generalFields, text: this.textFields },
+      this.analysis,
+    )
     // automatic term mapping of a query given as text (a tree is searched as given)
     const mapped =
       options.termMapping === undefined || typeof query !== 'string'

@@ -143,7 +143,8 @@ const FILTER_NAMES = PUBMED_FILTERS.map((filter) => filter.value).join(', ')
 class Compiler {
   private readonly ctx: CompileContext
   private readonly reader: IndexReader
-  private readonly textFields: readonly string[]
+  /** [tw]: the text fields of an untagged search (not affiliations, grants, … : tag-only fields); made when first needed. */
+  private twFields: readonly string[] | null = null
   private readonly scored: ReadonlySet<string>
   private readonly clauses = new Map<string, ClauseSpec>()
   private readonly analyzers = new Map<string, Analyzer>()
@@ -151,10 +152,6 @@ class Compiler {
   constructor(ctx: CompileContext) {
     this.ctx = ctx
     this.reader = ctx.reader
-    // [tw]: the text fields of an untagged search (not affiliations, grants, … : tag-only fields)
-    this.textFields = ctx.reader.schema.fields
-      .filter((f) => !f.keyword && !TAG_ONLY.has(f.name))
-      .map((f) => f.name)
     this.scored = new Set(ctx.scoredFields)
   }
 
@@ -218,7 +215,10 @@ class Compiler {
       return this.ctx.allFields
     }
     if (tag === 'tw') {
-      return this.textFields
+      this.twFields ??= this.reader.schema.fields
+        .filter((f) => !f.keyword && !TAG_ONLY.has(f.name))
+        .map((f) => f.name)
+      return this.twFields
     }
     const listed = Object.hasOwn(this.ctx.tagFields, tag) ? this.ctx.tagFields[tag]! : []
     return listed.filter((field) => this.reader.hasField(field))

@@ -121,12 +121,21 @@ const frozenAverages = new WeakMap<CollectionStats, Float64Array>()
  * derived from them can be kept (a searcher freezes the statistics it prepares queries with).
  */
 export function isFrozenCollection(collection: CollectionStats): boolean {
-  return (
+  if (deepFrozen.has(collection)) {
+    return true
+  }
+  const frozen =
     Object.isFrozen(collection) &&
     Object.isFrozen(collection.fields) &&
     collection.fields.every((field) => Object.isFrozen(field))
-  )
+  if (frozen) {
+    deepFrozen.add(collection) // an object cannot be unfrozen: the answer holds for good
+  }
+  return frozen
 }
+
+/** Collections found deep-frozen (asked every search: checked once each). */
+const deepFrozen = new WeakSet<CollectionStats>()
 
 /**
  * @internal Checks collection statistics; returns the mean length of each field (read only: the

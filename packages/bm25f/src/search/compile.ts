@@ -74,6 +74,8 @@ export interface CompileContext {
   readonly maxExpansions: number
   readonly now: Date
   readonly warn: (warning: SearchWarning) => void
+  /** Analyses query text (a searcher's cache of `analyzer.analyze`); `analyzer.analyze` without it. */
+  readonly analyze?: (analyzer: Analyzer, text: string) => readonly AnalyzedToken[]
 }
 
 /** A term whose text has nothing searchable (stop words only): dropped by its parent. */
@@ -141,7 +143,8 @@ const FILTER_NAMES = PUBMED_FILTERS.map((filter) => filter.value).join(', ')
 class Compiler {
   private readonly ctx: CompileContext
   private readonly reader: IndexReader
-  private readonly textFields: readonly string[]
+  /** [tw]: the text fields of an untagged search (not affiliations, grants, … : tag-only fields); made when first needed. */
+  private twFields: readonly string[] | null = null
   private readonly scored: ReadonlySet<string>
   private readonly clauses = new Map<string, ClauseSpec>()
   private readonly analyzers = new Map<string, Analyzer>()
@@ -149,10 +152,6 @@ class Compiler {
   constructor(ctx: CompileContext) {
     this.ctx = ctx
     this.reader = ctx.reader
-    // [tw]: the text fields of an untagged search (not affiliations, grants, … : tag-only fields)
-    this.textFields = ctx.reader.schema.fields
-      .filter((f) => !f.keyword && !TAG_ONLY.has(f.name))
-      .map((f) => f.name)
     this.scored = new Set(ctx.scoredFields)
   }
 
@@ -216,7 +215,10 @@ class Compiler {
       return this.ctx.allFields
     }
     if (tag === 'tw') {
-      return this.textFields
+      this.twFields ??= this.reader.schema.fields
+        .filter((f) => !f.keyword && !TAG_ONLY.has(f.name))
+        .map((f) => f.name)
+      return this.twFields
     }
     const listed = Object.hasOwn(this.ctx.tagFields, tag) ? this.ctx.tagFields[tag]! : []
     return listed.filter((field) => this.reader.hasField(field))
@@ -621,9 +623,11 @@ class Compiler {
     const kept = (token: AnalyzedToken): boolean =>
       (joined || !isJoinedToken(token)) &&
       (stop.size === 0 || !stop.has((token.original ?? token.term).toLowerCase()))
+    const analyze = this.ctx.analyze
+    const tokensOf = (t: string): readonly AnalyzedToken[] =>
+      analyze === undefined ? analyzer.analyze(t) : analyze(analyzer, t)
     if (!text.includes('*')) {
-      return analyzer
-        .analyze(text)
+      return tokensOf(text)
         .filter(kept)
         .map((token) => {
           const alternatives = [token.term]
@@ -655,7 +659,7 @@ class Compiler {
         continue
       }
       let span = 0
-      for (const token of analyzer.analyze(word)) {
+      for (const token of tokensOf(word)) {
         span = Math.max(span, token.position + (token.positionLength ?? 1))
         if (!kept(token)) {
           continue

@@ -193,7 +193,7 @@ export function runConjunction(input: ConjunctionInput): TopKOutput {
     const row = clause.index * capacity
     let kept = 0
     if (clause.cost < ADVANCE_MIN_POSTINGS_PER_CANDIDATE * n) {
-      const stamp = readClause(scratch, clause, lengthColumns, deadline, true)
+      const stamp = readCandidates(scratch, clause, lengthColumns, candidates, n, deadline)
       for (let i = 0; i < n; i++) {
         const d = candidates[i]!
         if (tfStamp[d] !== stamp) {
@@ -281,6 +281,63 @@ export function runConjunction(input: ConjunctionInput): TopKOutput {
     visitedAll: true,
     strategy: 'intersection',
   }
+}
+
+/**
+ * Reads a clause's postings straight through, as `readClause` does, but adds up its tf~ only for
+ * the candidates (marked first in `scoreStamp`, free until the scores are summed): the same
+ * operations in the same order for those documents, so the same values, and none for the others.
+ * Returns the stamp the candidates it holds carry in `tfStamp`.
+ * @param scratch - the per-document arrays
+ * @param clause - the clause, opened
+ * @param lengthColumns - field lengths per scored field
+ * @param candidates - the candidates
+ * @param n - how many
+ * @param deadline - checked per field
+ */
+function readCandidates(
+  scratch: TermAtATimeScratch,
+  clause: OpenClause,
+  lengthColumns: readonly Uint32Array[],
+  candidates: Int32Array,
+  n: number,
+  deadline: Deadline | undefined,
+): number {
+  if (clause.fields.some((group) => group.cursors.length !== 1)) {
+    return readClause(scratch, clause, lengthColumns, deadline, true)
+  }
+  const { tf, tfStamp, scoreStamp, chunkDocs, chunkFreqs } = scratch
+  // both stamps first: a wrap-around reset by the second leaves no mark behind
+  const mark = scratch.nextStamp()
+  const stamp = scratch.nextStamp()
+  for (let i = 0; i < n; i++) {
+    scoreStamp[candidates[i]!] = mark
+  }
+  const term = clause.term
+  for (const { slot, cursors } of clause.fields) {
+    checkDeadline(deadline)
+    const w = term.weights[slot]!
+    const offset = term.offset[slot]!
+    const slope = term.slope[slot]!
+    const lengths = lengthColumns[slot]!
+    const cursor = cursors[0]!
+    for (let m = cursor.nextDocs(chunkDocs, chunkFreqs); m > 0; m = cursor.nextDocs(chunkDocs, chunkFreqs)) {
+      for (let i = 0; i < m; i++) {
+        const d = chunkDocs[i]!
+        if (scoreStamp[d] !== mark) {
+          continue
+        }
+        const part = (w * chunkFreqs[i]!) / (offset + slope * lengths[d]!)
+        if (tfStamp[d] === stamp) {
+          tf[d]! += part
+        } else {
+          tfStamp[d] = stamp
+          tf[d] = 0 + part
+        }
+      }
+    }
+  }
+  return stamp
 }
 
 /**

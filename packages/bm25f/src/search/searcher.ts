@@ -19,6 +19,7 @@ import type { PreparedQuery } from '../scoring/term-scorer.ts'
 import { allFieldsOf, compileQuery, filterPlan, type CompileContext } from './compile.ts'
 import { mapQueryTerms } from '../query/term-mapping.ts'
 import { QUESTION_STOPWORDS } from './question-stopwords.ts'
+import { QueryAnalysisCache } from './query-analysis-cache.ts'
 import { LengthRangeMin } from './length-bounds.ts'
 import { TermAtATimeScratch } from './term-at-a-time.ts'
 import { andPlan, planCoverage, type ClauseSpec, type MatchPlan } from './plan.ts'
@@ -126,6 +127,9 @@ function readQuery(
   })
 }
 
+/** How many lists of default fields a searcher remembers `[all]`'s fields for. */
+const ALL_FIELDS_CACHE_SIZE = 64
+
 /** How many clause document frequencies a searcher remembers (n(t) over several fields scans postings). */
 const DOC_FREQ_CACHE_SIZE = 50_000
 
@@ -230,7 +234,13 @@ function compileContext(
   options: SearchOptions,
   settings: SearchSettings,
   warnings: SearchWarning[],
-  fields: { readonly general: readonly string[]; readonly text: readonly string[] },
+  fields: {
+    readonly general: readonly string[]
+    readonly text: readonly string[]
+    /** `allFieldsOf` the default fields (a searcher's cache). */
+    readonly all: (defaultFields: readonly string[]) => readonly string[]
+  },
+  analysis: QueryAnalysisCache,
 ): CompileContext {
   // the PubMed fields only a tag searches are neither default nor scored fields
   const scoredFields =
@@ -247,15 +257,16 @@ function compileContext(
   } else {
     queryAnalyzer = options.queryAnalyzer
   }
+  let allFields: readonly string[] | undefined
   return {
     reader,
     match: settings.match,
     scoredFields,
     defaultFields,
-    allFields: allFieldsOf(
-      defaultFields,
-      reader.schema.fields.map((f) => f.name),
-    ),
+    // only [all] asks for them
+    get allFields(): readonly string[] {
+      return (allFields ??= fields.all(defaultFields))
+    },
     tagFields:
       options.tagFields === undefined ? PUBMED_TAG_FIELDS : { ...PUBMED_TAG_FIELDS, ...options.tagFields },
     queryAnalyzer,
@@ -267,6 +278,7 @@ function compileContext(
     maxExpansions: settings.maxExpansions,
     now: options.now ?? new Date(),
     warn: (warning) => warnings.push(warning),
+    analyze: (analyzer, text) => analysis.analyze(analyzer, text),
   }
 }
 
@@ -414,6 +426,10 @@ class Searcher implements FirstStageRanker {
   /** The schema's fields that a tag alone searches are left out of; text fields among them. */
   private readonly generalFields: readonly string[]
   private readonly textFields: readonly string[]
+  /** `[all]`'s fields per list of default fields. */
+  private readonly allFieldsCache = new Map<string, readonly string[]>()
+  /** Query texts analysed by built-in analyzers (bounded; see `QueryAnalysisCache`). */
+  private readonly analysis = new QueryAnalysisCache()
   /** The term-at-a-time loop's per-document arrays, made on its first search. */
   private scratch: TermAtATimeScratch | null = null
 
@@ -423,6 +439,20 @@ class Searcher implements FirstStageRanker {
     const general = reader.schema.fields.filter((f) => !TAG_ONLY.has(f.name))
     this.generalFields = general.map((f) => f.name)
     this.textFields = general.filter((f) => !f.keyword).map((f) => f.name)
+  }
+
+  /** What `[all]` searches for a list of default fields (`allFieldsOf`), made once per list. */
+  private allFieldsOf(defaultFields: readonly string[]): readonly string[] {
+    const key = defaultFields.join('\u0000')
+    let fields = this.allFieldsCache.get(key)
+    if (fields === undefined) {
+      fields = Object.freeze(allFieldsOf(defaultFields, this.reader.schema.fields.map((f) => f.name)))
+      if (this.allFieldsCache.size >= ALL_FIELDS_CACHE_SIZE) {
+        this.allFieldsCache.delete(this.allFieldsCache.keys().next().value!)
+      }
+      this.allFieldsCache.set(key, fields)
+    }
+    return fields
   }
 
   /** The scorer of a ranker option, made once per name or configuration object. */
@@ -452,10 +482,14 @@ class Searcher implements FirstStageRanker {
     const warnings: SearchWarning[] = []
     const settings = searchSettings(options, (ranker) => this.scorerOf(ranker))
     const read = readQuery(query, options, warnings)
-    const ctx = compileContext(reader, options, settings, warnings, {
-      general: this.generalFields,
-      text: this.textFields,
-    })
+    const ctx = compileContext(
+      reader,
+      options,
+      settings,
+      warnings,
+      { general: this.generalFields, text: this.textFields, all: (defaults) => this.allFieldsOf(defaults) },
+      this.analysis,
+    )
     // automatic term mapping of a query given as text (a tree is searched as given)
     const mapped =
       options.termMapping === undefined || typeof query !== 'string'

@@ -60,7 +60,11 @@ export const bitpackCodec: BlockCodec = {
     }
     words[wordCount - 1] = 0
     words[wordCount] = 0
-    wordBytes.set(bytes.subarray(p, p + byteCount))
+    // byte by byte: a view of `bytes` per block (`subarray`) costs more than copying a block
+    const wb = wordBytes
+    for (let i = 0; i < byteCount; i++) {
+      wb[i] = bytes[p + i]!
+    }
     const w = words
     if (bits === 32) {
       for (let i = 0; i < count; i++) {

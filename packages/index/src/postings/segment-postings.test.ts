@@ -130,6 +130,44 @@ describe.each(codecs)('SegmentPostings (%s)', (codec) => {
     )
   })
 
+  it('gives the same frequencies, positions and bulk reads whatever was asked for before in the block', () => {
+    // frequencies are decoded when first needed: advance without freq(), then positions() or nextDocs()
+    fc.assert(
+      fc.property(
+        postingsArb,
+        fc.array(fc.record({ gap: fc.nat({ max: 3000 }), ask: fc.constantFrom('none', 'freq', 'positions', 'bulk') }), { maxLength: 30 }),
+        (postings, steps) => {
+          const { source, info } = encode(postings, codec)
+          const cursor = new SegmentPostings(source, info)
+          const docs = new Int32Array(7)
+          const freqs = new Int32Array(7)
+          let target = 0
+          for (const { gap, ask } of steps) {
+            target += gap
+            const at = postings.findIndex((p) => p.doc >= Math.max(target, cursor.docID()))
+            const doc = cursor.advance(target)
+            expect(doc).toBe(at < 0 ? NO_MORE_DOCS : postings[at]!.doc)
+            if (at < 0) {
+              break
+            }
+            if (ask === 'freq') {
+              expect(cursor.freq()).toBe(postings[at]!.positions.length)
+            } else if (ask === 'positions') {
+              expect([...cursor.positions()]).toEqual(postings[at]!.positions)
+            } else if (ask === 'bulk') {
+              const n = cursor.nextDocs(docs, freqs)
+              const expected = postings.slice(at + 1, at + 1 + n)
+              expect([...docs.subarray(0, n)]).toEqual(expected.map((p) => p.doc))
+              expect([...freqs.subarray(0, n)]).toEqual(expected.map((p) => p.positions.length))
+              target = cursor.docID() + 1
+            }
+          }
+        },
+      ),
+      { numRuns: 80 },
+    )
+  })
+
   it('advances to the first document at or after each target', () => {
     fc.assert(
       fc.property(postingsArb, fc.array(fc.nat({ max: 400_000 }), { maxLength: 20 }), (postings, rawTargets) => {

@@ -89,6 +89,8 @@ export class SegmentPostings implements PostingsCursor {
   private readonly blocksStart: number
   private readonly docs: Int32Array
   private readonly freqs: Int32Array
+  /** Where the current block's frequencies start in `.pst` while not decoded yet, else -1. */
+  private freqsAt = -1
   private doc = -1
   private block = -1
   private index = -1
@@ -156,6 +158,9 @@ export class SegmentPostings implements PostingsCursor {
     const from = this.index + 1
     const n = Math.min(docs.length, this.count - from)
     const blockDocs = this.docs
+    if (this.freqsAt >= 0) {
+      this.decodeFreqs()
+    }
     const blockFreqs = this.freqs
     for (let i = 0; i < n; i++) {
       docs[i] = blockDocs[from + i]!
@@ -227,7 +232,13 @@ export class SegmentPostings implements PostingsCursor {
   }
 
   freq(): number {
-    return this.index >= 0 && this.index < this.count ? this.freqs[this.index]! : 0
+    if (this.index < 0 || this.index >= this.count) {
+      return 0
+    }
+    if (this.freqsAt >= 0) {
+      this.decodeFreqs()
+    }
+    return this.freqs[this.index]!
   }
 
   positions(): Int32Array {
@@ -326,16 +337,13 @@ export class SegmentPostings implements PostingsCursor {
       base = -1
       this.posAt = this.info.positionsOffset
     }
-    const codec = this.source.codec
     const docs = this.docs
-    const freqs = this.freqs
-    at = codec.decode(this.source.pst, at, docs, n)
-    codec.decode(this.source.pst, at, freqs, n)
+    // the frequencies are decoded when first asked for (a block `advance` only looks into often has no match)
+    this.freqsAt = this.source.codec.decode(this.source.pst, at, docs, n)
     let doc = base
     for (let i = 0; i < n; i++) {
       doc += docs[i]! + 1
       docs[i] = doc
-      freqs[i] = freqs[i]! + 1
     }
     this.block = b
     this.count = n
@@ -346,11 +354,25 @@ export class SegmentPostings implements PostingsCursor {
     }
   }
 
+  /** Decodes the current block's frequencies (stored as freq − 1 after its doc gaps). */
+  private decodeFreqs(): void {
+    const freqs = this.freqs
+    const n = this.count
+    this.source.codec.decode(this.source.pst, this.freqsAt, freqs, n)
+    for (let i = 0; i < n; i++) {
+      freqs[i] = freqs[i]! + 1
+    }
+    this.freqsAt = -1
+  }
+
   private decodePositions(): void {
     const index = this.index
     if (!this.source.withPositions || index < 0 || index >= this.count) {
       this.posCount = 0
       return
+    }
+    if (this.freqsAt >= 0) {
+      this.decodeFreqs()
     }
     const key = this.block * BLOCK_SIZE + index
     if (this.posDecodedFor === key) {

@@ -146,6 +146,7 @@ function emptyOutput(): TopKOutput {
  */
 export function runConjunction(input: ConjunctionInput): TopKOutput {
   const { reader, prepared, scoredFields, scratch, deadline } = input
+  scratch.beginSearch()
   const slotOf = new Map(scoredFields.map((field, slot) => [field, slot]))
   const lengthColumns = scoredFields.map((field) => reader.fieldLengths(field))
   const opened: OpenClause[] = []

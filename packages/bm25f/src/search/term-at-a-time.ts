@@ -17,6 +17,7 @@
  * Applies when the plan is exactly the union of the clauses' postings (`coverage: 'equal'`) and
  * every clause's scorer is `fieldwise` (BM25F) in an additive query.
  */
+import { PubmatchError } from '@pubmatch/core'
 import type { IndexReader } from '@pubmatch/index'
 import type { PostingsCursor } from '@pubmatch/index/internal'
 import type { FieldwiseTerm, PreparedQuery } from '../scoring/term-scorer.ts'
@@ -27,6 +28,10 @@ import type { TopKOutput } from './top-heap.ts'
 
 /** Postings read at once: one block. */
 const CHUNK = 128
+/** The largest stamp (stamps are Int32Array entries). */
+const MAX_STAMP = 0x7fffffff
+/** Stamps one search may take (it takes one, plus one per clause and per truncated field). */
+export const STAMP_HEADROOM = 1 << 24
 
 /**
  * The per-document arrays of the term-at-a-time loop, reused by the searches of one reader (one
@@ -70,15 +75,34 @@ export class TermAtATimeScratch {
     return this.stamp
   }
 
-  /** A stamp no entry holds yet. */
-  nextStamp(): number {
-    if (this.stamp >= 0x7ffffff0) {
+  /**
+   * Called as a search starts, before it takes its first stamp: when fewer than
+   * {@link STAMP_HEADROOM} stamps are left, every stamp array is cleared and the count starts again.
+   * Stamps wrap only here, between searches, never under a stamp a search still holds.
+   */
+  beginSearch(): void {
+    if (this.stamp > MAX_STAMP - STAMP_HEADROOM) {
       this.scoreStamp.fill(0)
       this.tfStamp.fill(0)
       this.occArrays?.stamp.fill(0)
       this.stamp = 0
     }
+  }
+
+  /**
+   * A stamp no entry holds yet.
+   * @throws PubmatchError `INTERNAL` if one search took more than {@link STAMP_HEADROOM} stamps
+   */
+  nextStamp(): number {
+    if (this.stamp >= MAX_STAMP) {
+      throw new PubmatchError('INTERNAL', `a search took more than ${STAMP_HEADROOM} work-array stamps`)
+    }
     return ++this.stamp
+  }
+
+  /** @internal For tests: sets the stamp count, as after that many stamps. */
+  setStampForTest(stamp: number): void {
+    this.stamp = stamp
   }
 
   /** A work array of at least `size` numbers (contents undefined). */
@@ -141,6 +165,7 @@ export function runTermAtATime(input: TermAtATimeInput): TopKOutput {
   const slotOf = new Map(scoredFields.map((field, slot) => [field, slot]))
   const lengthColumns = scoredFields.map((field) => reader.fieldLengths(field))
   const { scores, scoreStamp, tf, touched, clauseTouched } = scratch
+  scratch.beginSearch()
   const query = scratch.nextStamp()
   let touchedCount = 0
   let postingsScored = 0

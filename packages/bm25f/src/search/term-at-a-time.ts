@@ -31,7 +31,7 @@ const CHUNK = 128
 /** The largest stamp (stamps are Int32Array entries). */
 const MAX_STAMP = 0x7fffffff
 /** Stamps one search may take (it takes one, plus one per clause and per truncated field). */
-export const STAMP_HEADROOM = 1 << 24
+export const STAMP_HEADROOM: number = 1 << 24
 
 /**
  * The per-document arrays of the term-at-a-time loop, reused by the searches of one reader (one

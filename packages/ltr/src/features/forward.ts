@@ -494,8 +494,8 @@ export async function loadForwardIndex(file: string): Promise<ForwardIndex> {
  * parts whose sizes add up to the file's): each part is read from the file straight into the array
  * that keeps it, without reading the whole file into one buffer and copying it out. The checksum
  * is verified over the parts as read, in steps, before anything but the header is used.
- * `undefined` when the header does not describe the file so (a damaged file, another format):
- * the whole file is read and checked instead, which says what is wrong with it.
+ * `undefined` when the header does not describe the file so (a damaged file, another format) or a
+ * read fails: the whole file is read and checked instead, which says what is wrong with it.
  */
 async function loadInPlace(file: string): Promise<ForwardIndex | undefined> {
   let handle: FileHandle
@@ -595,8 +595,14 @@ async function loadInPlace(file: string): Promise<ForwardIndex | undefined> {
     const docs = await numbered(ids)
     const termIds = await numbered(terms)
     return new Forward(header.analyzer, header.tokenAnalyzer, ids, docs, terms, termIds, fields)
+  } catch (error) {
+    if (error instanceof PubmatchError) {
+      throw error
+    }
+    // a read that failed: reading the whole file says what is wrong (IO)
+    return undefined
   } finally {
-    await handle.close()
+    await handle.close().catch(() => undefined)
   }
 }
 

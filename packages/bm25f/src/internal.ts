@@ -23,5 +23,5 @@ export { NOT_IN_ALL_FIELDS, TAG_SCORE_FIELDS } from './search/compile.ts'
 export { detectOvidSyntax } from './query/ovid.ts'
 export type { OvidDetection, OvidSignal } from './query/ovid.ts'
 // The citation sensor's records as a compact table (the engine keeps one beside an index)
-export { encodeCitationTable, openCitationTable } from './citation/citation-table.ts'
+export { encodeCitationTable, openCitationTable, openCitationTableInSteps } from './citation/citation-table.ts'
 export type { CitationTable, CitationTableOptions } from './citation/citation-table.ts'

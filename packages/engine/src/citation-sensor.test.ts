@@ -174,6 +174,15 @@ describe('the citation sensor over the bundled PubMed sample', () => {
     const reopened = await reopenSearch(engine, {})
     expect(reopened.generation).toBe(engine.generation + 1)
     expect(reopened.document('9500320')).toBeDefined()
+    // it shares the segments the new generation still has with the served engine, and answers
+    // as an engine opened afresh
+    expect(engineInternals(reopened).reader.segments[0]!.name).toBe(engineInternals(engine).reader.segments[0]!.name)
+    const fresh = await openSearch({ index })
+    for (const query of ['Mol Microbiol 1999;34(1):24-36', 'protein', 'cell membrane']) {
+      const { tookMs: _a, ...shared } = reopened.search(query)
+      const { tookMs: _b, ...afresh } = fresh.search(query)
+      expect(shared).toEqual(afresh)
+    }
     const table = openCitationTable(await readFile(join(index, CITATION_TABLE_FILE)))
     expect(table.size).toBe(before + 1)
     expect(table.size).toBe(693)

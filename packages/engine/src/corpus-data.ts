@@ -11,7 +11,7 @@ import { json, parseJson, PubmatchError, type Article, type JsonShape, type Mesh
 import { readJsonFile, writeFileAtomic } from '@pubmatch/core/node'
 import { tokenStreamTexts } from '@pubmatch/analysis/internal'
 import { citationRecordOf, type CitationMatcher, type CitationRecord, type SearchMeshLookup } from '@pubmatch/bm25f'
-import { encodeCitationTable, openCitationTable } from '@pubmatch/bm25f/internal'
+import { encodeCitationTable, openCitationTable, openCitationTableInSteps } from '@pubmatch/bm25f/internal'
 import { createMeshVocabulary, MANIFEST_FILE, openCorpus } from '@pubmatch/ingest'
 import type { IndexReader } from '@pubmatch/index'
 import { loadForwardIndex, type ForwardDocument, type ForwardIndex } from '@pubmatch/ltr'
@@ -221,6 +221,11 @@ async function corpusMeshDescriptors(settings: IndexSettings, indexDir: string |
  */
 export const CITATIONS_CACHE_FILE = 'citations.json'
 
+/** Lets the event loop run what is waiting (a server's requests) before the work goes on. */
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve))
+}
+
 /** The citation sensor's table of an index's documents, beside the index (see {@link corpusCitationMatcher}). */
 export const CITATION_TABLE_FILE = 'citations.pmct'
 
@@ -287,7 +292,8 @@ export async function corpusCitationMatcher(
   const tableFile = indexDir === undefined ? undefined : join(indexDir, CITATION_TABLE_FILE)
   if (tableFile !== undefined && tag !== undefined && existsSync(tableFile)) {
     try {
-      const table = openCitationTable(await readFile(tableFile))
+      // checked in steps that let a serving thread answer in between
+      const table = await openCitationTableInSteps(await readFile(tableFile), nextTurn)
       if (table.tag === tag) {
         return table
       }

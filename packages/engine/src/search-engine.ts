@@ -384,8 +384,16 @@ export const RESULT_WINDOW = 10_000
  *   other features or another first stage)
  */
 export async function openSearch(options: OpenSearchOptions): Promise<SearchEngine> {
+  return assemble(await openIndexParts(options), options)
+}
+
+/**
+ * What an engine reads of its index; with `earlier` (an engine over an earlier generation of the
+ * same index directory), the segments the new generation still lists are shared with it.
+ */
+async function openIndexParts(options: OpenSearchOptions, earlier?: EngineState): Promise<IndexParts> {
   const settings = await readIndexSettings(options.index)
-  const reader = await openIndex(options.index)
+  const reader = await openIndex(options.index, earlier === undefined ? {} : { reuse: earlier.reader })
   const citations =
     options.citations !== false && settings.fieldSet !== 'test-collection'
       ? await corpusCitationMatcher(settings, reader, options.index)
@@ -398,10 +406,7 @@ export async function openSearch(options: OpenSearchOptions): Promise<SearchEngi
   }
   const analyzer = reader.analyzer(textFieldOf(reader))
   const highlighter = createHighlighter({ analyzer })
-  return assemble(
-    { settings, reader, searcher, firstStage, citations, forwardStore, analyzer, highlighter },
-    options,
-  )
+  return { settings, reader, searcher, firstStage, citations, forwardStore, analyzer, highlighter }
 }
 
 /** The model an engine is opened with (see {@link withModel}). */
@@ -443,7 +448,7 @@ export async function withModel(
   if (index.ranking?.termMapping === true && options.model !== undefined) {
     throw new PubmatchError('INVALID_ARGUMENT', TERM_MAPPING_WITH_MODEL)
   }
-  return assemble(state.parts, { ...index, ...options })
+  return assemble(state.parts, { ...index, ...options }, state)
 }
 
 /**
@@ -451,8 +456,10 @@ export async function withModel(
  * generation, with `engine`'s model (or another, or none with `null`) and `engine`'s first stage.
  * When the index is `engine`'s and has not moved on since (its manifest's generation and its
  * settings' build time are the engine's), only the model is opened ({@link withModel}); otherwise
- * the index is opened again
- * with the first stage's ranker, parameters, match mode and syntax.
+ * the index is opened again with the first stage's ranker, parameters, match mode and syntax. A
+ * new generation of `engine`'s own index shares with `engine` the segments it still lists
+ * unchanged (`openIndex`'s `reuse`: only new segments and changed deletions are read), and a model
+ * whose directory holds the model `engine` serves keeps its parsed and compiled trees.
  * @param engine - the engine served now
  * @param request - the index directory and the model directory (`null`: no model); each defaults
  *   to `engine`'s
@@ -464,10 +471,11 @@ export async function reopenSearch(
 ): Promise<SearchEngine> {
   const model = request.model === null ? undefined : (request.model ?? engine.model?.dir)
   const index = request.index ?? engine.indexDir
-  if (index === engine.indexDir && internals.has(engine) && (await unchanged(engine))) {
+  const state = internals.get(engine)
+  if (index === engine.indexDir && state !== undefined && (await unchanged(engine))) {
     return withModel(engine, model === undefined ? {} : { model })
   }
-  return openSearch({
+  const options: OpenSearchOptions = {
     index,
     ranking: {
       ranker: engine.firstStage.ranker as ScorerName,
@@ -476,7 +484,10 @@ export async function reopenSearch(
       syntax: engine.firstStage.syntax,
     },
     ...(model === undefined ? {} : { model }),
-  })
+  }
+  // a new generation of the same index shares the segments it still has with the served engine,
+  // and the same model's parsed and compiled trees
+  return assemble(await openIndexParts(options, index === engine.indexDir ? state : undefined), options, state)
 }
 
 /**
@@ -500,11 +511,14 @@ interface IndexParts {
   readonly highlighter: Highlighter
 }
 
-/** An engine over index parts, with the options' model. */
-async function assemble(parts: IndexParts, options: OpenSearchOptions): Promise<SearchEngine> {
+/**
+ * An engine over index parts, with the options' model (the trees of `earlier`'s model when it is
+ * the same model).
+ */
+async function assemble(parts: IndexParts, options: OpenSearchOptions, earlier?: EngineState): Promise<SearchEngine> {
   const { settings, reader, searcher, firstStage, citations, forwardStore, analyzer, highlighter } =
     parts
-  const opened = await openModel(options, reader, firstStage, forwardStore)
+  const opened = await openModel(options, reader, firstStage, forwardStore, earlier?.reranker)
   const model = opened?.model
   const state: EngineState = {
     parts,
@@ -597,6 +611,7 @@ async function openModel(
   reader: IndexReader,
   firstStage: CurrentFirstStage,
   forwardStore: () => Promise<ForwardIndex>,
+  earlier: BestMatchReranker | undefined,
 ): Promise<{ readonly model: EngineModel; readonly reranker: BestMatchReranker } | undefined> {
   if (options.model === undefined) {
     if (options.usageLog !== undefined) {
@@ -616,6 +631,7 @@ async function openModel(
     firstStage,
     ...(usage === undefined ? {} : { usage }),
     ...(options.rangeMargin === undefined ? {} : { rangeMargin: options.rangeMargin }),
+    ...(earlier === undefined ? {} : { reuse: earlier }),
   })
   const model = { dir: options.model, id: reranker.id, depth: options.depth ?? reranker.manifest.firstStage.depth, manifest: reranker.manifest }
   return { model, reranker }

@@ -1,3 +1,5 @@
+import { cp, readFile, rm, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { article, tempDir, testConfig } from '../test/helpers.ts'
 import { createIndexWriter } from './index-writer.ts'
@@ -137,5 +139,65 @@ describe('readIndexGeneration', () => {
     await expect(readIndexGeneration(empty)).rejects.toSatisfy((error: unknown) =>
       isPubmatchError(error, 'NOT_FOUND'),
     )
+  })
+})
+
+describe('openIndex with an earlier reader to reuse', () => {
+  /** Flips one byte of a file in place (its checksum no longer matches the manifest). */
+  async function damage(dir: string, file: string): Promise<void> {
+    const path = join(dir, file)
+    const bytes = await readFile(path)
+    bytes[20] = bytes[20]! ^ 0xff
+    await writeFile(path, bytes)
+  }
+
+  it("shares the segments a later commit still lists, reads only a segment's new deletions, and reads new segments", async () => {
+    const dir = await tempDir()
+    const writer = await createIndexWriter(dir, testConfig({ mergePolicy: NO_MERGES }), { maxBufferedDocs: 100 })
+    for (const id of ['a', 'b', 'c']) {
+      await writer.addArticle(article({ id, title: `first ${id}`, abstract: '', keywords: [] }))
+    }
+    await writer.commit()
+    const earlier = await openIndex(dir)
+    expect(earlier.segments).toHaveLength(1)
+    const [first] = earlier.segments
+    // the first segment's postings are damaged on disk after `earlier` read them: a fresh open
+    // refuses the index, a reopen that shares the segment does not read them again
+    await damage(dir, `${first!.name}.pst`)
+    await expect(openIndex(dir)).rejects.toSatisfy((error: unknown) => isPubmatchError(error, 'INDEX_CORRUPTED'))
+    await writer.addArticle(article({ id: 'd', title: 'second d', abstract: '', keywords: [] }))
+    await writer.deleteArticle('b')
+    await writer.commit()
+    await writer.close()
+    const later = await openIndex(dir, { reuse: earlier })
+    expect(later.generation).toBe(earlier.generation + 1)
+    expect(later).toMatchObject({ docCount: 3, deletedCount: 1, maxDoc: 4 })
+    expect(later.segments.map((s) => s.name)).toEqual([first!.name, expect.any(String)])
+    expect(later.docNumber('b')).toBeUndefined()
+    expect(earlier.docNumber('b')).toBe(1) // the earlier reader keeps its own deletions
+    expect(later.stored(later.docNumber('d')!).title).toBe('second d')
+    expect(later.liveDocFreq('title', 'first')).toBe(2)
+    expect(later.liveDocFreq('title', 'second')).toBe(1)
+    // a reader of another directory is not reused: the damaged segment is read and refused
+    const copy = await tempDir()
+    await cp(dir, copy, { recursive: true })
+    await expect(openIndex(copy, { reuse: earlier })).rejects.toSatisfy((error: unknown) => isPubmatchError(error, 'INDEX_CORRUPTED'))
+  })
+
+  it('reads a segment again when the later commit lists other files under its name', async () => {
+    // two directories whose first segments share a name but not their bytes
+    const [one, two] = [await tempDir(), await tempDir()]
+    for (const [dir, title] of [[one, 'alpha'], [two, 'beta']] as const) {
+      const writer = await createIndexWriter(dir, testConfig())
+      await writer.addArticle(article({ id: 'x', title, abstract: '', keywords: [] }))
+      await writer.close()
+    }
+    const earlier = await openIndex(one)
+    await rm(one, { recursive: true })
+    await cp(two, one, { recursive: true })
+    const later = await openIndex(one, { reuse: earlier })
+    expect(later.segments.map((s) => s.name)).toEqual(earlier.segments.map((s) => s.name))
+    expect(later.stored(0).title).toBe('beta')
+    expect(later.liveDocFreq('title', 'alpha')).toBe(0)
   })
 })

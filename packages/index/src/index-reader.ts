@@ -1,4 +1,5 @@
 import type { AnalyzedToken, Analyzer, AnalyzerRegistry } from '@pubmatch/analysis'
+import { resolve } from 'node:path'
 import { PubmatchError, isPubmatchError, truncateForMessage } from '@pubmatch/core'
 import { readManifest, type Manifest } from './commit/manifest.ts'
 import { IndexPostings, type PostingsPart } from './postings/index-postings.ts'
@@ -53,6 +54,13 @@ export interface IndexSegmentInfo {
 export interface OpenIndexOptions {
   /** Where `IndexReader.analyzer` looks analyzer names up. Defaults to the built-ins. */
   analyzers?: AnalyzerRegistry
+  /**
+   * A reader of an earlier commit of the same directory: the segments the new commit still lists
+   * with the same files (size and CRC-32 in the manifest) are shared with it instead of read and
+   * verified again (a segment whose deletions changed reads only its `.del` file). Ignored when it
+   * is a reader of another directory or schema. Defaults to none.
+   */
+  reuse?: IndexReader
 }
 
 /**
@@ -260,6 +268,14 @@ class Reader implements IndexReader {
 
   field(field: string): FieldSchema {
     return this.schema.fields[this.fieldNumber(field)]!
+  }
+
+  /** This reader's segments by name, for a reader of a later commit of `dir` with `schema` (none for another directory or schema). */
+  segmentReaders(dir: string, schema: IndexSchema): Map<string, SegmentReader> | undefined {
+    if (resolve(dir) !== resolve(this.dir) || JSON.stringify(schema) !== JSON.stringify(this.schema)) {
+      return undefined
+    }
+    return new Map(this.leaves.map(({ reader }) => [reader.meta.name, reader]))
   }
 
   hasField(field: string): boolean {
@@ -539,8 +555,13 @@ export async function openIndex(dir: string, options: OpenIndexOptions = {}): Pr
         details: { file: dir },
       })
     }
+    const earlier = options.reuse instanceof Reader ? options.reuse.segmentReaders(dir, manifest.schema) : undefined
     try {
-      const readers = await Promise.all(manifest.segments.map((meta) => SegmentReader.open(dir, meta, manifest.schema)))
+      const readers = await Promise.all(
+        manifest.segments.map(
+          async (meta) => (await earlier?.get(meta.name)?.reopen(dir, meta, manifest.schema)) ?? SegmentReader.open(dir, meta, manifest.schema),
+        ),
+      )
       return new Reader(dir, manifest, readers, options.analyzers)
     } catch (error) {
       const missing = isPubmatchError(error, 'INDEX_CORRUPTED') && error.details.errno === 'ENOENT'

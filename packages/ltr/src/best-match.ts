@@ -466,7 +466,16 @@ export interface OpenRerankerOptions extends FeatureContext {
    * appended (in the model's order). Defaults to none.
    */
   readonly blocks?: readonly FeatureBlock[]
+  /**
+   * A reranker opened earlier (say over an earlier generation of the index): when `dir` still
+   * holds the model it was opened with (the same model text and manifest), its parsed and compiled
+   * trees are used instead of parsing and compiling them again. Defaults to none.
+   */
+  readonly reuse?: BestMatchReranker
 }
+
+/** The model each reranker of {@link createBestMatchReranker} scores with (for {@link OpenRerankerOptions.reuse}). */
+const rerankerModels = new WeakMap<BestMatchReranker, RankerModel>()
 
 /**
  * Opens a model directory for reranking over an index: loads the model (and its query memory),
@@ -477,7 +486,8 @@ export interface OpenRerankerOptions extends FeatureContext {
  *   another first stage)
  */
 export async function openReranker(dir: string, options: OpenRerankerOptions): Promise<BestMatchReranker> {
-  const model = await loadModel(dir)
+  const earlier = options.reuse === undefined ? undefined : rerankerModels.get(options.reuse)
+  const model = await loadModel(dir, undefined, earlier === undefined ? {} : { reuse: earlier })
   checkFirstStage(model.manifest, options.firstStage, dir)
   let extractor = bestMatchExtractor(options, options.usage)
   const version = model.manifest.schema.version
@@ -525,7 +535,7 @@ export function createBestMatchReranker(
     }
     return undefined
   }
-  return {
+  const opened: BestMatchReranker = {
     dir,
     manifest: model.manifest,
     id: `${model.manifest.createdAt}/${model.text.length}`,
@@ -541,4 +551,6 @@ export function createBestMatchReranker(
       return { hits: withTail(hits, result.hits, hits.length), fallback }
     },
   }
+  rerankerModels.set(opened, model)
+  return opened
 }

@@ -218,6 +218,33 @@ describe('training, models and reranking (LightGBM in WebAssembly)', () => {
     await expect(loadModel(broken)).rejects.toMatchObject({ code: 'UNSUPPORTED_FORMAT' })
   })
 
+  it('reuses the parsed trees of a model loaded earlier only while the directory holds the same model', async () => {
+    const earlier = await loadModel(dir, TOY_SCHEMA)
+    const again = await loadModel(dir, TOY_SCHEMA, { reuse: earlier })
+    expect(again.model).toBe(earlier.model)
+    expect(again.manifest).toEqual(earlier.manifest)
+    // the reused model is still checked against the schema it will be used with
+    await expect(loadModel(dir, { ...TOY_SCHEMA, version: 'toy/2' }, { reuse: earlier })).rejects.toMatchObject({ code: 'SCHEMA_MISMATCH' })
+    const other = mkdtempSync(join(tmpdir(), 'ltr-other-'))
+    scratch.push(other)
+    const manifestText = readFileSync(join(dir, 'manifest.json'), 'utf8')
+    // one tree fewer: another model text, parsed anew (and scoring as its own trees)
+    const text = readFileSync(join(dir, 'model.txt'), 'utf8')
+    writeFileSync(join(other, 'manifest.json'), manifestText)
+    writeFileSync(join(other, 'model.txt'), text)
+    expect((await loadModel(other, TOY_SCHEMA, { reuse: earlier })).model).toBe(earlier.model)
+    writeFileSync(join(other, 'model.txt'), text.replace(/\nTree=1\n[\s\S]*?\n\n(?=Tree=2\n)/, '\n'))
+    const changed = await loadModel(other, TOY_SCHEMA, { reuse: earlier })
+    expect(changed.model).not.toBe(earlier.model)
+    expect(changed.model.trees.length).toBe(earlier.model.trees.length - 1)
+    // the same text under another manifest (another creation time) is loaded anew too
+    writeFileSync(join(other, 'model.txt'), text)
+    writeFileSync(join(other, 'manifest.json'), JSON.stringify({ ...(JSON.parse(manifestText) as ModelManifest), createdAt: '2000-01-01T00:00:00.000Z' }))
+    const renamed = await loadModel(other, TOY_SCHEMA, { reuse: earlier })
+    expect(renamed.model).not.toBe(earlier.model)
+    expect(renamed.manifest.createdAt).toBe('2000-01-01T00:00:00.000Z')
+  })
+
   it('refuses a manifest that is not JSON or not of its shape, naming the file and the field', async () => {
     const broken = mkdtempSync(join(tmpdir(), 'ltr-manifest-'))
     scratch.push(broken)

@@ -171,14 +171,25 @@ export function parseModelManifest(text: string, file: string): ModelManifest {
   return checkJson(parseJson(text, json.unknown, { file, code: 'UNSUPPORTED_FORMAT' }), MANIFEST, { file, code: 'UNSUPPORTED_FORMAT' })
 }
 
+/** Options of {@link loadModel}. */
+export interface LoadModelOptions {
+  /**
+   * A model loaded earlier: when the directory holds the same model text and manifest, its parsed
+   * trees are used instead of parsing the text again (so a scorer that compiled them keeps its
+   * compiled form). Defaults to none.
+   */
+  readonly reuse?: RankerModel
+}
+
 /**
  * Reads a model directory and checks it against the feature schema it will be used with.
  * @param dir - the model directory
  * @param schema - the extractor's schema; its version and feature ids must equal the manifest's
+ * @param options - see {@link LoadModelOptions}
  * @throws PubmatchError `NOT_FOUND` (no model there), `UNSUPPORTED_FORMAT` (not a manifest or model: the
  *   message names the file and the first field that does not fit), `SCHEMA_MISMATCH` (trained on other features)
  */
-export async function loadModel(dir: string, schema?: FeatureSchema): Promise<RankerModel> {
+export async function loadModel(dir: string, schema?: FeatureSchema, options: LoadModelOptions = {}): Promise<RankerModel> {
   let manifestText: string
   let text: string
   try {
@@ -203,6 +214,13 @@ export async function loadModel(dir: string, schema?: FeatureSchema): Promise<Ra
     )
   }
   const manifest = checkJson(parsed, MANIFEST, source)
+  const reuse = options.reuse
+  if (reuse !== undefined && reuse.text === text && JSON.stringify(reuse.manifest) === JSON.stringify(manifest)) {
+    if (schema !== undefined) {
+      checkSchema(manifest, schema, dir)
+    }
+    return { manifest, text, model: reuse.model }
+  }
   let model: LightGbmModel
   try {
     model = parseLightGbmModel(text)

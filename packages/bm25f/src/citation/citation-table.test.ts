@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { isPubmatchError } from '@pubmatch/core'
 import { describe, expect, it } from 'vitest'
 import { createCitationMatcher, type CitationRecord } from './citation.ts'
-import { encodeCitationTable, openCitationTable } from './citation-table.ts'
+import { encodeCitationTable, openCitationTable, openCitationTableInSteps } from './citation-table.ts'
 
 // small pools, so that records share journals, years, volumes, pages, authors and titles
 const JOURNALS = [
@@ -156,5 +156,57 @@ describe('openCitationTable', () => {
         }),
       ),
     ).toBe(true)
+  })
+})
+
+describe('openCitationTableInSteps', () => {
+  // 20,000 records: 220,000 column entries and as many strings, checked over several steps
+  const many = Array.from({ length: 20_000 }, (_, i) => ({
+    id: String(1000 + i),
+    title: `Record number ${i} of the large table.`,
+    journal: { medlineTa: `Journal ${i % 50}` },
+    year: 1990 + (i % 30),
+    volume: String(i % 70),
+    pagination: `${i}-${i + 9}`,
+  }))
+  const bytes = encodeCitationTable(many, { tag: 'many' })
+
+  it('opens the table openCitationTable opens, pausing between its steps', async () => {
+    let pauses = 0
+    const table = await openCitationTableInSteps(bytes, () => {
+      pauses++
+      return Promise.resolve()
+    })
+    // the records' 220,000 column entries alone are checked in steps of 5,957 records (65,536 entries)
+    expect(pauses).toBeGreaterThanOrEqual(3)
+    const whole = openCitationTable(bytes)
+    expect(table.tag).toBe('many')
+    expect(table.size).toBe(whole.size)
+    for (const query of ['Journal 7 1997;7:7', 'record number 12345 of the large table', 'journal 3']) {
+      expect(table.match(query)).toEqual(whole.match(query))
+      expect(table.journal(query)).toEqual(whole.journal(query))
+    }
+    expect(table.match('Record number 12345 of the large table.')?.id).toBe('13345')
+  })
+
+  it('refuses damaged bytes as openCitationTable does', async () => {
+    const damaged = bytes.slice()
+    // record 15,000's third column naming a string beyond the table's (the columns follow the
+    // 12 header words and the string offsets)
+    const view = new DataView(damaged.buffer)
+    const stringCount = view.getUint32(4 * 4, true)
+    const columnsAt = (12 + stringCount + 1) * 4
+    view.setUint32(columnsAt + (15_000 * 11 + 2) * 4, stringCount + 5, true)
+    const inSteps = await openCitationTableInSteps(damaged, () => Promise.resolve()).catch((error: unknown) => error)
+    const whole = (() => {
+      try {
+        return openCitationTable(damaged)
+      } catch (error) {
+        return error
+      }
+    })()
+    expect(isPubmatchError(inSteps, 'INDEX_CORRUPTED')).toBe(true)
+    expect((inSteps as Error).message).toBe((whole as Error).message)
+    expect((inSteps as Error).message).toMatch(/record 15000 names string/)
   })
 })

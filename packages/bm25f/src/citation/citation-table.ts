@@ -299,8 +299,41 @@ export interface CitationTable extends CitationMatcher {
  *   or do not hold together (lengths, offsets, record numbers)
  */
 export function openCitationTable(bytes: Uint8Array): CitationTable {
+  const steps = openCitationTableSteps(bytes)
+  let step = steps.next()
+  while (step.done !== true) {
+    step = steps.next()
+  }
+  return step.value
+}
+
+/**
+ * {@link openCitationTable} in steps: the checks of a large table (each a pass over one of its
+ * arrays) are cut into steps of about {@link STEP_ENTRIES} entries, and `pause` is awaited between
+ * two steps, so that a server opening a new table goes on answering meanwhile (`pause` lets its
+ * event loop run).
+ * @param bytes - the table
+ * @param pause - awaited between steps
+ * @throws PubmatchError as {@link openCitationTable}
+ */
+export async function openCitationTableInSteps(bytes: Uint8Array, pause: () => Promise<void>): Promise<CitationTable> {
+  const steps = openCitationTableSteps(bytes)
+  let step = steps.next()
+  while (step.done !== true) {
+    await pause()
+    step = steps.next()
+  }
+  return step.value
+}
+
+/** Entries checked in one step of {@link openCitationTableInSteps}. */
+const STEP_ENTRIES = 1 << 16
+/** Records (of {@link COLUMNS} entries) checked in one step. */
+const STEP_RECORDS = Math.floor(STEP_ENTRIES / COLUMNS)
+
+function* openCitationTableSteps(bytes: Uint8Array): Generator<void, CitationTable> {
   const header = readHeader(bytes)
-  const parts = openCitationTableParts(bytes, header)
+  const parts = yield* openCitationTableParts(bytes, header)
   const tag = header[11]!
   if (tag !== NONE && tag >= header[4]!) {
     throw corrupted(`its tag names string ${tag} of ${header[4]}`)
@@ -325,7 +358,7 @@ interface TableParts {
   string(id: number): string
 }
 
-function openCitationTableParts(input: Uint8Array, header: Uint32Array): TableParts {
+function* openCitationTableParts(input: Uint8Array, header: Uint32Array): Generator<void, TableParts> {
   const [
     ,
     ,
@@ -377,49 +410,71 @@ function openCitationTableParts(input: Uint8Array, header: Uint32Array): TablePa
     if (offsets[i]! > offsets[i + 1]!) {
       throw corrupted(`string ${i} ends before it starts`)
     }
+    if (i % STEP_ENTRIES === STEP_ENTRIES - 1) {
+      yield
+    }
   }
   if (offsets[0] !== 0 || offsets[stringCount!] !== stringByteLength) {
     throw corrupted('its string offsets do not span its strings')
   }
-  const checkStrings = (ids: Uint32Array | Int32Array, what: string, none: boolean): void => {
-    for (const id of ids) {
+  const checkStrings = function* (ids: Uint32Array | Int32Array, what: string, none: boolean): Generator<void> {
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i]!
       if (!(id >>> 0 < stringCount! || (none && id >>> 0 === NONE))) {
         throw corrupted(`${what} names string ${id >>> 0} of ${stringCount}`)
+      }
+      if (i % STEP_ENTRIES === STEP_ENTRIES - 1) {
+        yield
       }
     }
   }
   for (let r = 0; r < count!; r++) {
-    checkStrings(columns.subarray(r * COLUMNS, r * COLUMNS + YEAR), `record ${r}`, true)
+    for (let c = r * COLUMNS; c < r * COLUMNS + YEAR; c++) {
+      const id = columns[c]! >>> 0
+      if (!(id < stringCount! || id === NONE)) {
+        throw corrupted(`record ${r} names string ${id} of ${stringCount}`)
+      }
+    }
     if (columns[r * COLUMNS + ID]! >>> 0 === NONE || columns[r * COLUMNS + TITLE]! >>> 0 === NONE) {
       throw corrupted(`record ${r} has no id or title`)
     }
+    if (r % STEP_RECORDS === STEP_RECORDS - 1) {
+      yield
+    }
   }
-  checkStrings(journalKeys, 'a journal entry', false)
-  checkStrings(journalAnswers, 'a journal entry', true)
-  checkStrings(tokenKeys, 'a token entry', false)
-  const checkPostings = (
+  yield* checkStrings(journalKeys, 'a journal entry', false)
+  yield* checkStrings(journalAnswers, 'a journal entry', true)
+  yield* checkStrings(tokenKeys, 'a token entry', false)
+  const checkPostings = function* (
     starts: Uint32Array,
     postings: Uint32Array,
     records: Uint32Array,
     what: string,
-  ): void => {
+  ): Generator<void> {
     for (let i = 0; i + 1 < starts.length; i++) {
       if (starts[i]! > starts[i + 1]!) {
         throw corrupted(`${what} ${i} ends before it starts`)
+      }
+      if (i % STEP_ENTRIES === STEP_ENTRIES - 1) {
+        yield
       }
     }
     if (starts[0] !== 0 || starts[starts.length - 1] !== postings.length) {
       throw corrupted(`the ${what} postings do not span their array`)
     }
-    for (const record of records) {
+    for (let i = 0; i < records.length; i++) {
+      const record = records[i]!
       if (record >= count!) {
         throw corrupted(`${what} names record ${record} of ${count}`)
       }
+      if (i % STEP_ENTRIES === STEP_ENTRIES - 1) {
+        yield
+      }
     }
   }
-  checkPostings(journalStarts, journalPostings, journalPostings, 'journal entry')
-  checkPostings(tokenStarts, tokenPostings, tokenPostings, 'token entry')
-  checkPostings(new Uint32Array([0, titleRecords.length]), titleRecords, titleRecords, 'title')
+  yield* checkPostings(journalStarts, journalPostings, journalPostings, 'journal entry')
+  yield* checkPostings(tokenStarts, tokenPostings, tokenPostings, 'token entry')
+  yield* checkPostings(new Uint32Array([0, titleRecords.length]), titleRecords, titleRecords, 'title')
   return {
     count: count!,
     longestJournal: longestJournal!,

@@ -72,6 +72,8 @@ export class SegmentReader {
   readonly storedFields: StoredFieldsReader
   private readonly docIds: DocIdsReader
   private readonly sources: PostingsSource[]
+  /** The segment's files as read and verified (a later commit's reader of the same files shares them). */
+  private readonly files: Record<SegmentFileKind, { bytes: Buffer; body: number }>
 
   private constructor(
     meta: SegmentMeta,
@@ -82,6 +84,7 @@ export class SegmentReader {
     this.meta = meta
     this.schema = schema
     this.liveDocs = liveDocs
+    this.files = files
     this.codec = codecByName(meta.codec)
     this.tdx = files.tdx.bytes
     this.pst = files.pst.bytes
@@ -137,6 +140,31 @@ export class SegmentReader {
       live = meta.delGen > 0 ? await readLiveDocs(dir, meta) : null
     }
     return new SegmentReader(meta, schema, files, live)
+  }
+
+  /**
+   * This segment as a later commit of the same index lists it, without reading its files again
+   * when the commit lists the same files: this reader itself when its deletions are the same too,
+   * else a reader over the same files with the commit's deletions (its `.del` file read and
+   * verified). `undefined` when the commit lists other files under this segment's name (another
+   * size, checksum or codec): the segment must be opened anew.
+   * @param dir - the index directory
+   * @param meta - the later commit's entry for this segment
+   * @param schema - the later commit's schema (the caller checks that it is this reader's)
+   */
+  async reopen(dir: string, meta: SegmentMeta, schema: IndexSchema): Promise<SegmentReader | undefined> {
+    const mine = this.meta
+    if (meta.name !== mine.name || meta.docCount !== mine.docCount || meta.codec !== mine.codec) {
+      return undefined
+    }
+    if (!SEGMENT_FILE_KINDS.every((kind) => sameChecksum(meta.files[kind], mine.files[kind]))) {
+      return undefined
+    }
+    if (meta.delGen === mine.delGen && meta.delCount === mine.delCount && sameChecksum(meta.del, mine.del)) {
+      return this
+    }
+    const live = meta.delGen > 0 ? await readLiveDocs(dir, meta) : null
+    return new SegmentReader(meta, schema, this.files, live)
   }
 
   /** Documents in the segment, deleted ones included. */
@@ -241,6 +269,10 @@ export class SegmentReader {
   docsOf(id: string): readonly number[] {
     return this.docIds.docsOf(id)
   }
+}
+
+function sameChecksum(a: FileChecksum | undefined, b: FileChecksum | undefined): boolean {
+  return a === undefined || b === undefined ? a === b : a.size === b.size && a.crc32 === b.crc32
 }
 
 /**

@@ -9,7 +9,7 @@
  * term id `-1`.
  */
 import { createHash } from 'node:crypto'
-import { readFile } from 'node:fs/promises'
+import { open, readFile, type FileHandle } from 'node:fs/promises'
 import { type Analyzer, type AnalyzerRegistry } from '@pubmatch/analysis'
 import { createTokenStreamer, tokenFlags as flagsOfWord } from '@pubmatch/analysis/internal'
 import { checkJson, json, parseJson, PubmatchError, truncateForMessage, type JsonShape } from '@pubmatch/core'
@@ -395,13 +395,30 @@ function corrupted(file: string, what: string): PubmatchError {
   return new PubmatchError('INDEX_CORRUPTED', `forward index ${truncateForMessage(file)} is damaged: ${what}`, { details: { file } })
 }
 
+/** Bytes hashed or copied between two turns of the event loop while a store loads. */
+const LOAD_STEP_BYTES = 1 << 20
+
+/** Ids or terms put in a lookup between two turns of the event loop while a store loads. */
+const LOAD_STEP_ENTRIES = 20_000
+
+/** Lets the event loop run what is waiting (a server's requests) before the load goes on. */
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve))
+}
+
 /**
- * Reads a store written by {@link ForwardIndex.save}; its checksum is verified first.
+ * Reads a store written by {@link ForwardIndex.save}; its checksum is verified first. The work is
+ * done in steps of a few milliseconds (the checksum and the copies 4 MiB at a time) that let the
+ * event loop run in between, so that a server loading a new store keeps answering meanwhile.
  * @param file - the file
  * @throws PubmatchError `NOT_FOUND` when missing, `IO` when unreadable, `INDEX_CORRUPTED` when
  *   damaged (bad magic, checksum mismatch, truncated), `SCHEMA_MISMATCH` for another format version
  */
 export async function loadForwardIndex(file: string): Promise<ForwardIndex> {
+  const direct = await loadInPlace(file)
+  if (direct !== undefined) {
+    return direct
+  }
   let data: Buffer
   try {
     data = await readFile(file)
@@ -413,7 +430,12 @@ export async function loadForwardIndex(file: string): Promise<ForwardIndex> {
     throw corrupted(file, 'not a forward index file (bad magic)')
   }
   const payload = data.subarray(MAGIC.length + DIGEST)
-  const digest = createHash('sha256').update(payload).digest()
+  const hash = createHash('sha256')
+  for (let from = 0; from < payload.length; from += LOAD_STEP_BYTES) {
+    hash.update(payload.subarray(from, from + LOAD_STEP_BYTES))
+    await nextTurn()
+  }
+  const digest = hash.digest()
   if (!digest.equals(data.subarray(MAGIC.length, MAGIC.length + DIGEST))) {
     throw corrupted(file, 'checksum mismatch')
   }
@@ -451,9 +473,9 @@ export async function loadForwardIndex(file: string): Promise<ForwardIndex> {
   const fields = {} as Record<ForwardFieldName, ForwardField>
   for (const name of FORWARD_FIELDS) {
     const n = header.tokens[name]
-    const offsets = new Uint32Array(copy(take((header.docCount + 1) * 4)))
-    const fieldTerms = new Int32Array(copy(take(n * 4)))
-    const flags = new Uint8Array(copy(take(n)))
+    const offsets = new Uint32Array(await copy(take((header.docCount + 1) * 4)))
+    const fieldTerms = new Int32Array(await copy(take(n * 4)))
+    const flags = new Uint8Array(await copy(take(n)))
     if (offsets[header.docCount] !== n) {
       throw corrupted(file, `bad ${name} offsets`)
     }
@@ -462,13 +484,147 @@ export async function loadForwardIndex(file: string): Promise<ForwardIndex> {
   if (at !== payload.length) {
     throw corrupted(file, 'trailing bytes')
   }
-  const docs = new Map(ids.map((id, i) => [id, i] as const))
-  const termIds = new Map(terms.map((term, i) => [term, i] as const))
+  const docs = await numbered(ids)
+  const termIds = await numbered(terms)
   return new Forward(header.analyzer, header.tokenAnalyzer, ids, docs, terms, termIds, fields)
 }
 
-function copy(bytes: Buffer): ArrayBuffer {
-  const out = new ArrayBuffer(bytes.length)
-  new Uint8Array(out).set(bytes)
-  return out
+/**
+ * {@link loadForwardIndex} of a store whose header describes the file exactly (its format, and
+ * parts whose sizes add up to the file's): each part is read from the file straight into the array
+ * that keeps it, without reading the whole file into one buffer and copying it out. The checksum
+ * is verified over the parts as read, in steps, before anything but the header is used.
+ * `undefined` when the header does not describe the file so (a damaged file, another format) or a
+ * read fails: the whole file is read and checked instead, which says what is wrong with it.
+ */
+async function loadInPlace(file: string): Promise<ForwardIndex | undefined> {
+  let handle: FileHandle
+  try {
+    handle = await open(file, 'r')
+  } catch {
+    return undefined
+  }
+  try {
+    const size = (await handle.stat()).size
+    const lead = MAGIC.length + DIGEST + 4
+    if (size < lead) {
+      return undefined
+    }
+    let at = 0
+    const read = async (target: Uint8Array): Promise<boolean> => {
+      let filled = 0
+      while (filled < target.length) {
+        const { bytesRead } = await handle.read(target, filled, target.length - filled, at + filled)
+        if (bytesRead === 0) {
+          return false
+        }
+        filled += bytesRead
+      }
+      at += target.length
+      return true
+    }
+    const start = Buffer.alloc(lead)
+    if (!(await read(start)) || !start.subarray(0, MAGIC.length).equals(MAGIC)) {
+      return undefined
+    }
+    const headerLength = start.readUInt32LE(MAGIC.length + DIGEST)
+    if (headerLength > size - lead) {
+      return undefined
+    }
+    const headerBytes = Buffer.alloc(headerLength)
+    if (!(await read(headerBytes))) {
+      return undefined
+    }
+    let header: Header
+    try {
+      header = checkJson(JSON.parse(headerBytes.toString('utf8')), HEADER, { file, code: 'INDEX_CORRUPTED' })
+    } catch {
+      return undefined
+    }
+    const parts = header.ids + header.terms + FORWARD_FIELDS.reduce((sum, name) => sum + (header.docCount + 1) * 4 + header.tokens[name] * 5, 0)
+    if (header.format !== FORMAT || lead + headerLength + parts !== size) {
+      return undefined
+    }
+    const hash = createHash('sha256').update(start.subarray(MAGIC.length + DIGEST)).update(headerBytes)
+    const take = async (target: Uint8Array): Promise<boolean> => {
+      if (!(await read(target))) {
+        return false
+      }
+      for (let from = 0; from < target.length; from += LOAD_STEP_BYTES) {
+        hash.update(target.subarray(from, from + LOAD_STEP_BYTES))
+        await nextTurn()
+      }
+      return true
+    }
+    const idBytes = Buffer.alloc(header.ids)
+    const termBytes = Buffer.alloc(header.terms)
+    if (!(await take(idBytes)) || !(await take(termBytes))) {
+      return undefined
+    }
+    const fields = {} as Record<ForwardFieldName, ForwardField>
+    for (const name of FORWARD_FIELDS) {
+      const n = header.tokens[name]
+      const field = { offsets: new Uint32Array(header.docCount + 1), terms: new Int32Array(n), flags: new Uint8Array(n) }
+      for (const array of [field.offsets, field.terms, field.flags]) {
+        if (!(await take(new Uint8Array(array.buffer)))) {
+          return undefined
+        }
+      }
+      fields[name] = field
+    }
+    if (!hash.digest().equals(start.subarray(MAGIC.length, MAGIC.length + DIGEST))) {
+      throw corrupted(file, 'checksum mismatch')
+    }
+    let ids: unknown
+    let terms: unknown
+    try {
+      ids = JSON.parse(idBytes.toString('utf8'))
+      terms = JSON.parse(termBytes.toString('utf8'))
+    } catch {
+      throw corrupted(file, 'unreadable header')
+    }
+    const isStrings = (v: unknown, n: number): v is string[] => Array.isArray(v) && v.length === n && v.every((x) => typeof x === 'string')
+    if (!isStrings(ids, header.docCount) || !isStrings(terms, header.termCount)) {
+      throw corrupted(file, 'bad id or term table')
+    }
+    for (const name of FORWARD_FIELDS) {
+      if (fields[name].offsets[header.docCount] !== header.tokens[name]) {
+        throw corrupted(file, `bad ${name} offsets`)
+      }
+    }
+    const docs = await numbered(ids)
+    const termIds = await numbered(terms)
+    return new Forward(header.analyzer, header.tokenAnalyzer, ids, docs, terms, termIds, fields)
+  } catch (error) {
+    if (error instanceof PubmatchError) {
+      throw error
+    }
+    // a read that failed: reading the whole file says what is wrong (IO)
+    return undefined
+  } finally {
+    await handle.close().catch(() => undefined)
+  }
+}
+
+/** Each string's position in `list`, put in the map a step at a time. */
+async function numbered(list: readonly string[]): Promise<Map<string, number>> {
+  const map = new Map<string, number>()
+  for (let from = 0; from < list.length; from += LOAD_STEP_ENTRIES) {
+    await nextTurn()
+    const end = Math.min(list.length, from + LOAD_STEP_ENTRIES)
+    for (let i = from; i < end; i++) {
+      map.set(list[i]!, i)
+    }
+  }
+  return map
+}
+
+/** The bytes in a buffer of their own (aligned for typed arrays), copied a step at a time. */
+async function copy(bytes: Buffer): Promise<ArrayBuffer> {
+  const out = new Uint8Array(bytes.length)
+  for (let from = 0; from < bytes.length; from += LOAD_STEP_BYTES) {
+    out.set(bytes.subarray(from, from + LOAD_STEP_BYTES), from)
+    await nextTurn()
+  }
+  return out.buffer
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { ScreeningMetrics } from '@pubmatch/screen'
-import { table, type ToolRun } from './table.ts'
+import { recordedColumn, table, type ToolRun } from './table.ts'
 
 const run = (wss95: number, recallAt10: number, atdShare: number, msPerDecision: number): ToolRun => ({
   metrics: { records: 10, relevant: 2, wss95, wss100: 0, recallAt10, recallAt25: 0, toRecall95: 0, toRecall100: 0, atd: 0, atdShare } satisfies ScreeningMetrics,
@@ -19,5 +19,20 @@ describe('table', () => {
     expect(lines[2]).toBe('| A | 10 | 2 | 0.400 | 0.400 | 0.500 | 0.500 | 0.200 | 0.200 | 20.0 | 5.0 |')
     expect(lines[4]).toBe('| **mean** |  |  | 0.250 | 0.350 | 0.350 | 0.450 | 0.350 | 0.300 | 12.0 | 5.5 |')
     expect(text).toContain("pubmatch's WSS@95 ≥ ASReview's on 1 of 2 reviews.")
+  })
+})
+
+describe('recordedColumn', () => {
+  const md = ['## older', '', '| review | WSS@95 ASReview |', '|---|---:|', '| A | 0.100 |', '', '## all reviews (T)', '', 'Command: x', '', '| review | records | WSS@95 ASReview |', '|---|---:|---:|', '| A | 10 | 0.250 |', '| B | 20 | 0.500 |', '| **mean** |  | 0.375 |', '', 'text'].join('\n')
+  it("reads a column of the first table under the heading, by review, without the mean row", () => {
+    expect([...recordedColumn(md, 'all reviews (T)', 'WSS@95 ASReview')]).toEqual([
+      ['A', 0.25],
+      ['B', 0.5],
+    ])
+    expect([...recordedColumn(md, 'older', 'WSS@95 ASReview')]).toEqual([['A', 0.1]])
+  })
+  it('names a missing heading or column', () => {
+    expect(() => recordedColumn(md, 'none', 'WSS@95 ASReview')).toThrow(/no heading "none"/)
+    expect(() => recordedColumn(md, 'all reviews (T)', 'ATD')).toThrow(/no column "ATD"/)
   })
 })

@@ -4,6 +4,7 @@
  * at least ASReview's.
  */
 import { markdownTable } from '@pubmatch/bench-kit'
+import { PubmatchError } from '@pubmatch/core'
 import type { ScreeningMetrics } from '@pubmatch/screen'
 
 /** One tool's run of one review and seed. */
@@ -61,3 +62,39 @@ export function table(results: readonly ReviewResult[]): string {
   return `${markdownTable(header, rows)}\n\npubmatch's WSS@95 ≥ ASReview's on ${wins} of ${results.length} reviews.`
 }
 
+
+/**
+ * One column of the first Markdown table after a heading of a results file, by review: e.g. the
+ * ASReview WSS@95 an earlier run recorded (`RESULTS.md`), to compare new pubmatch runs with when
+ * ASReview's saved runs are not at hand.
+ * @param markdown - the results file
+ * @param heading - the heading's text (without the `#`s), matched exactly
+ * @param column - the column's header, matched exactly
+ * @throws PubmatchError `NOT_FOUND` when the heading, its table or the column is missing
+ */
+export function recordedColumn(markdown: string, heading: string, column: string): Map<string, number> {
+  const lines = markdown.split('\n')
+  const at = lines.findIndex((line) => /^#+ /.test(line) && line.replace(/^#+ /, '').trim() === heading)
+  if (at < 0) {
+    throw new PubmatchError('NOT_FOUND', `no heading "${heading}" in the results file`)
+  }
+  const start = lines.findIndex((line, i) => i > at && line.startsWith('|'))
+  if (start < 0 || lines.slice(at + 1, start).some((line) => /^#+ /.test(line))) {
+    throw new PubmatchError('NOT_FOUND', `no table under "${heading}"`)
+  }
+  const cells = (line: string): string[] => line.split('|').slice(1, -1).map((c) => c.trim())
+  const header = cells(lines[start]!)
+  const k = header.indexOf(column)
+  if (k < 0) {
+    throw new PubmatchError('NOT_FOUND', `no column "${column}" under "${heading}" (columns: ${header.join(', ')})`)
+  }
+  const out = new Map<string, number>()
+  for (let i = start + 2; i < lines.length && lines[i]!.startsWith('|'); i++) {
+    const row = cells(lines[i]!)
+    const value = Number(row[k])
+    if (!row[0]!.startsWith('**') && row[k] !== '' && Number.isFinite(value)) {
+      out.set(row[0]!, value)
+    }
+  }
+  return out
+}

@@ -1,4 +1,4 @@
-import type { AnalyzedToken, Analyzer } from '@pubmatch/analysis'
+import { analyzeTerms, type Analyzer, type TermSink, type TermStep } from '@pubmatch/analysis'
 import { compareCodePoints } from '@pubmatch/core'
 import type { ExtractedDocument } from '../document/extract.ts'
 import { IntBuffer } from '../io/int-buffer.ts'
@@ -7,8 +7,6 @@ import { normalizeKeyword } from '../schema/keyword.ts'
 import type { FieldSchema, IndexSchema } from '../schema/schema.ts'
 import type { SegmentSource, TermPostings } from './segment-source.ts'
 import { StoredFieldsWriter } from './stored-fields.ts'
-
-const byPosition = (a: AnalyzedToken, b: AnalyzedToken): number => a.position - b.position
 
 /**
  * Term ids in UTF-8 byte order of their terms. Without surrogates (characters above
@@ -43,10 +41,39 @@ class FieldInverter {
   private readonly tokenPosition = new IntBuffer(1 << 14)
   private readonly tokenSpan = new IntBuffer(1 << 14)
   readonly lengths = new IntBuffer(1024)
+  // The tokens of the value being analysed (scratch reused across values): term id, position, span.
+  private readonly valueIds = new IntBuffer(256)
+  private readonly valuePositions = new IntBuffer(256)
+  private readonly valueSpans = new IntBuffer(256)
+  /**
+   * The term id of each surface term the analyzer's tokenizer gave (−1: dropped by its
+   * filters), when the analyzer has a term stream: one lookup per token.
+   */
+  private readonly surfaceIds = new Map<string, number>()
+  private readonly termStep: TermStep | null
+  private readonly collectSurface: TermSink = (surface, position, span) => {
+    let id = this.surfaceIds.get(surface)
+    if (id === undefined) {
+      const term = this.termStep!(surface)
+      id = term === null ? -1 : this.termId(term)
+      this.surfaceIds.set(surface, id)
+    }
+    if (id >= 0) {
+      this.valueIds.push(id)
+      this.valuePositions.push(position)
+      this.valueSpans.push(span)
+    }
+  }
+  private readonly collectTerm: TermSink = (term, position, span) => {
+    this.valueIds.push(this.termId(term))
+    this.valuePositions.push(position)
+    this.valueSpans.push(span)
+  }
 
   constructor(field: FieldSchema, analyzer: Analyzer | null) {
     this.field = field
     this.analyzer = analyzer
+    this.termStep = analyzer?.termStream?.term ?? null
   }
 
   add(doc: number, values: readonly string[]): void {
@@ -57,27 +84,43 @@ class FieldInverter {
       return
     }
     const analyzer = this.analyzer!
+    const stream = analyzer.termStream
+    const { valueIds, valuePositions, valueSpans } = this
     let base = 0
     let length = 0
     for (const value of values) {
-      let tokens = analyzer.analyze(value)
-      if (tokens.length === 0) {
+      valueIds.clear()
+      valuePositions.clear()
+      valueSpans.clear()
+      if (stream === undefined) {
+        analyzeTerms(analyzer, value, this.collectTerm)
+      } else {
+        stream.tokens(value, this.collectSurface)
+      }
+      const n = valueIds.length
+      if (n === 0) {
         continue
       }
-      for (let i = 1; i < tokens.length; i++) {
-        if (tokens[i]!.position < tokens[i - 1]!.position) {
-          tokens = [...tokens].sort(byPosition)
+      const ids = valueIds.data
+      const positions = valuePositions.data
+      const spans = valueSpans.data
+      let order: number[] | null = null
+      for (let i = 1; i < n; i++) {
+        if (positions[i]! < positions[i - 1]!) {
+          // Out of position order (a custom analyzer): add them sorted by position, stably.
+          order = Array.from({ length: n }, (_, k) => k).sort((a, b) => positions[a]! - positions[b]! || a - b)
           break
         }
       }
       let last = 0
-      for (const token of tokens) {
-        const span = token.positionLength ?? 1
+      for (let k = 0; k < n; k++) {
+        const i = order === null ? k : order[k]!
+        const span = spans[i]!
         if (span <= 1) {
           length++
         }
-        last = base + token.position
-        this.addToken(doc, token.term, last, span)
+        last = base + positions[i]!
+        this.addToken(doc, ids[i]!, last, span)
       }
       base = last + 1 + this.field.positionGap
     }
@@ -89,14 +132,15 @@ class FieldInverter {
     for (const value of values) {
       const term = normalizeKeyword(value)
       if (term !== '' && !seen.has(term)) {
-        this.addToken(doc, term, seen.size, 1)
+        this.addToken(doc, this.termId(term), seen.size, 1)
         seen.add(term)
       }
     }
     this.lengths.data[doc] = seen.size
   }
 
-  private addToken(doc: number, term: string, position: number, span: number): void {
+  /** The id of a term, a new one for a term not seen before. */
+  private termId(term: string): number {
     let id = this.termIds.get(term)
     if (id === undefined) {
       id = this.terms.length
@@ -104,6 +148,10 @@ class FieldInverter {
       this.terms.push(term)
       this.hasSpan.push(0)
     }
+    return id
+  }
+
+  private addToken(doc: number, id: number, position: number, span: number): void {
     if (span > 1) {
       this.hasSpan[id] = 1
     }

@@ -25,6 +25,87 @@ function sortedTermOrder(terms: readonly string[]): number[] {
   })
 }
 
+/** What {@link SurfaceIds.get} returns for a surface term it does not hold. */
+export const ABSENT = -2
+
+/**
+ * Term ids by surface term (−1: a surface term the analyzer drops): open addressing over one
+ * `Int32Array` of (hash, entry) pairs with the surface terms beside it, so that a lookup
+ * usually reads one slot and compares one string (a `Map` of strings reads more memory per
+ * lookup, which dominates inversion with a large vocabulary).
+ */
+export class SurfaceIds {
+  private slots = new Int32Array(2 * 4096)
+  private mask = 4096 - 1
+  private readonly keys: string[] = []
+  private values = new Int32Array(2048)
+  // Where the last missed lookup would insert.
+  private missSlot = 0
+  private missHash = 0
+
+  /** The value of `surface`, or {@link ABSENT}. */
+  get(surface: string): number {
+    let h = 0x811c9dc5
+    for (let i = 0; i < surface.length; i++) {
+      h = Math.imul(h ^ surface.charCodeAt(i), 0x01000193)
+    }
+    const slots = this.slots
+    const mask = this.mask
+    let slot = h & mask
+    for (;;) {
+      const entry = slots[2 * slot + 1]!
+      if (entry === 0) {
+        this.missSlot = slot
+        this.missHash = h
+        return ABSENT
+      }
+      if (slots[2 * slot] === h && this.keys[entry - 1] === surface) {
+        return this.values[entry - 1]!
+      }
+      slot = (slot + 1) & mask
+    }
+  }
+
+  /** Adds `surface` right after {@link SurfaceIds.get} missed it. */
+  addMissed(surface: string, value: number): void {
+    const entry = this.keys.length
+    this.keys.push(surface)
+    if (entry === this.values.length) {
+      const grown = new Int32Array(entry * 2)
+      grown.set(this.values)
+      this.values = grown
+    }
+    this.values[entry] = value
+    this.slots[2 * this.missSlot] = this.missHash
+    this.slots[2 * this.missSlot + 1] = entry + 1
+    if (2 * (entry + 1) > this.mask) {
+      this.rehash()
+    }
+  }
+
+  /** Doubles the table (kept at most half full). */
+  private rehash(): void {
+    const old = this.slots
+    const size = 2 * (this.mask + 1)
+    const slots = new Int32Array(2 * size)
+    const mask = size - 1
+    for (let i = 0; i < old.length; i += 2) {
+      const entry = old[i + 1]!
+      if (entry !== 0) {
+        const h = old[i]!
+        let slot = h & mask
+        while (slots[2 * slot + 1] !== 0) {
+          slot = (slot + 1) & mask
+        }
+        slots[2 * slot] = h
+        slots[2 * slot + 1] = entry
+      }
+    }
+    this.slots = slots
+    this.mask = mask
+  }
+}
+
 /**
  * Inverts one field of the documents added so far. Tokens are appended to flat typed
  * arrays (term id, document, position, span) — no per-term arrays, so building allocates
@@ -49,14 +130,14 @@ class FieldInverter {
    * The term id of each surface term the analyzer's tokenizer gave (−1: dropped by its
    * filters), when the analyzer has a term stream: one lookup per token.
    */
-  private readonly surfaceIds = new Map<string, number>()
+  private readonly surfaceIds = new SurfaceIds()
   private readonly termStep: TermStep | null
   private readonly collectSurface: TermSink = (surface, position, span) => {
     let id = this.surfaceIds.get(surface)
-    if (id === undefined) {
+    if (id === ABSENT) {
       const term = this.termStep!(surface)
       id = term === null ? -1 : this.termId(term)
-      this.surfaceIds.set(surface, id)
+      this.surfaceIds.addMissed(surface, id)
     }
     if (id >= 0) {
       this.valueIds.push(id)

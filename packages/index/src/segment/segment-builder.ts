@@ -128,9 +128,12 @@ class FieldInverter {
   private readonly valueSpans = new IntBuffer(256)
   /**
    * The term id of each surface term the analyzer's tokenizer gave (−1: dropped by its
-   * filters), when the analyzer has a term stream: one lookup per token.
+   * filters), when the analyzer has a term stream: one lookup per token. For a keyword field,
+   * the term id of each raw value.
    */
   private readonly surfaceIds = new SurfaceIds()
+  /** The term ids of the current document's keyword values. */
+  private readonly seenIds = new Set<number>()
   private readonly termStep: TermStep | null
   private readonly collectSurface: TermSink = (surface, position, span) => {
     let id = this.surfaceIds.get(surface)
@@ -209,12 +212,20 @@ class FieldInverter {
   }
 
   private addKeywords(doc: number, values: readonly string[]): void {
-    const seen = new Set<string>()
+    // Term ids by raw value (−1: normalises to nothing), so a value seen before is neither
+    // normalised nor looked up again; a document's terms count once each.
+    const seen = this.seenIds
+    seen.clear()
     for (const value of values) {
-      const term = normalizeKeyword(value)
-      if (term !== '' && !seen.has(term)) {
-        this.addToken(doc, this.termId(term), seen.size, 1)
-        seen.add(term)
+      let id = this.surfaceIds.get(value)
+      if (id === ABSENT) {
+        const term = normalizeKeyword(value)
+        id = term === '' ? -1 : this.termId(term)
+        this.surfaceIds.addMissed(value, id)
+      }
+      if (id >= 0 && !seen.has(id)) {
+        this.addToken(doc, id, seen.size, 1)
+        seen.add(id)
       }
     }
     this.lengths.data[doc] = seen.size

@@ -29,7 +29,7 @@ function sortedTermOrder(terms: readonly string[]): number[] {
 export const ABSENT = -2
 
 /**
- * Term ids by surface term (−1: a surface term the analyzer drops): open addressing over one
+ * Term ids by surface term (−1: a surface term the analyzer drops), or by term: open addressing over one
  * `Int32Array` of (hash, entry) pairs with the surface terms beside it, so that a lookup
  * usually reads one slot and compares one string (a `Map` of strings reads more memory per
  * lookup, which dominates inversion with a large vocabulary).
@@ -114,7 +114,7 @@ export class SurfaceIds {
 class FieldInverter {
   private readonly field: FieldSchema
   private readonly analyzer: Analyzer | null
-  private readonly termIds = new Map<string, number>()
+  private readonly termIds = new SurfaceIds()
   private readonly terms: string[] = []
   private readonly hasSpan: number[] = []
   private readonly tokenTerm = new IntBuffer(1 << 14)
@@ -234,9 +234,9 @@ class FieldInverter {
   /** The id of a term, a new one for a term not seen before. */
   private termId(term: string): number {
     let id = this.termIds.get(term)
-    if (id === undefined) {
+    if (id === ABSENT) {
       id = this.terms.length
-      this.termIds.set(term, id)
+      this.termIds.addMissed(term, id)
       this.terms.push(term)
       this.hasSpan.push(0)
     }

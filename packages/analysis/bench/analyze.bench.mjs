@@ -7,7 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { gunzipSync } from 'node:zlib'
-import { biomedicalAnalyzer, createBiomedicalTokenizer, whitespaceAnalyzer } from '../dist/index.js'
+import { analyzeTerms, biomedicalAnalyzer, createBiomedicalTokenizer, whitespaceAnalyzer } from '../dist/index.js'
 
 const shared =
   process.env.PUBMATCH_SHARED ?? fileURLToPath(new URL('../../../../shared/data/', import.meta.url))
@@ -96,5 +96,16 @@ if (medline !== null) {
   rows.push(measure('medline16n0902 / biomedical tokenizer only', tokenize, medline))
   rows.push(measure('medline16n0902 / biomedical:nostem', (t) => bioNoStem.analyze(t), medline))
   rows.push(measure('medline16n0902 / biomedical', (t) => bio.analyze(t), medline))
+  // The term stream an index builds from: no token objects, the filters once per distinct term.
+  let streamed = []
+  const sink = (term) => {
+    streamed.push(term)
+  }
+  const termsOf = (t) => {
+    streamed = []
+    analyzeTerms(bio, t, sink)
+    return streamed
+  }
+  rows.push(measure('medline16n0902 / biomedical, analyzeTerms', termsOf, medline))
 }
 console.table(rows)

@@ -1,6 +1,23 @@
 // Analyzers: a tokenizer and token filters under a name that an index records
-export { createAnalyzer, isJoinedToken, phraseTokens, textTerms, withTerm } from './analyzer.ts'
-export type { AnalyzedToken, Analyzer, TokenFilter, Tokenizer } from './analyzer.ts'
+export {
+  analyzeTerms,
+  createAnalyzer,
+  isJoinedToken,
+  phraseTokens,
+  textTerms,
+  withTerm,
+  withTermStep,
+} from './analyzer.ts'
+export type {
+  AnalyzedToken,
+  Analyzer,
+  AnalyzerOptions,
+  TermSink,
+  TermStep,
+  TermStream,
+  TokenFilter,
+  Tokenizer,
+} from './analyzer.ts'
 // Ready-made analyzers, and analyzers by name
 export { biomedicalAnalyzer } from './analyzers/biomedical.ts'
 export type { BiomedicalAnalyzerOptions } from './analyzers/biomedical.ts'

@@ -1,4 +1,4 @@
-import { withTerm, type TokenFilter } from '../analyzer.ts'
+import { withTerm, withTermStep, type TokenFilter } from '../analyzer.ts'
 import { GREEK_NAME_BY_CODE, MICRO_SIGN, MICRO_UNITS, SMALL_MU } from '../greek-letters.ts'
 
 const isGreekCode = (c: number): boolean => c === MICRO_SIGN || (c >= 0x0370 && c <= 0x03ff)
@@ -58,7 +58,7 @@ export function spellGreekLetters(text: string): string {
  * Token filter form of {@link spellGreekLetters}.
  * @param token - the token
  */
-export const greekFilter: TokenFilter = (token) => {
+export const greekFilter: TokenFilter = withTermStep((token) => {
   const term = spellGreekLetters(token.term)
   return term === token.term ? token : withTerm(token, term)
-}
+}, spellGreekLetters)

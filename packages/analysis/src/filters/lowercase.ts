@@ -1,4 +1,4 @@
-import { withTerm, type TokenFilter } from '../analyzer.ts'
+import { withTerm, withTermStep, type TokenFilter } from '../analyzer.ts'
 
 /**
  * Lower-cases the term (`String#toLowerCase`, locale-independent). The biomedical tokenizer
@@ -6,7 +6,10 @@ import { withTerm, type TokenFilter } from '../analyzer.ts'
  * whitespace one) or a tokenizer run with `normalize: false`.
  * @param token - the token
  */
-export const lowercaseFilter: TokenFilter = (token) => {
-  const term = token.term.toLowerCase()
-  return term === token.term ? token : withTerm(token, term)
-}
+export const lowercaseFilter: TokenFilter = withTermStep(
+  (token) => {
+    const term = token.term.toLowerCase()
+    return term === token.term ? token : withTerm(token, term)
+  },
+  (term) => term.toLowerCase(),
+)

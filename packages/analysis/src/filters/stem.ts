@@ -1,5 +1,5 @@
 import { PubmatchError } from '@pubmatch/core'
-import { withTerm, type TokenFilter } from '../analyzer.ts'
+import { withTerm, withTermStep, type TokenFilter } from '../analyzer.ts'
 import type { Stemmer } from '../stemmer/stemmer.ts'
 
 /** Options of {@link createStemFilter}. */
@@ -30,12 +30,14 @@ export function createStemFilter(stemmer: Stemmer, options: StemFilterOptions = 
       `minLength must be a non-negative integer, got ${String(minLength)}`,
     )
   }
-  return (token) => {
+  const step = (term: string): string =>
+    term.length < minLength || !LOWER_ASCII_WORD.test(term) ? term : stemmer(term)
+  return withTermStep((token) => {
     const { term } = token
     if (term.length < minLength || !LOWER_ASCII_WORD.test(term)) {
       return token
     }
     const stem = stemmer(term)
     return stem === term && token.original !== undefined ? token : withTerm(token, stem)
-  }
+  }, step)
 }

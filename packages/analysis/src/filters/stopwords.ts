@@ -1,4 +1,4 @@
-import type { TokenFilter } from '../analyzer.ts'
+import { withTermStep, type TokenFilter } from '../analyzer.ts'
 import { PUBMED_STOPWORDS } from '../stopwords/pubmed-stopwords.ts'
 
 /**
@@ -9,5 +9,8 @@ import { PUBMED_STOPWORDS } from '../stopwords/pubmed-stopwords.ts'
  */
 export function createStopwordFilter(stopwords: Iterable<string> = PUBMED_STOPWORDS): TokenFilter {
   const set = new Set(stopwords)
-  return (token) => (set.has(token.term) ? null : token)
+  return withTermStep(
+    (token) => (set.has(token.term) ? null : token),
+    (term) => (set.has(term) ? null : term),
+  )
 }

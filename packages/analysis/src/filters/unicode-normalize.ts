@@ -1,4 +1,4 @@
-import { withTerm, type TokenFilter } from '../analyzer.ts'
+import { withTerm, withTermStep, type TokenFilter } from '../analyzer.ts'
 import { normalizeText } from '../normalize.ts'
 
 /**
@@ -7,7 +7,7 @@ import { normalizeText } from '../normalize.ts'
  * boundaries); this filter is for other tokenizers.
  * @param token - the token
  */
-export const unicodeNormalizeFilter: TokenFilter = (token) => {
+export const unicodeNormalizeFilter: TokenFilter = withTermStep((token) => {
   const term = normalizeText(token.term)
   return term === token.term ? token : withTerm(token, term)
-}
+}, normalizeText)

@@ -230,3 +230,29 @@ describe('createBiomedicalTokenizer', () => {
     expect(tokenize(' -- (), ;')).toEqual([])
   })
 })
+
+describe('the biomedical tokenizer stream', () => {
+  it('sends the terms, positions and spans of the tokens the call returns, in order', () => {
+    const tokenize = createBiomedicalTokenizer()
+    const text = "IL-6-induced p53 in 5μg/ml, o'brien's x\u{1F600}y; " + 'a'.repeat(70)
+    const streamed: string[] = []
+    tokenize.stream!(text, (term, position, span) => streamed.push(`${term}@${position}/${span}`))
+    // il6induced over 3 parts, il6 over 2, then the parts; the 70-letter word is too long.
+    expect(streamed.slice(0, 5)).toEqual(['il6induced@0/3', 'il6@0/2', 'il@0/1', '6@1/1', 'induced@2/1'])
+    expect(streamed).toEqual(tokenize(text).map((t) => `${t.term}@${t.position}/${t.positionLength ?? 1}`))
+  })
+
+  it('tokenizes correctly when its sink tokenizes again', () => {
+    const tokenize = createBiomedicalTokenizer()
+    const outer: string[] = []
+    const inner: string[] = []
+    tokenize.stream!('TNF-α COX-2', (term) => {
+      outer.push(term)
+      tokenize.stream!('IL-6', (t) => inner.push(t))
+      inner.push(tokenize('p53').map((t) => t.term).join('+'))
+    })
+    expect(outer).toEqual(['tnfα', 'tnf', 'α', 'cox2', 'cox', '2'])
+    expect(inner.slice(0, 4)).toEqual(['il6', 'il', '6', 'p53+p+53'])
+    expect(inner).toHaveLength(4 * outer.length)
+  })
+})

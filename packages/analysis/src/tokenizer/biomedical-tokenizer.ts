@@ -1,5 +1,5 @@
 import { PubmatchError } from '@pubmatch/core'
-import type { AnalyzedToken, Tokenizer } from '../analyzer.ts'
+import type { AnalyzedToken, TermSink, Tokenizer } from '../analyzer.ts'
 import { GREEK_NAME_SET, MICRO_SIGN, MICRO_UNITS, SMALL_MU } from '../greek-letters.ts'
 import { normalizeText } from '../normalize.ts'
 import {
@@ -94,14 +94,33 @@ function cleanPart(s: string, start: number, end: number): string {
  */
 export function createBiomedicalTokenizer(options: BiomedicalTokenizerOptions = {}): Tokenizer {
   const tokenizer = new BiomedicalTokenizer(options)
-  return function tokenize(input: string): AnalyzedToken[] {
-    return tokenizer.tokenize(input)
-  }
+  // A sink may tokenize again while a stream runs; such a call gets scratch state of its own.
+  let busy = false
+  return Object.assign(
+    function tokenize(input: string): AnalyzedToken[] {
+      return busy ? new BiomedicalTokenizer(options).tokenize(input) : tokenizer.tokenize(input)
+    },
+    {
+      stream(input: string, sink: TermSink): void {
+        if (busy) {
+          new BiomedicalTokenizer(options).stream(input, sink)
+          return
+        }
+        busy = true
+        try {
+          tokenizer.stream(input, sink)
+        } finally {
+          busy = false
+        }
+      },
+    },
+  )
 }
 
 /**
  * The tokenizer's state: its options, the parts of the current compound (scratch reused across
- * calls) and the current call's text and output (tokenize is synchronous and not re-entrant).
+ * calls) and the current call's text and output (one call at a time: `createBiomedicalTokenizer`
+ * gives a call made from a stream's sink an instance of its own).
  */
 class BiomedicalTokenizer {
   private readonly normalize: boolean
@@ -121,6 +140,8 @@ class BiomedicalTokenizer {
   /** The text being tokenized. */
   private s = ''
   private out: AnalyzedToken[] = []
+  /** Where tokens go instead of `out` while `stream` runs. */
+  private sink: TermSink | null = null
   /** The position of the current compound's first part. */
   private base = 0
 
@@ -138,9 +159,21 @@ class BiomedicalTokenizer {
   }
 
   tokenize(input: string): AnalyzedToken[] {
+    const out: AnalyzedToken[] = []
+    this.scan(input, out, null)
+    return out
+  }
+
+  stream(input: string, sink: TermSink): void {
+    this.scan(input, [], sink)
+  }
+
+  /** Tokenizes `input` into `out`, or into `sink` when it is set. */
+  private scan(input: string, out: AnalyzedToken[], sink: TermSink | null): void {
     const s = this.normalize ? normalizeText(input) : input
     this.s = s
-    this.out = []
+    this.out = out
+    this.sink = sink
     const n = s.length
     let position = 0
     let i = 0
@@ -154,9 +187,13 @@ class BiomedicalTokenizer {
       if (first === ALPHA && c < 128) {
         const end = plainWordEnd(s, i)
         if (end >= 0) {
-          const term = s.slice(i, end)
-          if (term.length <= this.maxLength) {
-            this.out.push({ term, position, original: term })
+          if (end - i <= this.maxLength) {
+            const term = s.slice(i, end)
+            if (sink === null) {
+              out.push({ term, position, original: term })
+            } else {
+              sink(term, position, 1)
+            }
           }
           position++
           i = end
@@ -168,10 +205,9 @@ class BiomedicalTokenizer {
       this.emit()
       position += this.count
     }
-    const result = this.out
     this.out = []
+    this.sink = null
     this.s = ''
-    return result
   }
 
   /**
@@ -291,11 +327,15 @@ class BiomedicalTokenizer {
       }
       const term = texts[p]!
       if (term.length <= this.maxLength) {
-        this.out.push({
-          term,
-          position: this.base + p,
-          original: dirty[p] ? s.slice(starts[p], ends[p]) : term,
-        })
+        if (this.sink !== null) {
+          this.sink(term, this.base + p, 1)
+        } else {
+          this.out.push({
+            term,
+            position: this.base + p,
+            original: dirty[p] ? s.slice(starts[p], ends[p]) : term,
+          })
+        }
       }
     }
   }
@@ -310,6 +350,10 @@ class BiomedicalTokenizer {
       letters ||= kinds[p] !== DIGIT
     }
     if (letters && term.length <= this.maxLength) {
+      if (this.sink !== null) {
+        this.sink(term, this.base + first, last - first + 1)
+        return
+      }
       this.out.push({
         term,
         position: this.base + first,

@@ -1,4 +1,4 @@
-import type { AnalyzedToken } from '../analyzer.ts'
+import type { AnalyzedToken, TermSink, Tokenizer } from '../analyzer.ts'
 
 /** Whether a UTF-16 code unit is white space (the characters `\s` matches in a RegExp). */
 function isSpace(c: number): boolean {
@@ -21,14 +21,8 @@ function isSpace(c: number): boolean {
   )
 }
 
-/**
- * Splits text on white space and nothing else: no lower-casing, no punctuation handling. Meant
- * for corpora that are already pre-processed, such as NFCorpus (`low-level` and `pg/ml` stay one
- * token each). Positions are 0, 1, 2, …; `original` is the token itself. Pure function.
- * @param text - the text
- */
-export function whitespaceTokenize(text: string): AnalyzedToken[] {
-  const out: AnalyzedToken[] = []
+/** Sends each white-space-separated word of `text` to `sink` with its position. */
+function eachWord(text: string, sink: (term: string, position: number) => void): void {
   const n = text.length
   let position = 0
   let i = 0
@@ -43,8 +37,28 @@ export function whitespaceTokenize(text: string): AnalyzedToken[] {
     while (i < n && !isSpace(text.charCodeAt(i))) {
       i++
     }
-    const term = text.slice(start, i)
-    out.push({ term, position: position++, original: term })
+    sink(text.slice(start, i), position++)
   }
-  return out
 }
+
+/**
+ * Splits text on white space and nothing else: no lower-casing, no punctuation handling. Meant
+ * for corpora that are already pre-processed, such as NFCorpus (`low-level` and `pg/ml` stay one
+ * token each). Positions are 0, 1, 2, …; `original` is the token itself. Pure function; its
+ * `stream` sends the same tokens to a sink.
+ * @param text - the text
+ */
+export const whitespaceTokenize: Tokenizer = Object.assign(
+  function whitespaceTokenize(text: string): AnalyzedToken[] {
+    const out: AnalyzedToken[] = []
+    eachWord(text, (term, position) => {
+      out.push({ term, position, original: term })
+    })
+    return out
+  },
+  {
+    stream(text: string, sink: TermSink): void {
+      eachWord(text, (term, position) => sink(term, position, 1))
+    },
+  },
+)

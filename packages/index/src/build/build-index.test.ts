@@ -99,3 +99,36 @@ describe('worker builds', () => {
     )
   })
 })
+
+describe('buildIndex with analyzers without a term stream', () => {
+  it('writes the same postings from an analyzer without a term stream, giving tokens out of position order, as from one with a term stream', async () => {
+    const { createAnalyzer, createAnalyzerRegistry, lowercaseFilter, whitespaceTokenize } = await import('@pubmatch/analysis')
+    // `lower` has a term stream (its one filter has a term step); `reversed` has none (a filter
+    // without a term step) and gives the tokens last position first.
+    const reversedTokenizer = (text: string): ReturnType<typeof whitespaceTokenize> => whitespaceTokenize(text).reverse()
+    const lowerNoStep = (token: { term: string; position: number; original?: string }): typeof token => ({ ...token, term: token.term.toLowerCase() })
+    const analyzers = createAnalyzerRegistry({
+      lower: () => createAnalyzer('lower', whitespaceTokenize, [lowercaseFilter]),
+      reversed: () => createAnalyzer('reversed', reversedTokenizer, [lowerNoStep]),
+    })
+    expect(analyzers.get('lower').termStream).toBeDefined()
+    expect(analyzers.get('reversed').termStream).toBeUndefined()
+    const docs = (await readSampleDocs()).map(nfArticle)
+    const withStream = await tempDir()
+    const without = await tempDir()
+    await buildIndex(docs, withStream, { fields: testCollectionFields({ analyzer: 'lower' }), analyzers, mergePolicy: NO_MERGES })
+    await buildIndex(docs, without, { fields: testCollectionFields({ analyzer: 'reversed' }), analyzers, mergePolicy: NO_MERGES })
+    expect(await filesByExtension(without)).toEqual(await filesByExtension(withStream))
+    // Positions as the white-space tokens number them: "b a B" gives b at 0 and 2, a at 1.
+    const small = await tempDir()
+    await buildIndex([article({ id: '1', title: 'b a B', abstract: '', keywords: [] })], small, {
+      fields: testCollectionFields({ analyzer: 'reversed' }),
+      analyzers,
+    })
+    const reader = await openIndex(small, { analyzers })
+    const cursor = reader.postings('title', 'b')!
+    expect(cursor.nextDoc()).toBe(0)
+    expect(cursor.freq()).toBe(2)
+    expect([...cursor.positions()]).toEqual([0, 2])
+  })
+})

@@ -1,8 +1,6 @@
 import { decodeUtf8Range, readU32 } from '../io/byte-reader.ts'
 import type { ByteWriter } from '../io/byte-writer.ts'
 
-const textEncoder = new TextEncoder()
-
 /**
  * Writes the `.ids` body: `u32 count`, `u32 offset[count + 1]` into the UTF-8 blob that
  * follows, holding the external ids in document order.
@@ -10,17 +8,23 @@ const textEncoder = new TextEncoder()
  * @param out - the `.ids` body
  */
 export function writeDocIds(ids: readonly string[], out: ByteWriter): void {
-  const encoded = ids.map((id) => textEncoder.encode(id))
+  // One UTF-8 encoding of all ids (a call per id costs more than its bytes) when every id is
+  // ASCII (UTF-8 as long as UTF-16); otherwise each id on its own, as lone surrogates of
+  // neighbouring ids must not pair up.
+  let blob = Buffer.from(ids.join(''), 'utf8')
+  const ascii = blob.length === ids.reduce((sum, id) => sum + id.length, 0)
+  const encoded = ascii ? null : ids.map((id) => Buffer.from(id, 'utf8'))
+  if (encoded !== null) {
+    blob = Buffer.concat(encoded)
+  }
   out.u32(ids.length)
   let offset = 0
-  for (const bytes of encoded) {
+  for (let i = 0; i < ids.length; i++) {
     out.u32(offset)
-    offset += bytes.length
+    offset += encoded === null ? ids[i]!.length : encoded[i]!.length
   }
   out.u32(offset)
-  for (const bytes of encoded) {
-    out.bytes(bytes)
-  }
+  out.bytes(blob)
 }
 
 /**

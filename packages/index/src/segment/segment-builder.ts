@@ -1,4 +1,4 @@
-import type { AnalyzedToken, Analyzer } from '@pubmatch/analysis'
+import { analyzeTerms, type Analyzer, type TermSink, type TermStep } from '@pubmatch/analysis'
 import { compareCodePoints } from '@pubmatch/core'
 import type { ExtractedDocument } from '../document/extract.ts'
 import { IntBuffer } from '../io/int-buffer.ts'
@@ -7,8 +7,6 @@ import { normalizeKeyword } from '../schema/keyword.ts'
 import type { FieldSchema, IndexSchema } from '../schema/schema.ts'
 import type { SegmentSource, TermPostings } from './segment-source.ts'
 import { StoredFieldsWriter } from './stored-fields.ts'
-
-const byPosition = (a: AnalyzedToken, b: AnalyzedToken): number => a.position - b.position
 
 /**
  * Term ids in UTF-8 byte order of their terms. Without surrogates (characters above
@@ -27,6 +25,87 @@ function sortedTermOrder(terms: readonly string[]): number[] {
   })
 }
 
+/** What {@link SurfaceIds.get} returns for a surface term it does not hold. */
+export const ABSENT = -2
+
+/**
+ * Term ids by surface term (−1: a surface term the analyzer drops), or by term: open addressing over one
+ * `Int32Array` of (hash, entry) pairs with the surface terms beside it, so that a lookup
+ * usually reads one slot and compares one string (a `Map` of strings reads more memory per
+ * lookup, which dominates inversion with a large vocabulary).
+ */
+export class SurfaceIds {
+  private slots = new Int32Array(2 * 4096)
+  private mask = 4096 - 1
+  private readonly keys: string[] = []
+  private values = new Int32Array(2048)
+  // Where the last missed lookup would insert.
+  private missSlot = 0
+  private missHash = 0
+
+  /** The value of `surface`, or {@link ABSENT}. */
+  get(surface: string): number {
+    let h = 0x811c9dc5
+    for (let i = 0; i < surface.length; i++) {
+      h = Math.imul(h ^ surface.charCodeAt(i), 0x01000193)
+    }
+    const slots = this.slots
+    const mask = this.mask
+    let slot = h & mask
+    for (;;) {
+      const entry = slots[2 * slot + 1]!
+      if (entry === 0) {
+        this.missSlot = slot
+        this.missHash = h
+        return ABSENT
+      }
+      if (slots[2 * slot] === h && this.keys[entry - 1] === surface) {
+        return this.values[entry - 1]!
+      }
+      slot = (slot + 1) & mask
+    }
+  }
+
+  /** Adds `surface` right after {@link SurfaceIds.get} missed it. */
+  addMissed(surface: string, value: number): void {
+    const entry = this.keys.length
+    this.keys.push(surface)
+    if (entry === this.values.length) {
+      const grown = new Int32Array(entry * 2)
+      grown.set(this.values)
+      this.values = grown
+    }
+    this.values[entry] = value
+    this.slots[2 * this.missSlot] = this.missHash
+    this.slots[2 * this.missSlot + 1] = entry + 1
+    if (2 * (entry + 1) > this.mask) {
+      this.rehash()
+    }
+  }
+
+  /** Doubles the table (kept at most half full). */
+  private rehash(): void {
+    const old = this.slots
+    const size = 2 * (this.mask + 1)
+    const slots = new Int32Array(2 * size)
+    const mask = size - 1
+    for (let i = 0; i < old.length; i += 2) {
+      const entry = old[i + 1]!
+      if (entry !== 0) {
+        const h = old[i]!
+        let slot = h & mask
+        while (slots[2 * slot + 1] !== 0) {
+          slot = (slot + 1) & mask
+        }
+        slots[2 * slot] = h
+        slots[2 * slot + 1] = entry
+      }
+    }
+    this.slots = slots
+    this.mask = mask
+  }
+}
+
 /**
  * Inverts one field of the documents added so far. Tokens are appended to flat typed
  * arrays (term id, document, position, span) — no per-term arrays, so building allocates
@@ -35,7 +114,7 @@ function sortedTermOrder(terms: readonly string[]): number[] {
 class FieldInverter {
   private readonly field: FieldSchema
   private readonly analyzer: Analyzer | null
-  private readonly termIds = new Map<string, number>()
+  private readonly termIds = new SurfaceIds()
   private readonly terms: string[] = []
   private readonly hasSpan: number[] = []
   private readonly tokenTerm = new IntBuffer(1 << 14)
@@ -43,10 +122,42 @@ class FieldInverter {
   private readonly tokenPosition = new IntBuffer(1 << 14)
   private readonly tokenSpan = new IntBuffer(1 << 14)
   readonly lengths = new IntBuffer(1024)
+  // The tokens of the value being analysed (scratch reused across values): term id, position, span.
+  private readonly valueIds = new IntBuffer(256)
+  private readonly valuePositions = new IntBuffer(256)
+  private readonly valueSpans = new IntBuffer(256)
+  /**
+   * The term id of each surface term the analyzer's tokenizer gave (−1: dropped by its
+   * filters), when the analyzer has a term stream: one lookup per token. For a keyword field,
+   * the term id of each raw value.
+   */
+  private readonly surfaceIds = new SurfaceIds()
+  /** The term ids of the current document's keyword values. */
+  private readonly seenIds = new Set<number>()
+  private readonly termStep: TermStep | null
+  private readonly collectSurface: TermSink = (surface, position, span) => {
+    let id = this.surfaceIds.get(surface)
+    if (id === ABSENT) {
+      const term = this.termStep!(surface)
+      id = term === null ? -1 : this.termId(term)
+      this.surfaceIds.addMissed(surface, id)
+    }
+    if (id >= 0) {
+      this.valueIds.push(id)
+      this.valuePositions.push(position)
+      this.valueSpans.push(span)
+    }
+  }
+  private readonly collectTerm: TermSink = (term, position, span) => {
+    this.valueIds.push(this.termId(term))
+    this.valuePositions.push(position)
+    this.valueSpans.push(span)
+  }
 
   constructor(field: FieldSchema, analyzer: Analyzer | null) {
     this.field = field
     this.analyzer = analyzer
+    this.termStep = analyzer?.termStream?.term ?? null
   }
 
   add(doc: number, values: readonly string[]): void {
@@ -57,27 +168,43 @@ class FieldInverter {
       return
     }
     const analyzer = this.analyzer!
+    const stream = analyzer.termStream
+    const { valueIds, valuePositions, valueSpans } = this
     let base = 0
     let length = 0
     for (const value of values) {
-      let tokens = analyzer.analyze(value)
-      if (tokens.length === 0) {
+      valueIds.clear()
+      valuePositions.clear()
+      valueSpans.clear()
+      if (stream === undefined) {
+        analyzeTerms(analyzer, value, this.collectTerm)
+      } else {
+        stream.tokens(value, this.collectSurface)
+      }
+      const n = valueIds.length
+      if (n === 0) {
         continue
       }
-      for (let i = 1; i < tokens.length; i++) {
-        if (tokens[i]!.position < tokens[i - 1]!.position) {
-          tokens = [...tokens].sort(byPosition)
+      const ids = valueIds.data
+      const positions = valuePositions.data
+      const spans = valueSpans.data
+      let order: number[] | null = null
+      for (let i = 1; i < n; i++) {
+        if (positions[i]! < positions[i - 1]!) {
+          // Out of position order (a custom analyzer): add them sorted by position, stably.
+          order = Array.from({ length: n }, (_, k) => k).sort((a, b) => positions[a]! - positions[b]! || a - b)
           break
         }
       }
       let last = 0
-      for (const token of tokens) {
-        const span = token.positionLength ?? 1
+      for (let k = 0; k < n; k++) {
+        const i = order === null ? k : order[k]!
+        const span = spans[i]!
         if (span <= 1) {
           length++
         }
-        last = base + token.position
-        this.addToken(doc, token.term, last, span)
+        last = base + positions[i]!
+        this.addToken(doc, ids[i]!, last, span)
       }
       base = last + 1 + this.field.positionGap
     }
@@ -85,25 +212,38 @@ class FieldInverter {
   }
 
   private addKeywords(doc: number, values: readonly string[]): void {
-    const seen = new Set<string>()
+    // Term ids by raw value (−1: normalises to nothing), so a value seen before is neither
+    // normalised nor looked up again; a document's terms count once each.
+    const seen = this.seenIds
+    seen.clear()
     for (const value of values) {
-      const term = normalizeKeyword(value)
-      if (term !== '' && !seen.has(term)) {
-        this.addToken(doc, term, seen.size, 1)
-        seen.add(term)
+      let id = this.surfaceIds.get(value)
+      if (id === ABSENT) {
+        const term = normalizeKeyword(value)
+        id = term === '' ? -1 : this.termId(term)
+        this.surfaceIds.addMissed(value, id)
+      }
+      if (id >= 0 && !seen.has(id)) {
+        this.addToken(doc, id, seen.size, 1)
+        seen.add(id)
       }
     }
     this.lengths.data[doc] = seen.size
   }
 
-  private addToken(doc: number, term: string, position: number, span: number): void {
+  /** The id of a term, a new one for a term not seen before. */
+  private termId(term: string): number {
     let id = this.termIds.get(term)
-    if (id === undefined) {
+    if (id === ABSENT) {
       id = this.terms.length
-      this.termIds.set(term, id)
+      this.termIds.addMissed(term, id)
       this.terms.push(term)
       this.hasSpan.push(0)
     }
+    return id
+  }
+
+  private addToken(doc: number, id: number, position: number, span: number): void {
     if (span > 1) {
       this.hasSpan[id] = 1
     }

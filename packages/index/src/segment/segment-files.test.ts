@@ -210,6 +210,20 @@ describe('doc ids', () => {
     expect(ids.map((_, i) => reader.id(i))).toEqual(ids)
     expect(reader.id(special)).toBe('müller-ü')
   })
+
+  it('writes u32 count, u32 offsets and the UTF-8 blob, encoding each id on its own (hand-computed bytes)', () => {
+    const u32 = (n: number): number[] => [n & 0xff, (n >>> 8) & 0xff, 0, 0]
+    const ascii = framed((o) => writeDocIds(['a', 'bc'], o))
+    expect([...ascii.bytes.subarray(ascii.body, ascii.body + 19)]).toEqual([
+      ...u32(2), ...u32(0), ...u32(1), ...u32(3), 0x61, 0x62, 0x63,
+    ])
+    // A lone high surrogate ending one id and a lone low one starting the next stay two
+    // replacement characters (EF BF BD each), not one 4-byte character.
+    const lone = framed((o) => writeDocIds(['x\ud800', '\udc00y'], o))
+    expect([...lone.bytes.subarray(lone.body, lone.body + 24)]).toEqual([
+      ...u32(2), ...u32(0), ...u32(4), ...u32(8), 0x78, 0xef, 0xbf, 0xbd, 0xef, 0xbf, 0xbd, 0x79,
+    ])
+  })
 })
 
 describe('LiveDocs', () => {

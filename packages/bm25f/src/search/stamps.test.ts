@@ -8,7 +8,8 @@ import { emptyArticle } from '@pubmatch/core'
 import { defaultPubmedFields, type IndexReader } from '@pubmatch/index'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { suiteIndex } from '../../test/helpers.ts'
-import { createSearcher, type Searcher } from './searcher.ts'
+import { createSearcher } from './searcher.ts'
+import type { FirstStageRanker } from './types.ts'
 import { STAMP_HEADROOM, TermAtATimeScratch } from './term-at-a-time.ts'
 
 const MAX = 0x7fffffff
@@ -38,7 +39,7 @@ beforeAll(async () => {
   reader = await suiteIndex(articles, { fields: defaultPubmedFields({ analyzer: 'biomedical' }) })
 })
 
-function scratchOf(searcher: Searcher): TermAtATimeScratch {
+function scratchOf(searcher: FirstStageRanker): TermAtATimeScratch {
   const scratch = (searcher as unknown as { scratch: TermAtATimeScratch | null | undefined }).scratch
   if (scratch === null || scratch === undefined) {
     throw new Error('the searcher has no term-at-a-time scratch yet')

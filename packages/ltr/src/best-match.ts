@@ -9,7 +9,7 @@ import { PubmatchError } from '@pubmatch/core'
 import { QUESTION_STOPWORDS, type FirstStageRanker, type SearchResult } from '@pubmatch/bm25f'
 import { evaluate, shuffle } from '@pubmatch/eval'
 import type { IndexReader } from '@pubmatch/index'
-import { parseLightGbmModel, type LightGbm, type LightGbmParams } from '@pubmatch/lightgbm-wasm'
+import { parseLightGbmModel, prepareModelInSteps, type LightGbm, type LightGbmParams } from '@pubmatch/lightgbm-wasm'
 import { createFeatureExtractor } from './features/extract.ts'
 import type { ForwardIndex } from './features/forward.ts'
 import { createQueryMemory, MEMORY_SCHEMA_SUFFIX, withFeatureBlock, withQueryMemory, type FeatureBlock } from './memory.ts'
@@ -17,6 +17,7 @@ import {
   loadModel,
   loadModelMemory,
   MODEL_FORMAT,
+  nextTurn,
   saveModel,
   saveModelMemory,
   type FirstStageRecord,
@@ -489,6 +490,8 @@ export async function openReranker(dir: string, options: OpenRerankerOptions): P
   const earlier = options.reuse === undefined ? undefined : rerankerModels.get(options.reuse)
   const model = await loadModel(dir, undefined, earlier === undefined ? {} : { reuse: earlier })
   checkFirstStage(model.manifest, options.firstStage, dir)
+  // compiled now, in steps, so that neither this nor the first query blocks a server for long
+  await prepareModelInSteps(model.model, nextTurn)
   let extractor = bestMatchExtractor(options, options.usage)
   const version = model.manifest.schema.version
   if (version.includes(MEMORY_SCHEMA_SUFFIX)) {

@@ -6,7 +6,7 @@
 import { mkdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { checkJson, isPubmatchError, json, parseJson, PubmatchError, type JsonShape } from '@pubmatch/core'
-import { parseLightGbmModel, type LightGbmModel, type LightGbmParams, type ModelTree } from '@pubmatch/lightgbm-wasm'
+import { parseLightGbmModel, parseLightGbmModelInSteps, type LightGbmModel, type LightGbmParams, type ModelTree } from '@pubmatch/lightgbm-wasm'
 import { writeFileAtomic } from '@pubmatch/core/node'
 import type { FeatureSchema, LabelledQuery } from './types.ts'
 
@@ -223,7 +223,8 @@ export async function loadModel(dir: string, schema?: FeatureSchema, options: Lo
   }
   let model: LightGbmModel
   try {
-    model = parseLightGbmModel(text)
+    // in steps: a server loading a new model goes on answering meanwhile
+    model = await parseLightGbmModelInSteps(text, nextTurn)
   } catch (error) {
     throw isPubmatchError(error) ? new PubmatchError(error.code, `${join(dir, MODEL_FILE)}: ${error.message}`) : error
   }
@@ -237,6 +238,11 @@ export async function loadModel(dir: string, schema?: FeatureSchema, options: Lo
     checkSchema(manifest, schema, dir)
   }
   return { manifest, text, model }
+}
+
+/** Lets the event loop run (other requests, timers) before the next step of a long job. */
+export function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve))
 }
 
 /**

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { featureMatrixFromRows } from '../matrix.ts'
-import { Bytes, compileModel, modelModuleBytes } from './codegen.ts'
-import { parseLightGbmModel } from './parse-model.ts'
-import { prepareModel, scoreRows } from './score.ts'
+import { Bytes, compileModel, compileModelInSteps, modelModuleBytes } from './codegen.ts'
+import { parseLightGbmModel, parseLightGbmModelInSteps, STEP_TREES } from './parse-model.ts'
+import { prepareModel, prepareModelInSteps, scoreRows } from './score.ts'
 
 const hex = (bytes: Bytes): string => Buffer.from(bytes.view()).toString('hex')
 
@@ -92,6 +92,22 @@ describe('compileModel', () => {
     expect(compileModel(model)?.trees).toHaveLength(2)
   })
 
+  it('adds every tree in one call with `all`, as the trees one by one', () => {
+    const compiled = compileModel(parseLightGbmModel(PLAIN_MODEL))!
+    const BLOCK = 512
+    // row 0: a on its threshold, b on its threshold → 0.25 + 0.125; row 1: a above, b huge → 1 − 8
+    compiled.columns.set([1.0000000000000002, 1.0000000000000004], 0)
+    compiled.columns.set([-0.5, 2e300], BLOCK)
+    compiled.scores.fill(0, 0, 2)
+    compiled.all(2)
+    expect(Array.from(compiled.scores.subarray(0, 2))).toEqual([0.375, -7])
+    compiled.scores.fill(0, 0, 2)
+    compiled.trees[0]!(2)
+    expect(Array.from(compiled.scores.subarray(0, 2))).toEqual([0.25, 1])
+    compiled.trees[1]!(2)
+    expect(Array.from(compiled.scores.subarray(0, 2))).toEqual([0.375, -7])
+  })
+
   it('scores exactly as the interpreter and by hand, at and beside every threshold', () => {
     const model = parseLightGbmModel(PLAIN_MODEL)
     const rows = featureMatrixFromRows([
@@ -128,5 +144,81 @@ describe('compileModel', () => {
     expect(compileModel(parseLightGbmModel(PLAIN_MODEL))).toBeDefined()
     expect(prepareModel(parseLightGbmModel(PLAIN_MODEL))).toBe('compiled')
     expect(prepareModel(parseLightGbmModel(PLAIN_MODEL.replace('decision_type=2 2', 'decision_type=10 2')))).toBe('interpreted')
+  })
+})
+
+/**
+ * {@link PLAIN_MODEL}'s two trees repeated `copies` times (trees 0, 1, 0, 1, …), numbered in
+ * order: a row's score is `copies` times its score under the two trees.
+ */
+function repeated(copies: number): string {
+  const start = PLAIN_MODEL.indexOf('Tree=0')
+  const end = PLAIN_MODEL.indexOf('end of trees')
+  const header = PLAIN_MODEL.slice(0, start)
+  const trees = PLAIN_MODEL.slice(start, end).split(/^Tree=\d+\n/m).filter((tree) => tree !== '')
+  expect(trees).toHaveLength(2)
+  let body = ''
+  for (let t = 0; t < 2 * copies; t += 1) {
+    body += `Tree=${t}\n${trees[t % 2]!}`
+  }
+  return `${header}${body}end of trees\n`
+}
+
+describe('parsing and compiling in steps', () => {
+  const text = repeated(20) // 40 trees: steps end after trees 16 and 32
+  const counted = (): { pause: () => Promise<void>; readonly count: () => number } => {
+    let count = 0
+    return {
+      pause: () => {
+        count += 1
+        return new Promise((resolve) => setImmediate(resolve))
+      },
+      count: () => count,
+    }
+  }
+
+  it('parses the same model as at once, pausing between steps of STEP_TREES trees', async () => {
+    expect(STEP_TREES).toBe(16)
+    const { pause, count } = counted()
+    const model = await parseLightGbmModelInSteps(text, pause)
+    expect(model).toEqual(parseLightGbmModel(text))
+    expect(model.trees).toHaveLength(40)
+    expect(count()).toBe(2)
+  })
+
+  it('refuses a malformed model as parsing at once does', async () => {
+    const bad = text.replace('version=v4', 'version=v2')
+    expect(() => parseLightGbmModel(bad)).toThrow('model version "v2" is not v3 or v4')
+    const error: unknown = await parseLightGbmModelInSteps(bad, counted().pause).catch((caught: unknown) => caught)
+    expect(error).toMatchObject({ code: 'UNSUPPORTED_FORMAT' })
+    expect((error as Error).message).toContain('model version "v2" is not v3 or v4')
+  })
+
+  it('compiles a module that scores by hand and as the interpreter, pausing while it generates code', async () => {
+    const model = parseLightGbmModel(text)
+    const { pause, count } = counted()
+    const compiled = await compileModelInSteps(model, pause)
+    expect(compiled?.trees).toHaveLength(40)
+    expect(count()).toBe(2)
+    const { pause: prepPause, count: prepCount } = counted()
+    expect(await prepareModelInSteps(model, prepPause)).toBe('compiled')
+    expect(prepCount()).toBe(2)
+    // prepared already: neither compiles again
+    expect(await prepareModelInSteps(model, prepPause)).toBe('compiled')
+    expect(prepareModel(model)).toBe('compiled')
+    expect(prepCount()).toBe(2)
+    const rows = featureMatrixFromRows([
+      [1.0000000000000002, -0.5], // 20 × (0.25 + 0.125)
+      [1.0000000000000004, 2e300], // 20 × (1 − 8)
+    ])
+    expect(Array.from(scoreRows(model, rows))).toEqual([7.5, -140])
+    expect(Array.from(scoreRows(model, rows, { engine: 'interpreter' }))).toEqual([7.5, -140])
+  })
+
+  it('leaves a model it cannot express to the interpreter', async () => {
+    const model = parseLightGbmModel(text.replaceAll('decision_type=2 2', 'decision_type=10 2'))
+    expect(await compileModelInSteps(model, counted().pause)).toBeUndefined()
+    expect(await prepareModelInSteps(model, counted().pause)).toBe('interpreted')
+    expect(prepareModel(model)).toBe('interpreted')
   })
 })

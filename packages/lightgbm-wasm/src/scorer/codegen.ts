@@ -32,6 +32,8 @@ export interface CompiledModel {
   readonly scores: Float64Array
   /** Per tree: adds the tree's output for block rows `0 … rows − 1` to `scores`. */
   readonly trees: ReadonlyArray<(rows: number) => void>
+  /** Every tree's function in model order, in one call (one crossing into WebAssembly, not one per tree). */
+  readonly all: (rows: number) => void
 }
 
 /** The part of the `WebAssembly` global used here (this package compiles without DOM types). */
@@ -39,6 +41,8 @@ interface WasmApi {
   readonly Module: new (bytes: Uint8Array) => object
   readonly Instance: new (module: object) => { readonly exports: Record<string, unknown> }
   readonly CompileError: new (...args: never[]) => Error
+  compile(bytes: Uint8Array): Promise<object>
+  instantiate(module: object): Promise<{ readonly exports: Record<string, unknown> }>
 }
 
 /** Whether every node of `tree` is a plain numerical `value <= threshold` test. */
@@ -137,6 +141,7 @@ const OP = {
   end: 0x0b,
   br: 0x0c,
   brIf: 0x0d,
+  call: 0x10,
   localGet: 0x20,
   localSet: 0x21,
   localTee: 0x22,
@@ -193,8 +198,20 @@ function treeBody(tree: ModelTree, scoresAt: number, stride: number, klass: numb
   return body
 }
 
-/** The module's bytes: memory, one exported function `t<i>` per tree. */
+/** The module's bytes: memory, one exported function `t<i>` per tree, and `all`, which calls them all in order. */
 export function modelModuleBytes(model: LightGbmModel): { bytes: Uint8Array; scoresAt: number } {
+  const steps = moduleBytesSteps(model)
+  let step = steps.next()
+  while (step.done !== true) {
+    step = steps.next()
+  }
+  return step.value
+}
+
+/** Tree functions generated in one step of {@link compileModelInSteps}. */
+const STEP_TREES = 16
+
+function* moduleBytesSteps(model: LightGbmModel): Generator<void, { bytes: Uint8Array; scoresAt: number }> {
   const k = model.treesPerIteration
   const columnBytes = model.numFeatures * BLOCK_ROWS * 8
   const scoresAt = columnBytes
@@ -205,21 +222,29 @@ export function modelModuleBytes(model: LightGbmModel): { bytes: Uint8Array; sco
   }
   const trees = model.trees.length
   section(1, new Bytes().u32(1).byte(0x60).u32(1).byte(I32).u32(0)) // type 0: (i32) -> ()
-  const functions = new Bytes().u32(trees)
-  for (let t = 0; t < trees; t += 1) {
+  // the trees' functions, then `all`: every tree in model order in one call from JavaScript
+  const functions = new Bytes().u32(trees + 1)
+  for (let t = 0; t <= trees; t += 1) {
     functions.u32(0)
   }
   section(3, functions)
   section(5, new Bytes().u32(1).byte(0x00).u32(pages)) // memory 0: min pages, no max
-  const exports = new Bytes().u32(trees + 1).name('memory').byte(0x02).u32(0)
+  const exports = new Bytes().u32(trees + 2).name('memory').byte(0x02).u32(0)
   for (let t = 0; t < trees; t += 1) {
     exports.name(`t${t}`).byte(0x00).u32(t)
   }
+  exports.name('all').byte(0x00).u32(trees)
   section(7, exports)
-  const code = new Bytes().u32(trees)
-  model.trees.forEach((tree, t) => {
-    code.sized(treeBody(tree, scoresAt, k * 8, t % k))
-  })
+  const code = new Bytes().u32(trees + 1)
+  const all = new Bytes().u32(0) // no locals
+  for (let t = 0; t < trees; t += 1) {
+    code.sized(treeBody(model.trees[t]!, scoresAt, k * 8, t % k))
+    all.byte(OP.localGet).u32(0).byte(OP.call).u32(t)
+    if ((t + 1) % STEP_TREES === 0) {
+      yield
+    }
+  }
+  code.sized(all.byte(OP.end))
   section(10, code)
   return { bytes: out.view(), scoresAt }
 }
@@ -237,6 +262,53 @@ export function modelModuleBytes(model: LightGbmModel): { bytes: Uint8Array; sco
  *   runtime refuses to compile WebAssembly
  */
 export function compileModel(model: LightGbmModel): CompiledModel | undefined {
+  const wasm = compilable(model)
+  if (wasm === undefined) {
+    return undefined
+  }
+  const { bytes, scoresAt } = modelModuleBytes(model)
+  let exports: Record<string, unknown>
+  try {
+    exports = new wasm.Instance(new wasm.Module(bytes)).exports
+  } catch (error) {
+    return refused(wasm, error)
+  }
+  return compiledFrom(model, exports, scoresAt)
+}
+
+/**
+ * {@link compileModel} in steps: the module's code is generated {@link STEP_TREES} trees at a
+ * time, awaiting `pause` between two steps, and the module is compiled and instantiated
+ * asynchronously (`WebAssembly.compile`, off the calling thread where the runtime can), so that a
+ * server loading a new model goes on answering meanwhile. The result scores exactly as
+ * {@link compileModel}'s.
+ * @param model - the model
+ * @param pause - awaited between steps
+ * @returns as {@link compileModel}
+ */
+export async function compileModelInSteps(model: LightGbmModel, pause: () => Promise<void>): Promise<CompiledModel | undefined> {
+  const wasm = compilable(model)
+  if (wasm === undefined) {
+    return undefined
+  }
+  const steps = moduleBytesSteps(model)
+  let step = steps.next()
+  while (step.done !== true) {
+    await pause()
+    step = steps.next()
+  }
+  const { bytes, scoresAt } = step.value
+  let exports: Record<string, unknown>
+  try {
+    exports = (await wasm.instantiate(await wasm.compile(bytes))).exports
+  } catch (error) {
+    return refused(wasm, error)
+  }
+  return compiledFrom(model, exports, scoresAt)
+}
+
+/** The `WebAssembly` API when `model` can be compiled (see {@link compileModel}), else `undefined`. */
+function compilable(model: LightGbmModel): WasmApi | undefined {
   let nodes = 0
   for (const tree of model.trees) {
     if (!plainTree(tree)) {
@@ -249,16 +321,18 @@ export function compileModel(model: LightGbmModel): CompiledModel | undefined {
   if (nodes > MAX_COMPILED_NODES || memoryBytes > MAX_COMPILED_MEMORY || wasm === undefined) {
     return undefined
   }
-  const { bytes, scoresAt } = modelModuleBytes(model)
-  let exports: Record<string, unknown>
-  try {
-    exports = new wasm.Instance(new wasm.Module(bytes)).exports
-  } catch (error) {
-    if (error instanceof wasm.CompileError || error instanceof EvalError) {
-      return undefined // e.g. node --disallow-code-generation-from-strings
-    }
-    throw error
+  return wasm
+}
+
+/** `undefined` when the runtime refused to compile (e.g. node --disallow-code-generation-from-strings); rethrows anything else. */
+function refused(wasm: WasmApi, error: unknown): undefined {
+  if (error instanceof wasm.CompileError || error instanceof EvalError) {
+    return undefined
   }
+  throw error
+}
+
+function compiledFrom(model: LightGbmModel, exports: Record<string, unknown>, scoresAt: number): CompiledModel {
   const memory = exports['memory'] as { readonly buffer: ArrayBuffer }
   const k = model.treesPerIteration
   const trees = model.trees.map((_, t) => exports[`t${t}`] as (rows: number) => void)
@@ -266,5 +340,6 @@ export function compileModel(model: LightGbmModel): CompiledModel | undefined {
     columns: new Float64Array(memory.buffer, 0, model.numFeatures * BLOCK_ROWS),
     scores: new Float64Array(memory.buffer, scoresAt, BLOCK_ROWS * k),
     trees,
+    all: exports['all'] as (rows: number) => void,
   }
 }

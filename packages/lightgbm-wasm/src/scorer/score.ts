@@ -1,6 +1,6 @@
 import { PubmatchError, truncateForMessage } from '@pubmatch/core'
 import { checkFeatureMatrix, type FeatureMatrix } from '../matrix.ts'
-import { BLOCK_ROWS, compileModel, type CompiledModel } from './codegen.ts'
+import { BLOCK_ROWS, compileModel, compileModelInSteps, type CompiledModel } from './codegen.ts'
 import type { LightGbmModel, ModelTree } from './parse-model.ts'
 
 /** LightGBM's kZeroThreshold: `1e-35f`, a float widened to double. */
@@ -135,6 +135,25 @@ export function prepareModel(model: LightGbmModel): 'compiled' | 'interpreted' {
 }
 
 /**
+ * {@link prepareModel} in steps: the module's code is generated a few trees at a time, awaiting
+ * `pause` between two steps, and compiled asynchronously, so that a server loading a new model
+ * goes on answering meanwhile. Scores are the same as after {@link prepareModel}.
+ * @param model - the model
+ * @param pause - awaited between steps, e.g. `() => new Promise((resolve) => setImmediate(resolve))`
+ * @returns how `scoreRows` will score the model with `engine: 'auto'`
+ */
+export async function prepareModelInSteps(model: LightGbmModel, pause: () => Promise<void>): Promise<'compiled' | 'interpreted'> {
+  if (!wasmModels.has(model)) {
+    const compiled = (await compileModelInSteps(model, pause)) ?? null
+    // a call that finished meanwhile keeps its module
+    if (!wasmModels.has(model)) {
+      wasmModels.set(model, compiled)
+    }
+  }
+  return wasmModels.get(model) === null ? 'interpreted' : 'compiled'
+}
+
+/**
  * {@link scoreBlock} through the model compiled to WebAssembly: the block's columns go to the
  * module's memory, each tree's function adds its outputs, in model order, to scores starting
  * at 0, exactly as the interpreter does.
@@ -154,8 +173,12 @@ function scoreBlockCompiled(
   readColumns(data, numFeatures, start, rows, columns, BLOCK_ROWS, true)
   const blockScores = wasm.scores
   blockScores.fill(0, 0, rows * k)
-  for (let t = range.firstTree; t < range.endTree; t += 1) {
-    trees[t]!(rows)
+  if (range.firstTree === 0 && range.endTree === trees.length) {
+    wasm.all(rows)
+  } else {
+    for (let t = range.firstTree; t < range.endTree; t += 1) {
+      trees[t]!(rows)
+    }
   }
   scores.set(blockScores.subarray(0, rows * k), start * k)
 }

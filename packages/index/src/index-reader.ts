@@ -363,8 +363,8 @@ class Reader implements IndexReader {
       if (having.length === 0) {
         return
       }
-      if (having.length === 1 && (!live || reader.liveDocs === null)) {
-        total += having[0]!.info.docFreq
+      if (!live || reader.liveDocs === null) {
+        total += unionCount(reader, having)
         return
       }
       const seen = new Uint8Array(reader.docCount)
@@ -592,4 +592,51 @@ export async function readIndexGeneration(dir: string): Promise<number> {
     })
   }
   return manifest.generation
+}
+
+/**
+ * How many documents of a segment hold a term in any of some fields, deleted ones included: the
+ * field with the most documents counts them all, and each document of the others that it does not
+ * hold counts once. The smaller fields are walked in document order (documents only, no
+ * frequencies) and the largest is only advanced to them, through its skip entries, so its blocks
+ * between them are not read.
+ * @param reader - the segment
+ * @param having - the fields (numbers) holding the term, with its entry in each
+ */
+function unionCount(reader: SegmentReader, having: ReadonlyArray<{ readonly f: number; readonly info: TermInfo }>): number {
+  let largest = having[0]!
+  for (const field of having) {
+    if (field.info.docFreq > largest.info.docFreq) {
+      largest = field
+    }
+  }
+  if (having.length === 1) {
+    return largest.info.docFreq
+  }
+  let total = largest.info.docFreq
+  const all = reader.postings(largest.f, largest.info)
+  const others = having.filter((field) => field !== largest).map(({ f, info }) => reader.postings(f, info))
+  for (const cursor of others) {
+    cursor.nextDoc()
+  }
+  for (;;) {
+    let doc = NO_MORE_DOCS
+    for (const cursor of others) {
+      const d = cursor.docID()
+      if (d < doc) {
+        doc = d
+      }
+    }
+    if (doc === NO_MORE_DOCS) {
+      return total
+    }
+    if (all.advance(doc) !== doc) {
+      total++
+    }
+    for (const cursor of others) {
+      if (cursor.docID() === doc) {
+        cursor.nextDoc()
+      }
+    }
+  }
 }

@@ -254,6 +254,38 @@ describe('index (property-based, against a brute-force model)', () => {
     expect(() => reader.docFreqAny('cancer', ['nope'])).toThrow(/unknown field "nope"/)
   })
 
+  it('counts n(t) over several fields exactly across many blocks, segments and deletions', async () => {
+    // 700 documents in 3 segments (5–6 blocks of 128 per field list); a fixed pseudo-random draw
+    // puts "cancer" in the title of about 1 in 8, the abstract of 1 in 2, the keywords of 1 in 16
+    let seed = 7
+    const next = (): number => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648
+    const dir = await tempDir()
+    const writer = await createIndexWriter(dir, testConfig({ mergePolicy: NO_MERGES }), { maxBufferedDocs: 300 })
+    const docs: Array<{ id: string; fields: Set<string> }> = []
+    for (let i = 0; i < 700; i++) {
+      const fields = new Set<string>()
+      const pick = (field: string, p: number): string => (next() < p ? (fields.add(field), 'cancer') : 'diet')
+      const title = pick('title', 1 / 8)
+      const abstract = pick('abstract', 1 / 2)
+      const keyword = pick('kw', 1 / 16)
+      docs.push({ id: `d${i}`, fields })
+      await writer.addArticle(article({ id: `d${i}`, title, abstract, keywords: [keyword] }))
+    }
+    await writer.commit()
+    const deleted = new Set(docs.filter((_, i) => i % 7 === 3).map((doc) => doc.id))
+    for (const id of deleted) {
+      await writer.deleteArticle(id)
+    }
+    await writer.close()
+    const reader = await openIndex(dir)
+    expect(reader.segments).toHaveLength(3)
+    for (const fields of [['title', 'abstract'], ['abstract', 'title'], ['title', 'kw'], ['title', 'abstract', 'kw'], ['kw']]) {
+      const having = docs.filter((doc) => fields.some((field) => doc.fields.has(field)))
+      expect(reader.docFreqAny('cancer', fields)).toBe(having.length)
+      expect(reader.docFreqAny('cancer', fields, true)).toBe(having.filter((doc) => !deleted.has(doc.id)).length)
+    }
+  })
+
   it('enumerates terms by prefix across segments with summed statistics', async () => {
     const dir = await tempDir()
     const writer = await createIndexWriter(dir, testConfig({ mergePolicy: NO_MERGES }), { maxBufferedDocs: 1 })

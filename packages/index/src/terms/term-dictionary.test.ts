@@ -55,6 +55,17 @@ describe('TermDictionary', () => {
     )
   })
 
+  it('finds long terms (beyond its 256-byte scratch), with shared prefixes, and misses near them', () => {
+    const long = 'α'.repeat(150) // 300 UTF-8 bytes
+    const terms = [`${long}a`, `${long}b`, `${long}b${'c'.repeat(400)}`, 'z'].sort(compareCodePoints)
+    const dictionary = build(terms, false)
+    terms.forEach((term, i) => expect(dictionary.lookup(term)?.docFreq).toBe(i + 1))
+    expect(dictionary.lookup(long)).toBeNull()
+    expect(dictionary.lookup(`${long}bc`)).toBeNull()
+    expect(dictionary.lookup(`${long}c`)).toBeNull()
+    expect(dictionary.lookup('')).toBeNull()
+  })
+
   it('answers null for absent terms', () => {
     fc.assert(
       fc.property(sortedTerms, fc.string({ unit: 'grapheme', maxLength: 12 }), (terms, probe) => {

@@ -128,20 +128,79 @@ export class TermDictionary {
    * @param term - the term
    */
   lookup(term: string): TermInfo | null {
-    const target = Buffer.from(term, 'utf8')
-    const block = this.findBlock(target)
+    if (this.termCount === 0) {
+      return null
+    }
+    const bytes = this.bytes
+    // the term's UTF-8 bytes in a scratch array (no allocation per lookup)
+    if (lookupTarget.length < term.length * 3) {
+      lookupTarget = new Uint8Array(term.length * 3)
+    }
+    const target = lookupTarget
+    const targetLength = textEncoder.encodeInto(term, target).written
+    // the last block whose first term is ≤ target
+    let lo = 0
+    let hi = this.blockCount - 1
+    let block = -1
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1
+      let pos = this.blockAt(mid)
+      pos = skipVint(bytes, pos)
+      if (this.withPositions) {
+        pos = skipVint(bytes, pos)
+      }
+      pos = skipVint(bytes, pos) // shared prefix: 0
+      const length = readVint(bytes, pos)
+      pos = vintEnd
+      if (compareBytes(bytes, pos, length, target, targetLength) <= 0) {
+        block = mid
+        lo = mid + 1
+      } else {
+        hi = mid - 1
+      }
+    }
     if (block < 0) {
       return null
     }
-    const iterator = new BlockIterator(this, block)
-    while (iterator.next()) {
-      const c = Buffer.compare(iterator.termBytes(), target)
-      if (c === 0) {
-        return iterator.info()
+    // scan the block's front-coded terms, rebuilding each in a scratch array
+    let pos = this.blockAt(block)
+    let postingsOffset = readVint(bytes, pos)
+    pos = vintEnd
+    let positionsOffset = 0
+    if (this.withPositions) {
+      positionsOffset = readVint(bytes, pos)
+      pos = vintEnd
+    }
+    const end = Math.min(this.termCount - block * TERMS_PER_BLOCK, TERMS_PER_BLOCK)
+    let current = lookupTerm
+    for (let i = 0; i < end; i++) {
+      const shared = readVint(bytes, pos)
+      const suffix = readVint(bytes, vintEnd)
+      pos = vintEnd
+      const length = shared + suffix
+      if (current.length < length) {
+        const grown = new Uint8Array(length * 2)
+        grown.set(current.subarray(0, shared))
+        current = lookupTerm = grown
       }
-      if (c > 0 || iterator.index % TERMS_PER_BLOCK === TERMS_PER_BLOCK - 1) {
+      for (let j = 0; j < suffix; j++) {
+        current[shared + j] = bytes[pos + j]!
+      }
+      pos += suffix
+      const docFreq = readVint(bytes, pos)
+      const extraFreq = readVint(bytes, vintEnd)
+      const postingsLength = readVint(bytes, vintEnd)
+      const positionsLength = this.withPositions ? readVint(bytes, vintEnd) : 0
+      pos = vintEnd
+      const c = compareBytes(current, 0, length, target, targetLength)
+      if (c === 0) {
+        return { docFreq, totalTermFreq: docFreq + extraFreq, postingsOffset, postingsLength, positionsOffset, positionsLength }
+      }
+      if (c > 0) {
         return null
       }
+      postingsOffset += postingsLength
+      positionsOffset += positionsLength
     }
     return null
   }
@@ -213,6 +272,49 @@ export class TermDictionary {
     }
     return found
   }
+}
+
+const textEncoder = new TextEncoder()
+/** The looked-up term's UTF-8 bytes, and the block's term being rebuilt (lookups are synchronous). */
+let lookupTarget = new Uint8Array(256)
+let lookupTerm = new Uint8Array(256)
+/** Where the last {@link readVint} ended. */
+let vintEnd = 0
+
+/** The unsigned LEB128 integer at `pos` (as `ByteReader.vint`); sets {@link vintEnd}. */
+function readVint(bytes: Uint8Array, pos: number): number {
+  let byte = bytes[pos++] ?? 0
+  let value = byte & 0x7f
+  if (byte >= 0x80) {
+    let shift = 7
+    do {
+      byte = bytes[pos++] ?? 0
+      value += shift < 28 ? (byte & 0x7f) << shift : (byte & 0x7f) * 2 ** shift
+      shift += 7
+    } while (byte >= 0x80)
+  }
+  vintEnd = pos
+  return value
+}
+
+/** Where the unsigned LEB128 integer at `pos` ends. */
+function skipVint(bytes: Uint8Array, pos: number): number {
+  while ((bytes[pos++] ?? 0) >= 0x80) {
+    // continuation byte
+  }
+  return pos
+}
+
+/** `a[aStart … aStart + aLength)` against `b[0 … bLength)` in byte order: < 0, 0 or > 0. */
+function compareBytes(a: Uint8Array, aStart: number, aLength: number, b: Uint8Array, bLength: number): number {
+  const n = aLength < bLength ? aLength : bLength
+  for (let i = 0; i < n; i++) {
+    const d = a[aStart + i]! - b[i]!
+    if (d !== 0) {
+      return d
+    }
+  }
+  return aLength - bLength
 }
 
 /** Walks the entries of a dictionary from a block on, rebuilding front-coded terms. */

@@ -337,14 +337,8 @@ export class SegmentPostings implements PostingsCursor {
       base = -1
       this.posAt = this.info.positionsOffset
     }
-    const docs = this.docs
     // the frequencies are decoded when first asked for (a block `advance` only looks into often has no match)
-    this.freqsAt = this.source.codec.decode(this.source.pst, at, docs, n)
-    let doc = base
-    for (let i = 0; i < n; i++) {
-      doc += docs[i]! + 1
-      docs[i] = doc
-    }
+    this.freqsAt = this.source.codec.decodeGaps(this.source.pst, at, this.docs, n, base)
     this.block = b
     this.count = n
     this.posIndex = 0
@@ -356,12 +350,7 @@ export class SegmentPostings implements PostingsCursor {
 
   /** Decodes the current block's frequencies (stored as freq − 1 after its doc gaps). */
   private decodeFreqs(): void {
-    const freqs = this.freqs
-    const n = this.count
-    this.source.codec.decode(this.source.pst, this.freqsAt, freqs, n)
-    for (let i = 0; i < n; i++) {
-      freqs[i] = freqs[i]! + 1
-    }
+    this.source.codec.decodeAdd(this.source.pst, this.freqsAt, this.freqs, this.count, 1)
     this.freqsAt = -1
   }
 

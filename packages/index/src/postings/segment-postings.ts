@@ -102,6 +102,8 @@ export class SegmentPostings implements PostingsCursor {
   private posBuffer = EMPTY
   private spanBuffer = EMPTY
   private posCount = 0
+  /** The last document of a single-block term once decoded, else -1. */
+  private termLast = -1
   // Impacts
   private impactBlock = 0
   private termImpacts: readonly Impact[] | null = null
@@ -147,12 +149,17 @@ export class SegmentPostings implements PostingsCursor {
 
   nextDocs(docs: Int32Array, freqs: Int32Array): number {
     if (this.index + 1 >= this.count) {
-      if (this.block + 1 >= this.numBlocks) {
+      const b = this.block + 1
+      if (b >= this.numBlocks) {
         this.index = this.count
         this.doc = NO_MORE_DOCS
         return 0
       }
-      this.loadBlock(this.block + 1)
+      const n = Math.min(BLOCK_SIZE, this.docFreq - b * BLOCK_SIZE)
+      if (docs.length >= n && freqs.length >= n) {
+        return this.readBlockInto(b, n, docs, freqs)
+      }
+      this.loadBlock(b)
       this.index = -1
     }
     const from = this.index + 1
@@ -298,11 +305,12 @@ export class SegmentPostings implements PostingsCursor {
     if (this.skip !== null) {
       return this.skip.lastDoc[this.numBlocks - 1]!
     }
-    if (this.block < 0) {
-      this.loadBlock(0)
-      this.index = -1
+    if (this.termLast < 0) {
+      const docs = new Int32Array(this.docFreq)
+      this.source.codec.decodeGaps(this.source.pst, this.blocksStart, docs, this.docFreq, -1)
+      this.termLast = docs[this.docFreq - 1]!
     }
-    return this.docs[this.count - 1]!
+    return this.termLast
   }
 
   private singleBlockImpacts(): Impact[] {
@@ -324,8 +332,30 @@ export class SegmentPostings implements PostingsCursor {
   }
 
   private loadBlock(b: number): void {
-    const skip = this.skip
     const n = Math.min(BLOCK_SIZE, this.docFreq - b * BLOCK_SIZE)
+    // the frequencies are decoded when first asked for (a block `advance` only looks into often has no match)
+    this.freqsAt = this.decodeBlockDocs(b, n, this.docs)
+    this.count = n
+  }
+
+  /**
+   * Reads block `b` (`n` documents) straight into the caller's arrays, no copy: the cursor is
+   * then past the whole block and holds none of it (`count` 0), as after `nextDocs` read a
+   * block to its end, so `freq()` and `positions()` describe no document until it moves.
+   */
+  private readBlockInto(b: number, n: number, docs: Int32Array, freqs: Int32Array): number {
+    const freqsAt = this.decodeBlockDocs(b, n, docs)
+    this.source.codec.decodeAdd(this.source.pst, freqsAt, freqs, n, 1)
+    this.freqsAt = -1
+    this.count = 0
+    this.index = 0
+    this.doc = docs[n - 1]!
+    return n
+  }
+
+  /** Decodes block `b`'s documents into `out` and makes it the current block; returns where its frequencies start. */
+  private decodeBlockDocs(b: number, n: number, out: Int32Array): number {
+    const skip = this.skip
     let at: number
     let base: number
     if (skip !== null) {
@@ -337,15 +367,17 @@ export class SegmentPostings implements PostingsCursor {
       base = -1
       this.posAt = this.info.positionsOffset
     }
-    // the frequencies are decoded when first asked for (a block `advance` only looks into often has no match)
-    this.freqsAt = this.source.codec.decodeGaps(this.source.pst, at, this.docs, n, base)
+    const freqsAt = this.source.codec.decodeGaps(this.source.pst, at, out, n, base)
+    if (skip === null) {
+      this.termLast = out[n - 1]!
+    }
     this.block = b
-    this.count = n
     this.posIndex = 0
     this.posDecodedFor = -1
     if (this.impactBlock < b) {
       this.impactBlock = b
     }
+    return freqsAt
   }
 
   /** Decodes the current block's frequencies (stored as freq − 1 after its doc gaps). */

@@ -31,33 +31,38 @@ export interface PostingsSource {
 
 function readSkipData(source: PostingsSource, info: TermInfo, numBlocks: number): { skip: SkipData; blocksStart: number } {
   const reader = new ByteReader(source.pst, info.postingsOffset)
-  const lastDoc = new Int32Array(numBlocks)
-  const docBytes = new Float64Array(numBlocks)
-  const posBytes = new Float64Array(numBlocks)
-  const impactBytes = new Float64Array(numBlocks)
+  // one buffer for the four columns (a typed array of its own each would be four allocations)
+  const lastDocBytes = 8 * Math.ceil(numBlocks / 2)
+  const buffer = new ArrayBuffer(lastDocBytes + 24 * numBlocks)
+  const lastDoc = new Int32Array(buffer, 0, numBlocks)
+  const docStart = new Float64Array(buffer, lastDocBytes, numBlocks)
+  const posStart = new Float64Array(buffer, lastDocBytes + 8 * numBlocks, numBlocks)
+  const impactStart = new Float64Array(buffer, lastDocBytes + 16 * numBlocks, numBlocks)
+  // first the byte counts (docStart ← docBytes, posStart ← posBytes, impactStart ← impactBytes) …
   let last = -1
   for (let b = 0; b < numBlocks; b++) {
     last += reader.vint()
     lastDoc[b] = last
-    docBytes[b] = reader.vint()
-    posBytes[b] = source.withPositions ? reader.vint() : 0
-    impactBytes[b] = reader.vint()
+    docStart[b] = reader.vint()
+    posStart[b] = source.withPositions ? reader.vint() : 0
+    impactStart[b] = reader.vint()
   }
-  const impactStart = new Float64Array(numBlocks)
+  // … then, in place, where each starts
   let at = reader.pos
   for (let b = 0; b < numBlocks; b++) {
+    const bytes = impactStart[b]!
     impactStart[b] = at
-    at += impactBytes[b]!
+    at += bytes
   }
-  const docStart = new Float64Array(numBlocks)
-  const posStart = new Float64Array(numBlocks)
   let posAt = info.positionsOffset
   const blocksStart = at
   for (let b = 0; b < numBlocks; b++) {
+    const docBytes = docStart[b]!
+    const posBytes = posStart[b]!
     docStart[b] = at
-    at += docBytes[b]!
+    at += docBytes
     posStart[b] = posAt
-    posAt += posBytes[b]!
+    posAt += posBytes
   }
   return { skip: { lastDoc, docStart, posStart, impactStart }, blocksStart }
 }
@@ -87,8 +92,9 @@ export class SegmentPostings implements PostingsCursor {
   private readonly numBlocks: number
   private readonly skip: SkipData | null
   private readonly blocksStart: number
-  private readonly docs: Int32Array
-  private readonly freqs: Int32Array
+  /** The current block's documents and frequencies (allocated on the first block not read straight into a caller's arrays). */
+  private docs: Int32Array = EMPTY
+  private freqs: Int32Array = EMPTY
   /** Where the current block's frequencies start in `.pst` while not decoded yet, else -1. */
   private freqsAt = -1
   private doc = -1
@@ -117,9 +123,6 @@ export class SegmentPostings implements PostingsCursor {
     this.info = info
     this.docFreq = info.docFreq
     this.numBlocks = Math.ceil(info.docFreq / BLOCK_SIZE)
-    const blockLength = Math.min(BLOCK_SIZE, info.docFreq)
-    this.docs = new Int32Array(blockLength)
-    this.freqs = new Int32Array(blockLength)
     if (this.numBlocks > 1) {
       const { skip, blocksStart } = readSkipData(source, info, this.numBlocks)
       this.skip = skip
@@ -333,6 +336,11 @@ export class SegmentPostings implements PostingsCursor {
 
   private loadBlock(b: number): void {
     const n = Math.min(BLOCK_SIZE, this.docFreq - b * BLOCK_SIZE)
+    if (this.docs.length === 0) {
+      const blockLength = Math.min(BLOCK_SIZE, this.docFreq)
+      this.docs = new Int32Array(blockLength)
+      this.freqs = new Int32Array(blockLength)
+    }
     // the frequencies are decoded when first asked for (a block `advance` only looks into often has no match)
     this.freqsAt = this.decodeBlockDocs(b, n, this.docs)
     this.count = n

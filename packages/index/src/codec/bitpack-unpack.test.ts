@@ -191,6 +191,27 @@ describe('bitpackCodec decoding', () => {
     }
   })
 
+  it('rejects a block that ends past its bytes or starts past them', () => {
+    // width 8, 40 values: 1 + 40 bytes; only 30 given
+    const bytes = new Uint8Array(30)
+    bytes[0] = 8
+    const out = new Int32Array(40)
+    for (const [decode, message] of [
+      [() => bitpackCodec.decodeAdd(bytes, 0, out, 40, 1), /ends at byte 41, past the 30 bytes/],
+      [() => bitpackCodec.decodeGaps(bytes, 0, out, 40, -1), /ends at byte 41, past the 30 bytes/],
+      [() => bitpackCodec.decodeGaps(bytes, 30, out, 1, -1), /starts at byte 30, past the end/],
+    ] as const) {
+      let error: unknown
+      try {
+        decode()
+      } catch (e) {
+        error = e
+      }
+      expect(isPubmatchError(error, 'INDEX_CORRUPTED')).toBe(true)
+      expect((error as Error).message).toMatch(message)
+    }
+  })
+
   it('rejects a width above 32', () => {
     const bytes = Uint8Array.from([33, 0, 0, 0, 0])
     const out = new Int32Array(4)

@@ -9,9 +9,10 @@ import { UNPACK_ADD, UNPACK_GAPS } from './bitpack-unpack.ts'
  * byte. A block of zeros (e.g. all frequencies 1, stored as `freq − 1`) takes one byte.
  *
  * Decoding reads the packed bytes in place: each whole run of 32 values (`w` words) goes through
- * the straight-line routine of its width (`bitpack-unpack.ts`, generated), the rest value by
- * value. A run's last word may take up to 3 bytes after the run (every segment file ends with an
- * 8-byte footer; past the end of the array a read is 0); their bits are never used.
+ * the straight-line routine of its width (`bitpack-unpack.ts`, generated), which reads words
+ * through a `DataView` of the bytes; the rest goes value by value, where a value's last word may
+ * take up to 3 bytes after the run (every segment file ends with an 8-byte footer; past the end
+ * of the array a read is 0), whose bits are never used.
  */
 export const bitpackCodec: BlockCodec = {
   name: 'bitpack',
@@ -56,21 +57,25 @@ export const bitpackCodec: BlockCodec = {
   },
   decodeAdd,
   decodeGaps(bytes: Uint8Array, pos: number, out: Int32Array, count: number, base: number): number {
-    const bits = bytes[pos]!
-    if (bits > 32) {
+    const bits = bytes[pos]
+    if (bits === undefined || bits > 32) {
       throw badWidth(bits, pos)
     }
     const p = pos + 1
+    const end = p + ((count * bits + 7) >>> 3)
+    if (end > bytes.length) {
+      throw pastEnd(end, bytes.length)
+    }
     const groups = count >>> 5
     let doc = base
     if (groups > 0) {
-      doc = UNPACK_GAPS[bits]!(bytes, p, out, groups, base)
+      doc = UNPACK_GAPS[bits]!(viewOf(bytes), p, out, groups, base)
     }
     const from = groups << 5
     if (from < count) {
       restGaps(bytes, p + groups * 4 * bits, bits, out, from, count, doc)
     }
-    return p + ((count * bits + 7) >>> 3)
+    return end
   },
 }
 
@@ -81,20 +86,24 @@ function decodeAdd(
   count: number,
   add: number,
 ): number {
-  const bits = bytes[pos]!
-  if (bits > 32) {
+  const bits = bytes[pos]
+  if (bits === undefined || bits > 32) {
     throw badWidth(bits, pos)
   }
   const p = pos + 1
+  const end = p + ((count * bits + 7) >>> 3)
+  if (end > bytes.length) {
+    throw pastEnd(end, bytes.length)
+  }
   const groups = count >>> 5
   if (groups > 0) {
-    UNPACK_ADD[bits]!(bytes, p, out, groups, add)
+    UNPACK_ADD[bits]!(viewOf(bytes), p, out, groups, add)
   }
   const from = groups << 5
   if (from < count) {
     restAdd(bytes, p + groups * 4 * bits, bits, out, from, count, add)
   }
-  return p + ((count * bits + 7) >>> 3)
+  return end
 }
 
 /** The little-endian 32-bit word at `b[at…]` (bytes past the end read as 0). */
@@ -155,12 +164,33 @@ function restGaps(
   }
 }
 
-function badWidth(bits: number, pos: number): PubmatchError {
+function badWidth(bits: number | undefined, pos: number): PubmatchError {
   return new PubmatchError(
     'INDEX_CORRUPTED',
-    `a bit-packed block at byte ${pos} has width ${bits} (at most 32)`,
-    {
-      details: { position: pos },
-    },
+    bits === undefined
+      ? `a bit-packed block starts at byte ${pos}, past the end of the bytes`
+      : `a bit-packed block at byte ${pos} has width ${bits} (at most 32)`,
+    { details: { position: pos } },
+  )
+}
+
+/** The `DataView` of the bytes decoded last (a segment's `.pst`: one per segment, made again only on a switch). */
+let viewBytes: Uint8Array | null = null
+let view: DataView<ArrayBufferLike> = new DataView(new ArrayBuffer(0))
+
+/** A `DataView` of `bytes`. */
+function viewOf(bytes: Uint8Array): DataView<ArrayBufferLike> {
+  if (bytes !== viewBytes) {
+    viewBytes = bytes
+    view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  }
+  return view
+}
+
+function pastEnd(end: number, length: number): PubmatchError {
+  return new PubmatchError(
+    'INDEX_CORRUPTED',
+    `a bit-packed block ends at byte ${end}, past the ${length} bytes it is read from`,
+    { details: { position: end } },
   )
 }

@@ -7,7 +7,8 @@
  *
  * `node dist/compare.js --baseline /path/to/other/packages/bm25f/dist/index.js
  *   [--baseline-index /path/to/other/packages/index/dist/index.js]
- *   [--corpus nfcorpus-x30] [--cells dev-any-1000,dev-any-500,bag-any-500,bag-all-500] [--rounds 5]`
+ *   [--corpus nfcorpus-x30] [--cells dev-any-1000,dev-any-500,bag-any-500,bag-all-500] [--rounds 5]
+ *   [--clock wall|cpu]`
  *
  * With `--baseline-index`, the baseline searches a reader of that build of `@pubmatch/index`
  * (the same files, opened twice), so a change to the reader (postings, ids) is measured too.
@@ -116,6 +117,7 @@ async function main(): Promise<void> {
       cells: { type: 'string', default: 'dev-any-1000,dev-any-500,bag-any-500,bag-all-500' },
       rounds: { type: 'string', default: '5' },
       'log-queries': { type: 'string', default: '500' },
+      clock: { type: 'string', default: 'wall' },
     },
   })
   if (values.baseline === undefined) {
@@ -126,6 +128,11 @@ async function main(): Promise<void> {
   if (!Number.isInteger(rounds) || rounds < 2 || !Number.isInteger(logQueries) || logQueries < 1) {
     throw new PubmatchError('INVALID_ARGUMENT', `--rounds is a whole number ≥ 2 and --log-queries ≥ 1, got "${values.rounds}", "${values['log-queries']}"`)
   }
+  if (values.clock !== 'wall' && values.clock !== 'cpu') {
+    throw new PubmatchError('INVALID_ARGUMENT', `--clock is wall or cpu, got "${values.clock}"`)
+  }
+  // CPU time (user + system, µs resolution) leaves out the time other processes hold the core
+  const cpu = values.clock === 'cpu'
   const cells = values.cells.split(',').map(parseCell)
   const other = (await import(pathToFileURL(values.baseline).href)) as { createSearcher: (reader: IndexReader) => { search: Search } }
   const spec = corpusSpec(values.corpus)
@@ -149,8 +156,11 @@ async function main(): Promise<void> {
     const search: Search[] = [(q, o) => baseline.search(q, o), (q, o) => current.search(q, o)]
     const querySet = await loadQuerySet(cell.set, sharedDataDir(), { measured: logQueries, warmup: 100 })
     const options = searchOptions({ set: cell.set, match: cell.match, limit: cell.limit, pruning: true }, spec.fields)
+    // Both builds run every query once here (so neither has run the measured queries more often
+    // than the other when the rounds start).
     const runnable = querySet.measured.filter((query) => {
       try {
+        search[0]!(query.text, options)
         search[1]!(query.text, options)
         return true
       } catch {
@@ -172,9 +182,16 @@ async function main(): Promise<void> {
         const results: ReturnType<Search>[] = []
         for (let k = 0; k < 2; k++) {
           const b = (round + q + k) % 2
+          const cpuStart = cpu ? process.cpuUsage() : undefined
           const start = process.hrtime.bigint()
           results[b] = search[b]!(query.text, options)
-          times[b]![q]!.push(Number(process.hrtime.bigint() - start) / 1e6)
+          const wallMs = Number(process.hrtime.bigint() - start) / 1e6
+          if (cpuStart === undefined) {
+            times[b]![q]!.push(wallMs)
+          } else {
+            const used = process.cpuUsage(cpuStart)
+            times[b]![q]!.push((used.user + used.system) / 1000)
+          }
         }
         if (!sameAnswer(results[0]!, results[1]!)) {
           throw new PubmatchError('INTERNAL', `${cell.name}: the builds differ on ${query.id} "${query.text}"`)
@@ -199,7 +216,7 @@ async function main(): Promise<void> {
     process.stderr.write(`compare: ${cell.name} done\n`)
   }
   process.stdout.write(
-    `# ${spec.label}: baseline${values['baseline-index'] === undefined ? '' : ' (its own index reader)'} vs this build, interleaved, ${rounds - 1} rounds reported (same hits and scores; totals the same or exact where the baseline's was a lower bound)\n\n` +
+    `# ${spec.label}: baseline${values['baseline-index'] === undefined ? '' : ' (its own index reader)'} vs this build, interleaved, ${rounds - 1} rounds reported, ${cpu ? 'CPU time (user + system) per query' : 'wall time per query'} (same hits and scores; totals the same or exact where the baseline's was a lower bound)\n\n` +
       markdownTable(
         [
           'cell',

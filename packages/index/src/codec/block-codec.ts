@@ -26,4 +26,26 @@ export interface BlockCodec {
    * @returns the offset just after the run
    */
   decode(bytes: Uint8Array, pos: number, out: Int32Array, count: number): number
+  /**
+   * Decodes `count` values and adds `add` to each, `out[i] = v[i] + add` (wrapped to 32 bits as
+   * `Int32Array` stores it): the frequencies of a block, stored as freq − 1, with `add = 1`.
+   * @param bytes - the encoded bytes
+   * @param pos - where the run starts
+   * @param out - receives the values in `out[0..count)`
+   * @param count - how many values were encoded
+   * @param add - added to every value
+   * @returns the offset just after the run
+   */
+  decodeAdd(bytes: Uint8Array, pos: number, out: Int32Array, count: number, add: number): number
+  /**
+   * Decodes `count` document gaps, stored as gap − 1, into the documents they lead to from
+   * `base`: `out[i] = base + Σ_{j ≤ i} (v[j] + 1)`.
+   * @param bytes - the encoded bytes
+   * @param pos - where the run starts
+   * @param out - receives the documents in `out[0..count)`
+   * @param count - how many gaps were encoded
+   * @param base - the document before the first (−1 at the start of a postings list)
+   * @returns the offset just after the run
+   */
+  decodeGaps(bytes: Uint8Array, pos: number, out: Int32Array, count: number, base: number): number
 }

@@ -13,18 +13,38 @@ export const vbyteCodec: BlockCodec = {
     }
   },
   decode(bytes: Uint8Array, pos: number, out: Int32Array, count: number): number {
-    let p = pos
+    return decodeAdd(bytes, pos, out, count, 0)
+  },
+  decodeAdd,
+  decodeGaps(bytes: Uint8Array, pos: number, out: Int32Array, count: number, base: number): number {
+    const p = decodeAdd(bytes, pos, out, count, 0)
+    let doc = base
     for (let i = 0; i < count; i++) {
-      let byte = bytes[p++]!
-      let value = byte & 0x7f
-      let shift = 7
-      while (byte >= 0x80) {
-        byte = bytes[p++]!
-        value |= (byte & 0x7f) << shift
-        shift += 7
-      }
-      out[i] = value
+      doc += out[i]! + 1
+      out[i] = doc
     }
     return p
   },
+}
+
+function decodeAdd(
+  bytes: Uint8Array,
+  pos: number,
+  out: Int32Array,
+  count: number,
+  add: number,
+): number {
+  let p = pos
+  for (let i = 0; i < count; i++) {
+    let byte = bytes[p++]!
+    let value = byte & 0x7f
+    let shift = 7
+    while (byte >= 0x80) {
+      byte = bytes[p++]!
+      value |= (byte & 0x7f) << shift
+      shift += 7
+    }
+    out[i] = value + add
+  }
+  return p
 }

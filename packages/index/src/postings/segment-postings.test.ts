@@ -168,6 +168,101 @@ describe.each(codecs)('SegmentPostings (%s)', (codec) => {
     )
   })
 
+  it('reads a whole block into the caller’s arrays after the rest of a block, then moves on', () => {
+    const postings: Posting[] = Array.from({ length: 3 * BLOCK_SIZE + 5 }, (_, i) => ({
+      doc: 3 * i,
+      positions: Array.from({ length: 1 + (i % 3) }, (_, k) => 2 * k),
+      spans: [1, 1, 1].slice(0, 1 + (i % 3)),
+    }))
+    const { source, info } = encode(postings, codec)
+    const cursor = new SegmentPostings(source, info)
+    const docs = new Int32Array(BLOCK_SIZE)
+    const freqs = new Int32Array(BLOCK_SIZE)
+    expect(cursor.nextDoc()).toBe(0)
+    expect(cursor.nextDocs(docs, freqs)).toBe(BLOCK_SIZE - 1) // the rest of block 0: documents 3 … 381
+    expect(cursor.nextDocs(docs, freqs)).toBe(BLOCK_SIZE) // block 1: documents 384 … 765
+    expect([docs[0], docs[BLOCK_SIZE - 1], freqs[0], freqs[1]]).toEqual([
+      384,
+      765,
+      1 + (128 % 3),
+      1 + (129 % 3),
+    ])
+    expect(cursor.docID()).toBe(765)
+    expect(cursor.nextDoc()).toBe(768) // block 2's first
+    expect(cursor.freq()).toBe(1 + (256 % 3))
+    expect(cursor.nextDocs(docs, freqs)).toBe(BLOCK_SIZE - 1)
+    expect(cursor.nextDocs(docs, freqs)).toBe(5) // the last block: documents 1152 … 1164
+    expect(docs[4]).toBe(1164)
+    expect(cursor.advance(1165)).toBe(NO_MORE_DOCS)
+  })
+
+  it('moves on from a bulk read of whole blocks (decoded into the caller’s arrays) as from any other', () => {
+    fc.assert(
+      fc.property(
+        postingsArb,
+        fc.array(
+          fc.record({
+            gap: fc.nat({ max: 3000 }),
+            step: fc.constantFrom('bulk', 'next', 'advance', 'shallow'),
+          }),
+          { maxLength: 30 },
+        ),
+        (postings, steps) => {
+          const { source, info } = encode(postings, codec)
+          const cursor = new SegmentPostings(source, info)
+          const docs = new Int32Array(BLOCK_SIZE)
+          const freqs = new Int32Array(BLOCK_SIZE)
+          // `at`: index in `postings` of the cursor's document (-1 before the start)
+          let at = -1
+          for (const { gap, step } of steps) {
+            if (at >= postings.length) {
+              break
+            }
+            if (step === 'bulk') {
+              const n = cursor.nextDocs(docs, freqs)
+              const expected = postings.slice(at + 1, at + 1 + n)
+              // the rest of the block the next document is in
+              expect(n).toBe(
+                Math.min(BLOCK_SIZE - ((at + 1) % BLOCK_SIZE), postings.length - at - 1),
+              )
+              expect([...docs.subarray(0, n)]).toEqual(expected.map((p) => p.doc))
+              expect([...freqs.subarray(0, n)]).toEqual(expected.map((p) => p.positions.length))
+              at = n === 0 ? postings.length : at + n
+            } else if (step === 'next') {
+              at++
+              expect(cursor.nextDoc()).toBe(postings[at]?.doc ?? NO_MORE_DOCS)
+              if (at < postings.length) {
+                expect(cursor.freq()).toBe(postings[at]!.positions.length)
+                expect([...cursor.positions()]).toEqual(postings[at]!.positions)
+              }
+            } else if (step === 'advance') {
+              const target = cursor.docID() + 1 + gap
+              const found = postings.findIndex((p) => p.doc >= target)
+              at = found < 0 ? postings.length : found
+              expect(cursor.advance(target)).toBe(postings[at]?.doc ?? NO_MORE_DOCS)
+              if (at < postings.length) {
+                expect(cursor.freq()).toBe(postings[at]!.positions.length)
+              }
+            } else {
+              const target = cursor.docID() + 1
+              const last = cursor.shallowAdvance(target)
+              const next = postings.find((p) => p.doc >= target)
+              if (next === undefined) {
+                expect(last).toBe(NO_MORE_DOCS)
+              } else {
+                // the end of the block that holds the next document
+                const block = Math.floor(postings.indexOf(next) / BLOCK_SIZE)
+                const end = postings[Math.min(postings.length, (block + 1) * BLOCK_SIZE) - 1]!.doc
+                expect(last).toBe(end)
+              }
+            }
+          }
+        },
+      ),
+      { numRuns: 80 },
+    )
+  })
+
   it('advances to the first document at or after each target', () => {
     fc.assert(
       fc.property(postingsArb, fc.array(fc.nat({ max: 400_000 }), { maxLength: 20 }), (postings, rawTargets) => {

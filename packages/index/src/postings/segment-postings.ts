@@ -31,33 +31,38 @@ export interface PostingsSource {
 
 function readSkipData(source: PostingsSource, info: TermInfo, numBlocks: number): { skip: SkipData; blocksStart: number } {
   const reader = new ByteReader(source.pst, info.postingsOffset)
-  const lastDoc = new Int32Array(numBlocks)
-  const docBytes = new Float64Array(numBlocks)
-  const posBytes = new Float64Array(numBlocks)
-  const impactBytes = new Float64Array(numBlocks)
+  // one buffer for the four columns (a typed array of its own each would be four allocations)
+  const lastDocBytes = 8 * Math.ceil(numBlocks / 2)
+  const buffer = new ArrayBuffer(lastDocBytes + 24 * numBlocks)
+  const lastDoc = new Int32Array(buffer, 0, numBlocks)
+  const docStart = new Float64Array(buffer, lastDocBytes, numBlocks)
+  const posStart = new Float64Array(buffer, lastDocBytes + 8 * numBlocks, numBlocks)
+  const impactStart = new Float64Array(buffer, lastDocBytes + 16 * numBlocks, numBlocks)
+  // first the byte counts (docStart ← docBytes, posStart ← posBytes, impactStart ← impactBytes) …
   let last = -1
   for (let b = 0; b < numBlocks; b++) {
     last += reader.vint()
     lastDoc[b] = last
-    docBytes[b] = reader.vint()
-    posBytes[b] = source.withPositions ? reader.vint() : 0
-    impactBytes[b] = reader.vint()
+    docStart[b] = reader.vint()
+    posStart[b] = source.withPositions ? reader.vint() : 0
+    impactStart[b] = reader.vint()
   }
-  const impactStart = new Float64Array(numBlocks)
+  // … then, in place, where each starts
   let at = reader.pos
   for (let b = 0; b < numBlocks; b++) {
+    const bytes = impactStart[b]!
     impactStart[b] = at
-    at += impactBytes[b]!
+    at += bytes
   }
-  const docStart = new Float64Array(numBlocks)
-  const posStart = new Float64Array(numBlocks)
   let posAt = info.positionsOffset
   const blocksStart = at
   for (let b = 0; b < numBlocks; b++) {
+    const docBytes = docStart[b]!
+    const posBytes = posStart[b]!
     docStart[b] = at
-    at += docBytes[b]!
+    at += docBytes
     posStart[b] = posAt
-    posAt += posBytes[b]!
+    posAt += posBytes
   }
   return { skip: { lastDoc, docStart, posStart, impactStart }, blocksStart }
 }
@@ -87,8 +92,9 @@ export class SegmentPostings implements PostingsCursor {
   private readonly numBlocks: number
   private readonly skip: SkipData | null
   private readonly blocksStart: number
-  private readonly docs: Int32Array
-  private readonly freqs: Int32Array
+  /** The current block's documents and frequencies (allocated on the first block not read straight into a caller's arrays). */
+  private docs: Int32Array = EMPTY
+  private freqs: Int32Array = EMPTY
   /** Where the current block's frequencies start in `.pst` while not decoded yet, else -1. */
   private freqsAt = -1
   private doc = -1
@@ -102,6 +108,8 @@ export class SegmentPostings implements PostingsCursor {
   private posBuffer = EMPTY
   private spanBuffer = EMPTY
   private posCount = 0
+  /** The last document of a single-block term once decoded, else -1. */
+  private termLast = -1
   // Impacts
   private impactBlock = 0
   private termImpacts: readonly Impact[] | null = null
@@ -115,9 +123,6 @@ export class SegmentPostings implements PostingsCursor {
     this.info = info
     this.docFreq = info.docFreq
     this.numBlocks = Math.ceil(info.docFreq / BLOCK_SIZE)
-    const blockLength = Math.min(BLOCK_SIZE, info.docFreq)
-    this.docs = new Int32Array(blockLength)
-    this.freqs = new Int32Array(blockLength)
     if (this.numBlocks > 1) {
       const { skip, blocksStart } = readSkipData(source, info, this.numBlocks)
       this.skip = skip
@@ -147,12 +152,17 @@ export class SegmentPostings implements PostingsCursor {
 
   nextDocs(docs: Int32Array, freqs: Int32Array): number {
     if (this.index + 1 >= this.count) {
-      if (this.block + 1 >= this.numBlocks) {
+      const b = this.block + 1
+      if (b >= this.numBlocks) {
         this.index = this.count
         this.doc = NO_MORE_DOCS
         return 0
       }
-      this.loadBlock(this.block + 1)
+      const n = Math.min(BLOCK_SIZE, this.docFreq - b * BLOCK_SIZE)
+      if (docs.length >= n && freqs.length >= n) {
+        return this.readBlockInto(b, n, docs, freqs)
+      }
+      this.loadBlock(b)
       this.index = -1
     }
     const from = this.index + 1
@@ -298,11 +308,12 @@ export class SegmentPostings implements PostingsCursor {
     if (this.skip !== null) {
       return this.skip.lastDoc[this.numBlocks - 1]!
     }
-    if (this.block < 0) {
-      this.loadBlock(0)
-      this.index = -1
+    if (this.termLast < 0) {
+      const docs = new Int32Array(this.docFreq)
+      this.source.codec.decodeGaps(this.source.pst, this.blocksStart, docs, this.docFreq, -1)
+      this.termLast = docs[this.docFreq - 1]!
     }
-    return this.docs[this.count - 1]!
+    return this.termLast
   }
 
   private singleBlockImpacts(): Impact[] {
@@ -324,8 +335,35 @@ export class SegmentPostings implements PostingsCursor {
   }
 
   private loadBlock(b: number): void {
-    const skip = this.skip
     const n = Math.min(BLOCK_SIZE, this.docFreq - b * BLOCK_SIZE)
+    if (this.docs.length === 0) {
+      const blockLength = Math.min(BLOCK_SIZE, this.docFreq)
+      this.docs = new Int32Array(blockLength)
+      this.freqs = new Int32Array(blockLength)
+    }
+    // the frequencies are decoded when first asked for (a block `advance` only looks into often has no match)
+    this.freqsAt = this.decodeBlockDocs(b, n, this.docs)
+    this.count = n
+  }
+
+  /**
+   * Reads block `b` (`n` documents) straight into the caller's arrays, no copy: the cursor is
+   * then past the whole block and holds none of it (`count` 0), as after `nextDocs` read a
+   * block to its end, so `freq()` and `positions()` describe no document until it moves.
+   */
+  private readBlockInto(b: number, n: number, docs: Int32Array, freqs: Int32Array): number {
+    const freqsAt = this.decodeBlockDocs(b, n, docs)
+    this.source.codec.decodeAdd(this.source.pst, freqsAt, freqs, n, 1)
+    this.freqsAt = -1
+    this.count = 0
+    this.index = 0
+    this.doc = docs[n - 1]!
+    return n
+  }
+
+  /** Decodes block `b`'s documents into `out` and makes it the current block; returns where its frequencies start. */
+  private decodeBlockDocs(b: number, n: number, out: Int32Array): number {
+    const skip = this.skip
     let at: number
     let base: number
     if (skip !== null) {
@@ -337,31 +375,22 @@ export class SegmentPostings implements PostingsCursor {
       base = -1
       this.posAt = this.info.positionsOffset
     }
-    const docs = this.docs
-    // the frequencies are decoded when first asked for (a block `advance` only looks into often has no match)
-    this.freqsAt = this.source.codec.decode(this.source.pst, at, docs, n)
-    let doc = base
-    for (let i = 0; i < n; i++) {
-      doc += docs[i]! + 1
-      docs[i] = doc
+    const freqsAt = this.source.codec.decodeGaps(this.source.pst, at, out, n, base)
+    if (skip === null) {
+      this.termLast = out[n - 1]!
     }
     this.block = b
-    this.count = n
     this.posIndex = 0
     this.posDecodedFor = -1
     if (this.impactBlock < b) {
       this.impactBlock = b
     }
+    return freqsAt
   }
 
   /** Decodes the current block's frequencies (stored as freq − 1 after its doc gaps). */
   private decodeFreqs(): void {
-    const freqs = this.freqs
-    const n = this.count
-    this.source.codec.decode(this.source.pst, this.freqsAt, freqs, n)
-    for (let i = 0; i < n; i++) {
-      freqs[i] = freqs[i]! + 1
-    }
+    this.source.codec.decodeAdd(this.source.pst, this.freqsAt, this.freqs, this.count, 1)
     this.freqsAt = -1
   }
 

@@ -54,10 +54,90 @@ export interface Highlighter {
   snippet(text: string, terms: QueryTerms): Highlighted
 }
 
-const WORD = /[\p{L}\p{N}]+(?:[-'’][\p{L}\p{N}]+)*/gu
 const QUERY_NOISE = /\[[^\]]*\]|\b(?:AND|OR|NOT)\b|[()"]/g
 const TRUNCATED = /([\p{L}\p{N}][\p{L}\p{N}-]*)\*/gu
 const ELLIPSIS = '…'
+const LETTER_OR_NUMBER = /^[\p{L}\p{N}]$/u
+
+/**
+ * Whether each code point below 2^16 is a letter or number (`[\p{L}\p{N}]`): 0 not looked up yet,
+ * 1 yes, 2 no. Filled as code points are met (ASCII up front), shared by every highlighter.
+ */
+const BMP_CLASS = new Uint8Array(0x10000)
+for (let c = 0; c < 128; c++) {
+  BMP_CLASS[c] = (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) ? 1 : 2
+}
+
+/** Whether a code point is a letter or number (`[\p{L}\p{N}]`). */
+function isLetterOrNumber(codePoint: number): boolean {
+  if (codePoint < 0x10000) {
+    let known = BMP_CLASS[codePoint]!
+    if (known === 0) {
+      known = LETTER_OR_NUMBER.test(String.fromCharCode(codePoint)) ? 1 : 2
+      BMP_CLASS[codePoint] = known
+    }
+    return known === 1
+  }
+  return LETTER_OR_NUMBER.test(String.fromCodePoint(codePoint))
+}
+
+/** The length in UTF-16 code units of the letter or number at `i`, or 0 when there is none. */
+function wordCharAt(text: string, i: number): number {
+  const unit = text.charCodeAt(i)
+  if (unit < 0xd800 || unit > 0xdbff || i + 1 >= text.length) {
+    // not the first half of a surrogate pair (a lone surrogate is neither a letter nor a number)
+    return unit < 128 ? (BMP_CLASS[unit] === 1 ? 1 : 0) : isLetterOrNumber(unit) ? 1 : 0
+  }
+  const low = text.charCodeAt(i + 1)
+  if (low < 0xdc00 || low > 0xdfff) {
+    return 0
+  }
+  return isLetterOrNumber(((unit - 0xd800) << 10) + (low - 0xdc00) + 0x10000) ? 2 : 0
+}
+
+/**
+ * The words of a text, as the regular expression `[\p{L}\p{N}]+(?:[-'’][\p{L}\p{N}]+)*` (flags
+ * `gu`) finds them: runs of letters and numbers, joined by single hyphens and apostrophes.
+ * Calls `visit(start, end)` for each, in order. (A scan of the code units: the expression, run
+ * through `matchAll`, took most of a highlight's time.)
+ * @param text - the text
+ * @param visit - receives each word's `[start, end)` offsets
+ */
+export function forEachWord(text: string, visit: (start: number, end: number) => void): void {
+  const n = text.length
+  let i = 0
+  while (i < n) {
+    const first = wordCharAt(text, i)
+    if (first === 0) {
+      i++
+      continue
+    }
+    const start = i
+    i += first
+    for (;;) {
+      let size = i < n ? wordCharAt(text, i) : 0
+      while (size > 0) {
+        i += size
+        size = i < n ? wordCharAt(text, i) : 0
+      }
+      const joiner = i + 1 < n ? text.charCodeAt(i) : 0
+      if ((joiner === 0x2d || joiner === 0x27 || joiner === 0x2019) && wordCharAt(text, i + 1) > 0) {
+        i++
+        continue
+      }
+      break
+    }
+    visit(start, i)
+  }
+}
+
+/** A text's words: offsets, lower-cased forms and analysed terms, column by column. */
+interface Words {
+  readonly starts: number[]
+  readonly ends: number[]
+  readonly lower: string[]
+  readonly terms: Array<readonly string[]>
+}
 
 /**
  * A highlighter over an analyzer.
@@ -82,38 +162,63 @@ export function createHighlighter(options: HighlighterOptions): Highlighter {
     }
     return terms
   }
-  const words = (text: string): Array<{ start: number; end: number; word: string; terms: readonly string[] }> =>
-    [...text.matchAll(WORD)].map((match) => {
-      const word = match[0].toLowerCase()
-      return { start: match.index, end: match.index + match[0].length, word, terms: termsOf(match[0], word) }
+  const words = (text: string): Words => {
+    const out: Words = { starts: [], ends: [], lower: [], terms: [] }
+    forEachWord(text, (start, end) => {
+      const word = text.slice(start, end)
+      const lower = word.toLowerCase()
+      out.starts.push(start)
+      out.ends.push(end)
+      out.lower.push(lower)
+      out.terms.push(termsOf(word, lower))
     })
-  const matched = (word: { word: string; terms: readonly string[] }, query: QueryTerms): boolean =>
-    word.terms.some((term) => query.terms.has(term)) || query.prefixes.some((prefix) => word.word.startsWith(prefix))
-  const key = (word: { word: string; terms: readonly string[] }, query: QueryTerms): string[] => [
-    ...word.terms.filter((term) => query.terms.has(term)),
-    ...query.prefixes.filter((prefix) => word.word.startsWith(prefix)).map((prefix) => `${prefix}*`),
-  ]
+    return out
+  }
+  const matched = (lower: string, terms: readonly string[], query: QueryTerms): boolean => {
+    for (const term of terms) {
+      if (query.terms.has(term)) {
+        return true
+      }
+    }
+    for (const prefix of query.prefixes) {
+      if (lower.startsWith(prefix)) {
+        return true
+      }
+    }
+    return false
+  }
+  // the terms of the query asked last: a result page highlights each of its hits for one query
+  let lastQuery: string | undefined
+  let lastTerms: QueryTerms | undefined
 
   return {
     terms(query) {
+      if (query === lastQuery && lastTerms !== undefined) {
+        return lastTerms
+      }
       const cleaned = query.replace(QUERY_NOISE, ' ')
       const prefixes = [...cleaned.matchAll(TRUNCATED)].map((match) => match[1]!.toLowerCase())
       const out = new Set<string>()
-      for (const match of cleaned.replace(TRUNCATED, ' ').matchAll(WORD)) {
-        for (const term of termsOf(match[0])) {
+      const rest = cleaned.replace(TRUNCATED, ' ')
+      forEachWord(rest, (start, end) => {
+        for (const term of termsOf(rest.slice(start, end))) {
           out.add(term)
         }
-      }
-      return { terms: out, prefixes }
+      })
+      lastQuery = query
+      lastTerms = { terms: out, prefixes }
+      return lastTerms
     },
 
     highlight(text, terms) {
       const matches: Array<readonly [number, number]> = []
-      for (const word of words(text)) {
-        if (matched(word, terms)) {
-          matches.push([word.start, word.end])
+      forEachWord(text, (start, end) => {
+        const word = text.slice(start, end)
+        const lower = word.toLowerCase()
+        if (matched(lower, termsOf(word, lower), terms)) {
+          matches.push([start, end])
         }
-      }
+      })
       return { text, matches }
     },
 
@@ -122,28 +227,98 @@ export function createHighlighter(options: HighlighterOptions): Highlighter {
         return this.highlight(text, terms)
       }
       const all = words(text)
-      const hits = all.filter((word) => matched(word, terms))
-      // the window [from, from + maxChars) starting at a word, scored by distinct terms, then matches
+      // the matched words (indexes into `all`) and, for each, the ids of the query terms and
+      // prefixes it matches
+      const hits: number[] = []
+      const hitKeys: number[][] = []
+      const keyIds = new Map<string, number>()
+      const idOf = (key: string): number => {
+        let id = keyIds.get(key)
+        if (id === undefined) {
+          id = keyIds.size
+          keyIds.set(key, id)
+        }
+        return id
+      }
+      for (let w = 0; w < all.starts.length; w++) {
+        const lower = all.lower[w]!
+        const wordTerms = all.terms[w]!
+        if (!matched(lower, wordTerms, terms)) {
+          continue
+        }
+        const keys: number[] = []
+        for (const term of wordTerms) {
+          if (terms.terms.has(term)) {
+            keys.push(idOf(term))
+          }
+        }
+        for (const prefix of terms.prefixes) {
+          if (lower.startsWith(prefix)) {
+            keys.push(idOf(`${prefix}*`))
+          }
+        }
+        hits.push(w)
+        hitKeys.push(keys)
+      }
+      // the window [from, from + maxChars) starting at a word, scored by distinct terms, then
+      // matches; the hits inside a window are a run of `hits` (words are in order and disjoint)
       let best = { from: 0, distinct: -1, count: -1 }
-      for (const first of hits.length > 0 ? hits : [{ start: 0 }]) {
-        const from = Math.max(0, Math.min(first.start - 40, text.length - maxChars))
-        const inside = hits.filter((word) => word.start >= from && word.end <= from + maxChars)
-        const distinct = new Set(inside.flatMap((word) => key(word, terms))).size
-        if (distinct > best.distinct || (distinct === best.distinct && inside.length > best.count)) {
-          best = { from, distinct, count: inside.length }
+      const seen = new Int32Array(keyIds.size)
+      let stamp = 0
+      let lo = 0
+      let hi = 0
+      const firsts = hits.length > 0 ? hits.map((w) => all.starts[w]!) : [0]
+      for (const first of firsts) {
+        const from = Math.max(0, Math.min(first - 40, text.length - maxChars))
+        while (lo < hits.length && all.starts[hits[lo]!]! < from) {
+          lo++
+        }
+        hi = Math.max(hi, lo)
+        while (hi < hits.length && all.ends[hits[hi]!]! <= from + maxChars) {
+          hi++
+        }
+        stamp++
+        let distinct = 0
+        for (let h = lo; h < hi; h++) {
+          for (const key of hitKeys[h]!) {
+            if (seen[key] !== stamp) {
+              seen[key] = stamp
+              distinct++
+            }
+          }
+        }
+        const count = hi - lo
+        if (distinct > best.distinct || (distinct === best.distinct && count > best.count)) {
+          best = { from, distinct, count }
         }
       }
       // snap to word boundaries
-      const startWord = all.find((word) => word.start >= best.from)
-      const start = best.from === 0 || startWord === undefined ? 0 : startWord.start
-      const inWindow = all.filter((word) => word.start >= start && word.end <= start + maxChars)
-      const end = inWindow.length > 0 ? inWindow[inWindow.length - 1]!.end : Math.min(text.length, start + maxChars)
+      let w = 0
+      while (w < all.starts.length && all.starts[w]! < best.from) {
+        w++
+      }
+      const start = best.from === 0 || w === all.starts.length ? 0 : all.starts[w]!
+      while (w > 0 && all.starts[w - 1]! >= start) {
+        w--
+      }
+      let last = -1
+      for (let k = w; k < all.starts.length && all.ends[k]! <= start + maxChars; k++) {
+        if (all.starts[k]! >= start) {
+          last = k
+        }
+      }
+      const end = last >= 0 ? all.ends[last]! : Math.min(text.length, start + maxChars)
       const prefix = start > 0 ? ELLIPSIS : ''
       const suffix = end < text.length ? ELLIPSIS : ''
       const body = text.slice(start, end)
-      const matches = hits
-        .filter((word) => word.start >= start && word.end <= end)
-        .map((word) => [word.start - start + prefix.length, word.end - start + prefix.length] as const)
+      const matches: Array<readonly [number, number]> = []
+      for (const h of hits) {
+        const s = all.starts[h]!
+        const e = all.ends[h]!
+        if (s >= start && e <= end) {
+          matches.push([s - start + prefix.length, e - start + prefix.length])
+        }
+      }
       return { text: `${prefix}${body}${suffix}`, matches }
     },
   }

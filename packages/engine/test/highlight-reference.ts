@@ -3,7 +3,7 @@
  * object, every window of the snippet filtered again. Kept for the tests only, as the reference
  * the faster `createHighlighter` must equal on every text and query.
  */
-import type { Highlighter, HighlighterOptions } from '../src/highlight.ts'
+import type { Highlighter, HighlighterOptions, QueryTerms } from '../src/highlight.ts'
 
 const WORD = /[\p{L}\p{N}]+(?:[-'’][\p{L}\p{N}]+)*/gu
 const QUERY_NOISE = /\[[^\]]*\]|\b(?:AND|OR|NOT)\b|[()"]/g

@@ -6,7 +6,8 @@
  * checkout's); all are opened in this one process and every query runs through each in turn, so
  * two builds are compared interleaved, query by query, on the same machine state; their answers
  * must be the same JSON (ids, ranks, scores, records and highlights; `tookMs` aside), or the run stops. The first round
- * warms up. Prints a Markdown table of per-request CPU (`process.cpuUsage`) and wall time.
+ * warms up. `--record-cache N` opens every engine with `recordCache: N` (a build without the option
+ * ignores it). Prints a Markdown table of per-request CPU (`process.cpuUsage`) and wall time.
  */
 import { createRequire } from 'node:module'
 import { resolve } from 'node:path'
@@ -42,7 +43,7 @@ const fingerprint = (page: Page, hits: unknown[]): string => JSON.stringify({ ..
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { setup: { type: 'string' }, rounds: { type: 'string', default: '3' }, engine: { type: 'string', multiple: true } },
+    options: { setup: { type: 'string' }, rounds: { type: 'string', default: '3' }, engine: { type: 'string', multiple: true }, 'record-cache': { type: 'string' } },
   })
   const setup = readJsonFileSync(values.setup!, SETUP_RESULT)
   const modelA = setup.models.find((m) => m.name === 'A')!.dir
@@ -51,7 +52,8 @@ async function main(): Promise<void> {
   const engines: Engine[] = []
   for (const module of modules) {
     const mod = (await import(pathToFileURL(module).href)) as EngineModule
-    engines.push(await mod.openSearch({ index: setup.index, model: modelA, ranking: { match: setup.match } }))
+    const recordCache = values['record-cache'] === undefined ? {} : { recordCache: Number(values['record-cache']) }
+    engines.push(await mod.openSearch({ index: setup.index, model: modelA, ranking: { match: setup.match }, ...recordCache }))
   }
   const cpu = modules.map(() => [] as number[])
   const wall = modules.map(() => [] as number[])

@@ -131,6 +131,159 @@ export function forEachWord(text: string, visit: (start: number, end: number) =>
   }
 }
 
+/** Words a generation of the word cache holds (two generations are kept). */
+const WORD_GENERATION = 50_000
+/** Slots of a generation's hash table: a power of two, at least twice {@link WORD_GENERATION}. */
+const WORD_SLOTS = 1 << 17
+
+/** One generation of the word cache: lower-cased words, their terms, and an open-addressing table over them. */
+interface WordGeneration {
+  readonly keys: string[]
+  readonly terms: Array<readonly string[]>
+  readonly hashes: Int32Array
+  /** Per slot, the entry's index + 1 (0: empty). */
+  readonly slots: Int32Array
+}
+
+/** The analysed terms of words, by lower-cased word, found from a word's place in a text. */
+interface WordTerms {
+  /**
+   * The terms of the word `text[start, end)` (analysed as written the first time its lower-cased
+   * form is met); afterwards {@link WordTerms.key} is its lower-cased form.
+   */
+  ofRange(text: string, start: number, end: number): readonly string[]
+  /** The lower-cased word of the last {@link WordTerms.ofRange}. */
+  readonly key: string
+}
+
+/**
+ * The highlighter's cache of word terms: two generations of at most 50,000 lower-cased words (a
+ * full one becomes the older and a new one starts, so the words in use stay), as a `Map` from the
+ * lower-cased word would hold them, but looked up by the word's place in the text: an ASCII word
+ * is hashed and compared case-folded where it stands, with no string made for it once it is known
+ * (making and hashing one string per word was most of a highlight's time).
+ * @param analyzer - analyses a word met for the first time
+ */
+function createWordTerms(analyzer: Analyzer): WordTerms {
+  const generation = (): WordGeneration => ({ keys: [], terms: [], hashes: new Int32Array(WORD_GENERATION), slots: new Int32Array(WORD_SLOTS) })
+  let current = generation()
+  let older = generation()
+  let key = ''
+  // the entry of `hash` whose key equals `text[start, end)` case-folded (ASCII), or −1
+  const findRange = (gen: WordGeneration, hash: number, text: string, start: number, end: number): number => {
+    const { keys, hashes, slots } = gen
+    const length = end - start
+    for (let slot = hash & (WORD_SLOTS - 1); ; slot = (slot + 1) & (WORD_SLOTS - 1)) {
+      const entry = slots[slot]! - 1
+      if (entry < 0) {
+        return -1
+      }
+      if (hashes[entry] !== hash) {
+        continue
+      }
+      const candidate = keys[entry]!
+      if (candidate.length !== length) {
+        continue
+      }
+      let same = true
+      for (let i = 0; i < length; i++) {
+        let c = text.charCodeAt(start + i)
+        if (c >= 0x41 && c <= 0x5a) {
+          c += 0x20
+        }
+        if (candidate.charCodeAt(i) !== c) {
+          same = false
+          break
+        }
+      }
+      if (same) {
+        return entry
+      }
+    }
+  }
+  const findKey = (gen: WordGeneration, hash: number, wanted: string): number => {
+    const { keys, hashes, slots } = gen
+    for (let slot = hash & (WORD_SLOTS - 1); ; slot = (slot + 1) & (WORD_SLOTS - 1)) {
+      const entry = slots[slot]! - 1
+      if (entry < 0) {
+        return -1
+      }
+      if (hashes[entry] === hash && keys[entry] === wanted) {
+        return entry
+      }
+    }
+  }
+  const add = (hash: number, newKey: string, terms: readonly string[]): void => {
+    if (current.keys.length >= WORD_GENERATION) {
+      // the older generation's arrays are reused for the new one
+      const recycled = older
+      older = current
+      recycled.keys.length = 0
+      recycled.terms.length = 0
+      recycled.slots.fill(0)
+      current = recycled
+    }
+    const { keys, hashes, slots } = current
+    let slot = hash & (WORD_SLOTS - 1)
+    while (slots[slot] !== 0) {
+      slot = (slot + 1) & (WORD_SLOTS - 1)
+    }
+    hashes[keys.length] = hash
+    keys.push(newKey)
+    current.terms.push(terms)
+    slots[slot] = keys.length
+  }
+  // a word with a character beyond ASCII: lower-cased as a string (`toLowerCase` may change its length)
+  const ofWord = (word: string): readonly string[] => {
+    const lower = word.toLowerCase()
+    let hash = FNV_OFFSET
+    for (let i = 0; i < lower.length; i++) {
+      hash = Math.imul(hash ^ lower.charCodeAt(i), FNV_PRIME)
+    }
+    key = lower
+    const entry = findKey(current, hash, lower)
+    if (entry >= 0) {
+      return current.terms[entry]!
+    }
+    const old = findKey(older, hash, lower)
+    const terms = old >= 0 ? older.terms[old]! : analyzer.analyze(word).map((token) => token.term)
+    add(hash, lower, terms)
+    return terms
+  }
+  return {
+    ofRange(text, start, end) {
+      let hash = FNV_OFFSET
+      for (let i = start; i < end; i++) {
+        let c = text.charCodeAt(i)
+        if (c >= 0x80) {
+          return ofWord(text.slice(start, end))
+        }
+        if (c >= 0x41 && c <= 0x5a) {
+          c += 0x20
+        }
+        hash = Math.imul(hash ^ c, FNV_PRIME)
+      }
+      const entry = findRange(current, hash, text, start, end)
+      if (entry >= 0) {
+        key = current.keys[entry]!
+        return current.terms[entry]!
+      }
+      const old = findRange(older, hash, text, start, end)
+      const word = text.slice(start, end)
+      key = old >= 0 ? older.keys[old]! : word.toLowerCase()
+      const terms = old >= 0 ? older.terms[old]! : analyzer.analyze(word).map((token) => token.term)
+      add(hash, key, terms)
+      return terms
+    },
+    get key() {
+      return key
+    },
+  }
+}
+
+const FNV_OFFSET = 0x811c9dc5 | 0
+const FNV_PRIME = 0x01000193
+
 /** A text's words: offsets, lower-cased forms and analysed terms, column by column. */
 interface Words {
   readonly starts: number[]
@@ -146,31 +299,15 @@ interface Words {
 export function createHighlighter(options: HighlighterOptions): Highlighter {
   const analyzer = options.analyzer
   const maxChars = options.snippetChars ?? 320
-  // the terms of recent words, by lower-cased word: two generations of at most 50,000, so a full
-  // cache keeps the words in use instead of starting again from nothing
-  let cache = new Map<string, readonly string[]>()
-  let older = new Map<string, readonly string[]>()
-  const termsOf = (word: string, key = word.toLowerCase()): readonly string[] => {
-    let terms = cache.get(key)
-    if (terms === undefined) {
-      terms = older.get(key) ?? analyzer.analyze(word).map((token) => token.term)
-      if (cache.size >= 50_000) {
-        older = cache
-        cache = new Map()
-      }
-      cache.set(key, terms)
-    }
-    return terms
-  }
-  const words = (text: string): Words => {
+  const words = createWordTerms(analyzer)
+  const scan = (text: string): Words => {
     const out: Words = { starts: [], ends: [], lower: [], terms: [] }
     forEachWord(text, (start, end) => {
-      const word = text.slice(start, end)
-      const lower = word.toLowerCase()
+      const terms = words.ofRange(text, start, end)
       out.starts.push(start)
       out.ends.push(end)
-      out.lower.push(lower)
-      out.terms.push(termsOf(word, lower))
+      out.lower.push(words.key)
+      out.terms.push(terms)
     })
     return out
   }
@@ -201,7 +338,7 @@ export function createHighlighter(options: HighlighterOptions): Highlighter {
       const out = new Set<string>()
       const rest = cleaned.replace(TRUNCATED, ' ')
       forEachWord(rest, (start, end) => {
-        for (const term of termsOf(rest.slice(start, end))) {
+        for (const term of words.ofRange(rest, start, end)) {
           out.add(term)
         }
       })
@@ -213,9 +350,8 @@ export function createHighlighter(options: HighlighterOptions): Highlighter {
     highlight(text, terms) {
       const matches: Array<readonly [number, number]> = []
       forEachWord(text, (start, end) => {
-        const word = text.slice(start, end)
-        const lower = word.toLowerCase()
-        if (matched(lower, termsOf(word, lower), terms)) {
+        const wordTerms = words.ofRange(text, start, end)
+        if (matched(words.key, wordTerms, terms)) {
           matches.push([start, end])
         }
       })
@@ -226,7 +362,7 @@ export function createHighlighter(options: HighlighterOptions): Highlighter {
       if (text.length <= maxChars) {
         return this.highlight(text, terms)
       }
-      const all = words(text)
+      const all = scan(text)
       // the matched words (indexes into `all`) and, for each, the ids of the query terms and
       // prefixes it matches
       const hits: number[] = []

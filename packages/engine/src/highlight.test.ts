@@ -146,20 +146,23 @@ describe('forEachWord', () => {
 })
 
 describe('createHighlighter against the first implementation', () => {
-  it('gives the same query terms, highlights and snippets on 2,000 random texts and queries', () => {
+  it('gives the same query terms, highlights and snippets on 1,000 random queries of 3 random texts each', () => {
     const next = random(2)
     for (const snippetChars of [20, 60, 320]) {
       const options = { analyzer: getAnalyzer('biomedical'), snippetChars }
       const fast = createHighlighter(options)
       const reference = createReferenceHighlighter(options)
-      for (let i = 0; i < 2000; i++) {
+      for (let i = 0; i < 1000; i++) {
         const query = randomQuery(next)
-        const text = randomText(next, Math.floor(next() * 200))
         const terms = fast.terms(query)
         const expected = reference.terms(query)
         expect({ terms: [...terms.terms], prefixes: terms.prefixes }, query).toEqual({ terms: [...expected.terms], prefixes: expected.prefixes })
-        expect(fast.highlight(text, terms), text).toEqual(reference.highlight(text, expected))
-        expect(fast.snippet(text, terms), text).toEqual(reference.snippet(text, expected))
+        // several texts for one query, as a result page has (the highlighter remembers which words match it)
+        for (let j = 0; j < 3; j++) {
+          const text = randomText(next, Math.floor(next() * 200))
+          expect(fast.highlight(text, terms), text).toEqual(reference.highlight(text, expected))
+          expect(fast.snippet(text, terms), text).toEqual(reference.snippet(text, expected))
+        }
       }
     }
   })

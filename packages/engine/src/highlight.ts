@@ -143,6 +143,10 @@ interface WordGeneration {
   readonly hashes: Int32Array
   /** Per slot, the entry's index + 1 (0: empty). */
   readonly slots: Int32Array
+  /** Per entry, the query stamp its `matched` flag is for (0: none). */
+  readonly stamps: Int32Array
+  /** Per entry, whether it matches the query of its stamp (1) or not (0). */
+  readonly matched: Uint8Array
 }
 
 /** The analysed terms of words, by lower-cased word, found from a word's place in a text. */
@@ -154,6 +158,12 @@ interface WordTerms {
   ofRange(text: string, start: number, end: number): readonly string[]
   /** The lower-cased word of the last {@link WordTerms.ofRange}. */
   readonly key: string
+  /**
+   * Whether the word of the last {@link WordTerms.ofRange} matches a query (one of its terms is
+   * the query's, or it starts with one of the query's prefixes); remembered per word for the
+   * query object asked last, so a word met again on the page is not looked up again.
+   */
+  matches(query: QueryTerms): boolean
 }
 
 /**
@@ -165,10 +175,22 @@ interface WordTerms {
  * @param analyzer - analyses a word met for the first time
  */
 function createWordTerms(analyzer: Analyzer): WordTerms {
-  const generation = (): WordGeneration => ({ keys: [], terms: [], hashes: new Int32Array(WORD_GENERATION), slots: new Int32Array(WORD_SLOTS) })
+  const generation = (): WordGeneration => ({
+    keys: [],
+    terms: [],
+    hashes: new Int32Array(WORD_GENERATION),
+    slots: new Int32Array(WORD_SLOTS),
+    stamps: new Int32Array(WORD_GENERATION),
+    matched: new Uint8Array(WORD_GENERATION),
+  })
   let current = generation()
   let older = generation()
   let key = ''
+  // the entry of `current` the last lookup found or added
+  let last = -1
+  // the query the stamps are for, and its stamp
+  let stampedQuery: QueryTerms | undefined
+  let stamp = 0
   // the entry of `hash` whose key equals `text[start, end)` case-folded (ASCII), or −1
   const findRange = (gen: WordGeneration, hash: number, text: string, start: number, end: number): number => {
     const { keys, hashes, slots } = gen
@@ -223,12 +245,14 @@ function createWordTerms(analyzer: Analyzer): WordTerms {
       recycled.slots.fill(0)
       current = recycled
     }
-    const { keys, hashes, slots } = current
+    const { keys, hashes, slots, stamps } = current
     let slot = hash & (WORD_SLOTS - 1)
     while (slots[slot] !== 0) {
       slot = (slot + 1) & (WORD_SLOTS - 1)
     }
-    hashes[keys.length] = hash
+    last = keys.length
+    hashes[last] = hash
+    stamps[last] = 0
     keys.push(newKey)
     current.terms.push(terms)
     slots[slot] = keys.length
@@ -243,6 +267,7 @@ function createWordTerms(analyzer: Analyzer): WordTerms {
     key = lower
     const entry = findKey(current, hash, lower)
     if (entry >= 0) {
+      last = entry
       return current.terms[entry]!
     }
     const old = findKey(older, hash, lower)
@@ -266,6 +291,7 @@ function createWordTerms(analyzer: Analyzer): WordTerms {
       const entry = findRange(current, hash, text, start, end)
       if (entry >= 0) {
         key = current.keys[entry]!
+        last = entry
         return current.terms[entry]!
       }
       const old = findRange(older, hash, text, start, end)
@@ -278,18 +304,49 @@ function createWordTerms(analyzer: Analyzer): WordTerms {
     get key() {
       return key
     },
+    matches(query) {
+      if (query !== stampedQuery) {
+        stampedQuery = query
+        stamp++
+        if (stamp === 0x7fffffff) {
+          current.stamps.fill(0)
+          older.stamps.fill(0)
+          stamp = 1
+        }
+      }
+      if (current.stamps[last] === stamp) {
+        return current.matched[last] === 1
+      }
+      const yes = matched(current.keys[last]!, current.terms[last]!, query)
+      current.stamps[last] = stamp
+      current.matched[last] = yes ? 1 : 0
+      return yes
+    },
   }
+}
+
+/** Whether a word matches a query: one of its terms is the query's, or it starts with one of the query's prefixes. */
+function matched(lower: string, terms: readonly string[], query: QueryTerms): boolean {
+  for (const term of terms) {
+    if (query.terms.has(term)) {
+      return true
+    }
+  }
+  for (const prefix of query.prefixes) {
+    if (lower.startsWith(prefix)) {
+      return true
+    }
+  }
+  return false
 }
 
 const FNV_OFFSET = 0x811c9dc5 | 0
 const FNV_PRIME = 0x01000193
 
-/** A text's words: offsets, lower-cased forms and analysed terms, column by column. */
+/** A text's words' offsets, column by column. */
 interface Words {
   readonly starts: number[]
   readonly ends: number[]
-  readonly lower: string[]
-  readonly terms: Array<readonly string[]>
 }
 
 /**
@@ -300,30 +357,6 @@ export function createHighlighter(options: HighlighterOptions): Highlighter {
   const analyzer = options.analyzer
   const maxChars = options.snippetChars ?? 320
   const words = createWordTerms(analyzer)
-  const scan = (text: string): Words => {
-    const out: Words = { starts: [], ends: [], lower: [], terms: [] }
-    forEachWord(text, (start, end) => {
-      const terms = words.ofRange(text, start, end)
-      out.starts.push(start)
-      out.ends.push(end)
-      out.lower.push(words.key)
-      out.terms.push(terms)
-    })
-    return out
-  }
-  const matched = (lower: string, terms: readonly string[], query: QueryTerms): boolean => {
-    for (const term of terms) {
-      if (query.terms.has(term)) {
-        return true
-      }
-    }
-    for (const prefix of query.prefixes) {
-      if (lower.startsWith(prefix)) {
-        return true
-      }
-    }
-    return false
-  }
   // the terms of the query asked last: a result page highlights each of its hits for one query
   let lastQuery: string | undefined
   let lastTerms: QueryTerms | undefined
@@ -350,8 +383,8 @@ export function createHighlighter(options: HighlighterOptions): Highlighter {
     highlight(text, terms) {
       const matches: Array<readonly [number, number]> = []
       forEachWord(text, (start, end) => {
-        const wordTerms = words.ofRange(text, start, end)
-        if (matched(words.key, wordTerms, terms)) {
+        words.ofRange(text, start, end)
+        if (words.matches(terms)) {
           matches.push([start, end])
         }
       })
@@ -362,9 +395,9 @@ export function createHighlighter(options: HighlighterOptions): Highlighter {
       if (text.length <= maxChars) {
         return this.highlight(text, terms)
       }
-      const all = scan(text)
-      // the matched words (indexes into `all`) and, for each, the ids of the query terms and
-      // prefixes it matches
+      // every word's offsets; the matched ones (indexes into `all`) with the ids of the query terms
+      // and prefixes each matches
+      const all: Words = { starts: [], ends: [] }
       const hits: number[] = []
       const hitKeys: number[][] = []
       const keyIds = new Map<string, number>()
@@ -376,12 +409,14 @@ export function createHighlighter(options: HighlighterOptions): Highlighter {
         }
         return id
       }
-      for (let w = 0; w < all.starts.length; w++) {
-        const lower = all.lower[w]!
-        const wordTerms = all.terms[w]!
-        if (!matched(lower, wordTerms, terms)) {
-          continue
+      forEachWord(text, (start, end) => {
+        const wordTerms = words.ofRange(text, start, end)
+        all.starts.push(start)
+        all.ends.push(end)
+        if (!words.matches(terms)) {
+          return
         }
+        const lower = words.key
         const keys: number[] = []
         for (const term of wordTerms) {
           if (terms.terms.has(term)) {
@@ -393,9 +428,9 @@ export function createHighlighter(options: HighlighterOptions): Highlighter {
             keys.push(idOf(`${prefix}*`))
           }
         }
-        hits.push(w)
+        hits.push(all.starts.length - 1)
         hitKeys.push(keys)
-      }
+      })
       // the window [from, from + maxChars) starting at a word, scored by distinct terms, then
       // matches; the hits inside a window are a run of `hits` (words are in order and disjoint)
       let best = { from: 0, distinct: -1, count: -1 }

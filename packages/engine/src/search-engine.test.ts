@@ -13,7 +13,7 @@ import { SOLR_SCHEMA_VERSION } from '@pubmatch/solr/internal'
 import { ingest, sampleIndex } from '../test/sample.ts'
 import { FORWARD_META_FILE, MESH_CACHE_FILE } from './corpus-data.ts'
 import { openFeedbackSessions } from './feedback.ts'
-import { engineInternals, openSearch, RESULT_WINDOW, type SearchEngine } from './search-engine.ts'
+import { engineInternals, openSearch, reopenSearch, RESULT_WINDOW, withModel, type SearchEngine } from './search-engine.ts'
 import { attachSolrBackend } from './solr-backend.ts'
 import { updateIndex } from './update-index.ts'
 
@@ -117,6 +117,29 @@ describe('openSearch over the bundled PubMed sample (692 MEDLINE citations, MeSH
     }
   })
 
+  it('keeps the records of the hits it shows, parsed, up to its record cache’s size, and shares them with a new model', async () => {
+    const small = await openSearch({ index: engine.indexDir, recordCache: 5 })
+    const { reader, records } = engineInternals(small)
+    const page = small.search('cell OR patients', { limit: 20 })
+    expect(page.hits).toHaveLength(20)
+    for (const hit of page.hits) {
+      expect(hit.document).toEqual(reader.stored(hit.docNumber))
+    }
+    expect(records.stats).toEqual({ hits: 0, misses: 20 })
+    expect(records.size).toBe(5)
+    // the last five are kept: shown again, they are the same objects, not read again
+    const again = small.search('cell OR patients', { offset: 15, limit: 5 })
+    expect(again.hits.map((hit) => hit.document)).toEqual(page.hits.slice(15).map((hit) => hit.document))
+    again.hits.forEach((hit, i) => expect(hit.document).toBe(page.hits[15 + i]!.document))
+    expect(records.stats).toEqual({ hits: 5, misses: 20 })
+    // another model (here none) over the same generation keeps the cache
+    expect(engineInternals(await withModel(small, {})).records).toBe(records)
+    const none = await openSearch({ index: engine.indexDir, recordCache: 0 })
+    none.search('cell OR patients', { limit: 20 })
+    expect(engineInternals(none).records.size).toBe(0)
+    await expect(openSearch({ index: engine.indexDir, recordCache: -1 })).rejects.toThrowError(expect.objectContaining({ code: 'INVALID_ARGUMENT' }))
+  })
+
   it('refuses a page beyond the result window', () => {
     expect(() => engine.search('cell', { offset: RESULT_WINDOW, limit: 10 })).toThrowError(/beyond the result window of 10000/)
   })
@@ -186,6 +209,16 @@ describe('what an engine derives from the corpus, kept beside the index (bundled
     const forwardMeta = JSON.parse(await readFile(join(index, FORWARD_META_FILE), 'utf8')) as { generation: number; docCount: number }
     const reopened = await openSearch({ index })
     expect(reopened.generation).toBeGreaterThan(first.generation)
+    // a swap to the new generation starts another record cache (document numbers are the new
+    // generation's), holding its records only
+    const swapped = await reopenSearch(first, {})
+    expect(swapped.generation).toBe(reopened.generation)
+    expect(engineInternals(swapped).records).not.toBe(engineInternals(first).records)
+    expect(first.document('9500320')).toBeUndefined()
+    expect(swapped.document('9500320')?.id).toBe('9500320')
+    for (const hit of swapped.search('neoplasms[mh] OR cell', { limit: 100 }).hits) {
+      expect(hit.document).toEqual(engineInternals(swapped).reader.stored(hit.docNumber))
+    }
     const corpusSegments = (JSON.parse(await readFile(join(corpus, MANIFEST_FILE), 'utf8')) as { segments: Array<{ file: string }> }).segments
     expect(forwardMeta).toMatchObject({ generation: reopened.generation, docCount: 89, corpusSegment: corpusSegments.at(-1)!.file })
     // the update extended the store (one article analysed); it equals one built from the whole corpus

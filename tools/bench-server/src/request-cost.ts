@@ -4,9 +4,10 @@
  * of 20 from the top 500 reranked by model A), the highlights of its hits, and the JSON of the
  * answer. Each `--engine` is the `dist/index.js` of a `@pubmatch/engine` build (default: this
  * checkout's); all are opened in this one process and every query runs through each in turn, so
- * two builds are compared interleaved, query by query, on the same machine state; their pages
- * must be the same (ids, ranks and scores; `tookMs` aside), or the run stops. The first round
- * warms up. Prints a Markdown table of per-request CPU (`process.cpuUsage`) and wall time.
+ * two builds are compared interleaved, query by query, on the same machine state; their answers
+ * must be the same JSON (ids, ranks, scores, records and highlights; `tookMs` aside), or the run stops. The first round
+ * warms up. `--record-cache N` opens every engine with `recordCache: N` (a build without the option
+ * ignores it). Prints a Markdown table of per-request CPU (`process.cpuUsage`) and wall time.
  */
 import { createRequire } from 'node:module'
 import { resolve } from 'node:path'
@@ -30,18 +31,19 @@ interface EngineModule {
 }
 
 /** One request's work: the page, its highlights, its JSON. */
-function request(engine: Engine, query: string): { page: Page; json: string } {
+function request(engine: Engine, query: string): { page: Page; hits: unknown[]; json: string } {
   const page = engine.search(query, { limit: 20 })
   const hits = page.hits.map((hit) => ({ ...hit, ...(engine.highlights(hit.document as never, query) as object) }))
   const json = JSON.stringify({ ...page, hits })
-  return { page, json }
+  return { page, hits, json }
 }
 
-const fingerprint = (page: Page): string => JSON.stringify([page.total, page.reranked, page.hits.map((h) => [h.id, h.rank, h.score])])
+/** The whole answer as JSON (records, highlights, both stages' scores, warnings), `tookMs` aside. */
+const fingerprint = (page: Page, hits: unknown[]): string => JSON.stringify({ ...page, tookMs: undefined, hits })
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { setup: { type: 'string' }, rounds: { type: 'string', default: '3' }, engine: { type: 'string', multiple: true } },
+    options: { setup: { type: 'string' }, rounds: { type: 'string', default: '3' }, engine: { type: 'string', multiple: true }, 'record-cache': { type: 'string' } },
   })
   const setup = readJsonFileSync(values.setup!, SETUP_RESULT)
   const modelA = setup.models.find((m) => m.name === 'A')!.dir
@@ -50,7 +52,8 @@ async function main(): Promise<void> {
   const engines: Engine[] = []
   for (const module of modules) {
     const mod = (await import(pathToFileURL(module).href)) as EngineModule
-    engines.push(await mod.openSearch({ index: setup.index, model: modelA, ranking: { match: setup.match } }))
+    const recordCache = values['record-cache'] === undefined ? {} : { recordCache: Number(values['record-cache']) }
+    engines.push(await mod.openSearch({ index: setup.index, model: modelA, ranking: { match: setup.match }, ...recordCache }))
   }
   const cpu = modules.map(() => [] as number[])
   const wall = modules.map(() => [] as number[])
@@ -62,14 +65,14 @@ async function main(): Promise<void> {
       engines.forEach((engine, e) => {
         const before = process.cpuUsage()
         const started = performance.now()
-        const { page } = request(engine, query)
+        const { page, hits } = request(engine, query)
         const ms = performance.now() - started
         const used = process.cpuUsage(before)
         if (round > 0) {
           cpu[e]!.push((used.user + used.system) / 1000)
           wall[e]!.push(ms)
         }
-        const seen = fingerprint(page)
+        const seen = fingerprint(page, hits)
         if (reference === undefined) {
           reference = seen
           if (round === 1 && page.reranked) {

@@ -61,6 +61,9 @@ const NO_YEAR: number = NEUTRAL_YEAR
 
 const IDF_CACHE_SIZE = 65_536
 
+/** The last index of the scanner's filter words (2,048 words of 32 bits: term ids modulo 2^16). */
+const FILTER_MASK = 2047
+
 const NON_ALPHANUMERIC = /[^\p{L}\p{N}\s]/gu
 
 /**
@@ -101,10 +104,48 @@ export function createFeatureExtractor(options: FeatureExtractorOptions): Featur
   const hasLanguages = reader.schema.sortedSetDocValues.includes('language')
   const pubtypeColumns = oneHotColumns(PUBLICATION_TYPES, COL.pubtypeFirst)
   const languageColumns = oneHotColumns(LANGUAGES, COL.languageFirst)
+  // the one-hot columns (publication types and languages) of each index document seen: an index
+  // into `columnSets`, plus one (0: not looked up yet); documents share the few distinct sets
+  const columnSetOf = new Int32Array(hasPubtypes || hasLanguages ? reader.maxDoc : 0)
+  const columnSets: Int32Array[] = []
+  const columnSetIds = new Map<string, number>()
+  const oneHot = (doc: number): Int32Array => {
+    const known = columnSetOf[doc]! - 1
+    if (known >= 0) {
+      return columnSets[known]!
+    }
+    const columns: number[] = []
+    if (hasPubtypes) {
+      collectOneHot(columns, pubtypeColumns, reader.sortedSetValues('pubtype', doc))
+    }
+    if (hasLanguages) {
+      collectOneHot(columns, languageColumns, reader.sortedSetValues('language', doc))
+    }
+    const key = columns.join(',')
+    let id = columnSetIds.get(key)
+    if (id === undefined) {
+      id = columnSets.length
+      columnSets.push(Int32Array.from(columns))
+      columnSetIds.set(key, id)
+    }
+    columnSetOf[doc] = id + 1
+    return columnSets[id]!
+  }
+  // a document number outside the index's (the reader would refuse it as before)
+  const uncachedOneHot = (doc: number): Int32Array => {
+    const columns: number[] = []
+    if (hasPubtypes) {
+      collectOneHot(columns, pubtypeColumns, reader.sortedSetValues('pubtype', doc))
+    }
+    if (hasLanguages) {
+      collectOneHot(columns, languageColumns, reader.sortedSetValues('language', doc))
+    }
+    return Int32Array.from(columns)
+  }
   const title = forward.field('title')
   const abstract = forward.field('abstract')
   const mesh = forward.field('mesh')
-  const { scan, pass, slot, reserve, spans } = createScanner(forward.termCount)
+  const { scan, pass, mark, unmark, reserve, spans } = createScanner(forward.termCount)
   const span = new Float64Array(19)
   // the forward document of each index document seen, plus one (0: not looked up yet), checked
   // against the hit's id before use: an array read instead of a look-up of the id's text
@@ -130,7 +171,7 @@ export function createFeatureExtractor(options: FeatureExtractorOptions): Featur
       const { count: nq, ids, idfTiab, idfTitle, idfAbstract } = queryTerms(query)
       for (let q = 0; q < nq; q++) {
         if (ids[q]! >= 0) {
-          slot[ids[q]!] = q
+          mark(ids[q]!, q)
         }
       }
       reserve(nq)
@@ -155,11 +196,11 @@ export function createFeatureExtractor(options: FeatureExtractorOptions): Featur
             data[o + COL.abstractClicks] = usage.abstractClicks(hit.id)
             data[o + COL.fullTextRequests] = usage.fullTextRequests(hit.id)
           }
-          if (hasPubtypes) {
-            setOneHot(data, o, pubtypeColumns, reader.sortedSetValues('pubtype', doc))
-          }
-          if (hasLanguages) {
-            setOneHot(data, o, languageColumns, reader.sortedSetValues('language', doc))
+          if (hasPubtypes || hasLanguages) {
+            const columns = doc >= 0 && doc < columnSetOf.length ? oneHot(doc) : uncachedOneHot(doc)
+            for (let c = 0; c < columns.length; c++) {
+              data[o + columns[c]!] = 1
+            }
           }
           data[o + COL.firstStageScore] = hit.score
           // Title (span positions 0 … titleLength − 1).
@@ -199,7 +240,7 @@ export function createFeatureExtractor(options: FeatureExtractorOptions): Featur
       } finally {
         for (let q = 0; q < nq; q++) {
           if (ids[q]! >= 0) {
-            slot[ids[q]!] = -1
+            unmark(ids[q]!)
           }
         }
       }
@@ -280,8 +321,10 @@ interface FieldPass {
  * synchronous, so one call at a time).
  */
 interface Scanner {
-  /** Per forward term id: its query term index while a query is extracted, else −1. */
-  readonly slot: Int32Array
+  /** Makes forward term `termId` the query's term `q` while a query is extracted. */
+  readonly mark: (termId: number, q: number) => void
+  /** Undoes {@link Scanner.mark} once the query is extracted. */
+  readonly unmark: (termId: number) => void
   /** The last scan's counts. */
   readonly pass: FieldPass
   /**
@@ -301,7 +344,10 @@ interface Scanner {
  * @param termCount - the forward store's distinct terms
  */
 function createScanner(termCount: number): Scanner {
+  // per forward term id: its query term index while a query is extracted, else −1
   const slot = new Int32Array(termCount).fill(-1)
+  // a bit per term id modulo 2^16, set for the query's terms: read first, it fits where `slot` does not
+  const filter = new Uint32Array(FILTER_MASK + 1)
   let seen = new Int32Array(16)
   let stamp = 0
   let matchPositions = new Int32Array(256)
@@ -317,48 +363,48 @@ function createScanner(termCount: number): Scanner {
     const terms = field.terms
     const flags = field.flags
     stamp++
-    pass.matches = 0
-    pass.covered = 0
-    pass.positionSum = 0
-    pass.idfA = 0
-    pass.idfB = 0
     if (stamp === 0x3fffffff) {
       seen.fill(0)
       stamp = 1
     }
+    // the counts are summed in locals, in token order as before (the same floating-point sums)
     let stops = 0
+    let matches = 0
+    let covered = 0
+    let positionSum = 0
+    let sumA = 0
+    let sumB = 0
     if (spanBase === 0) {
       spanCount = 0
     }
-    if (spanBase >= 0 && flagBuffer.length < spanBase + end - start) {
-      const grown = new Uint8Array(2 * (spanBase + end - start))
-      grown.set(flagBuffer.subarray(0, spanBase))
-      flagBuffer = grown
+    if (spanBase >= 0) {
+      if (flagBuffer.length < spanBase + end - start) {
+        const grown = new Uint8Array(2 * (spanBase + end - start))
+        grown.set(flagBuffer.subarray(0, spanBase))
+        flagBuffer = grown
+      }
+      flagBuffer.set(flags.subarray(start, end), spanBase)
     }
     for (let k = start; k < end; k++) {
-      const f = flags[k]!
-      if ((f & 1) !== 0) {
-        stops++
-      }
-      const i = k - start
-      if (spanBase >= 0) {
-        flagBuffer[spanBase + i] = f
-      }
+      stops += flags[k]! & 1
       const t = terms[k]!
-      if (t < 0) {
+      // most tokens are not query terms: a bit of `filter` (in the first-level cache) tells
+      // before the larger `slot` is read
+      if (t < 0 || (filter[(t >>> 5) & FILTER_MASK]! & (1 << (t & 31))) === 0) {
         continue
       }
       const q = slot[t]!
       if (q < 0) {
         continue
       }
-      pass.matches++
-      pass.positionSum += i
-      pass.idfA += idfA[q]!
-      pass.idfB += idfB[q]!
+      const i = k - start
+      matches++
+      positionSum += i
+      sumA += idfA[q]!
+      sumB += idfB[q]!
       if (seen[q] !== stamp) {
         seen[q] = stamp
-        pass.covered++
+        covered++
       }
       if (spanBase >= 0) {
         if (spanCount === matchPositions.length) {
@@ -374,11 +420,25 @@ function createScanner(termCount: number): Scanner {
         spanCount++
       }
     }
+    pass.matches = matches
+    pass.covered = covered
+    pass.positionSum = positionSum
+    pass.idfA = sumA
+    pass.idfB = sumB
     return stops
   }
 
   return {
-    slot,
+    mark: (termId, q) => {
+      slot[termId] = q
+      const word = (termId >>> 5) & FILTER_MASK
+      filter[word] = filter[word]! | (1 << (termId & 31))
+    },
+    unmark: (termId) => {
+      slot[termId] = -1
+      // every bit set belongs to a term of the query being undone
+      filter[(termId >>> 5) & FILTER_MASK] = 0
+    },
     pass,
     scan,
     reserve: (terms) => {
@@ -400,11 +460,12 @@ function oneHotColumns(values: readonly string[], first: number): Map<string, nu
   return map
 }
 
-function setOneHot(data: Float64Array, offset: number, columns: ReadonlyMap<string, number>, values: readonly string[]): void {
+/** Appends the one-hot columns of a document's values (those the registry lists) to `out`. */
+function collectOneHot(out: number[], columns: ReadonlyMap<string, number>, values: readonly string[]): void {
   for (const value of values) {
     const column = columns.get(value) ?? columns.get(value.toLowerCase())
     if (column !== undefined) {
-      data[offset + column] = 1
+      out.push(column)
     }
   }
 }

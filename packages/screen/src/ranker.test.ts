@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { emptyArticle, type Article } from '@pubmatch/core'
-import { buildFeatures } from './features.ts'
+import { buildFeatures, foldSingletons } from './features.ts'
 import { decision, fitLogistic } from './logistic.ts'
 import { createRanker } from './ranker.ts'
 import { recallCurveSvg, recallPoints, simulationHtml } from './report.ts'
@@ -40,9 +40,67 @@ describe('buildFeatures', () => {
     expect(buildFeatures([article('0', 'aspirin'), article('1', 'aspirin heparin'), article('2', 'heparin warfarin')], { minDf: 1, mesh: false, maxDf: 0.6 }).names).toEqual(['warfarin'])
     expect(buildFeatures([article('0', 'aspirin'), article('1', 'aspirin heparin'), article('2', 'warfarin')], { minDf: 1, mesh: false, maxDf: 0.7 }).names).toEqual(['aspirin', 'heparin', 'warfarin'])
   })
+  it('multiplies the MeSH features by meshWeight before normalising', () => {
+    // doc 0: "aspirin" (df 2) and mesh:stroke (df 2), equal idf; meshWeight 3 → (1, 3)/√10
+    const docs = [article('0', 'aspirin', ['Stroke']), article('1', 'aspirin', ['Stroke']), article('2', 'warfarin')]
+    const m = buildFeatures(docs, { minDf: 1, meshWeight: 3 })
+    expect(m.names).toEqual(['aspirin', 'mesh:stroke', 'warfarin'])
+    expect(m.rows[0]!.values[0]).toBeCloseTo(1 / Math.sqrt(10), 12)
+    expect(m.rows[0]!.values[1]).toBeCloseTo(3 / Math.sqrt(10), 12)
+    expect(() => buildFeatures(docs, { meshWeight: 0 })).toThrow(/meshWeight must be a positive number, got 0/)
+  })
   it('adds adjacent analysed terms as bigrams', () => {
     const m = buildFeatures([article('0', 'heart failure'), article('1', 'heart failure')], { bigrams: true })
     expect(m.names).toEqual(['failur', 'heart', 'heart failur'])
+  })
+})
+
+describe('foldSingletons', () => {
+  it("replaces each row's features of document frequency 1 by one feature of that row, worth their L2 norm", () => {
+    // features a b c d e; c and e only in row 0, d only in row 2; b in rows 1 and 2, a in 0 and 1
+    const matrix = {
+      names: ['a', 'b', 'c', 'd', 'e'],
+      rows: [
+        { indices: Int32Array.of(0, 2, 4), values: Float64Array.of(0.6, 0.48, 0.64) },
+        { indices: Int32Array.of(0, 1), values: Float64Array.of(0.8, 0.6) },
+        { indices: Int32Array.of(1, 3), values: Float64Array.of(0.28, 0.96) },
+      ],
+    }
+    const folded = foldSingletons(matrix)
+    expect(folded.features).toBe(5 + 3)
+    // row 0: a kept, c and e folded into feature 5 + 0 = 5 with √(0.48² + 0.64²) = 0.8
+    expect([...folded.rows[0]!.indices]).toEqual([0, 5])
+    expect(folded.rows[0]!.values[0]).toBe(0.6)
+    expect(folded.rows[0]!.values[1]).toBeCloseTo(0.8, 15)
+    // row 1 has no feature of its own: the same row
+    expect(folded.rows[1]).toBe(matrix.rows[1])
+    // row 2: d folded into feature 5 + 2 = 7 with 0.96
+    expect([...folded.rows[2]!.indices]).toEqual([1, 7])
+    expect([...folded.rows[2]!.values]).toEqual([0.28, 0.96])
+  })
+  it('changes no score of an L2-regularised fit, cold or warm-started', () => {
+    // real-looking rows: minDf 1 with bigrams, so most bigrams are a single record's
+    const titles = ['aspirin prevents stroke in elderly patients', 'aspirin and warfarin after stroke', 'rain forecast for the weekend', 'heavy rain and flooding forecast', 'aspirin dose trial in stroke units', 'football league results and rain', 'warfarin bleeding risk in elderly', 'stock prices fall after flooding']
+    const matrix = buildFeatures(titles.map((t, i) => article(String(i), t)), { minDf: 1, bigrams: true, mesh: false, stem: false, stopwords: false })
+    const folded = foldSingletons(matrix)
+    expect(folded.rows.reduce((n, r) => n + r.indices.length, 0)).toBeLessThan(matrix.rows.reduce((n, r) => n + r.indices.length, 0))
+    for (const loss of ['logistic', 'squared-hinge'] as const) {
+      const train = [0, 2, 3, 4]
+      const labels = [1, 0, 0, 1]
+      const plain = fitLogistic(train.map((i) => matrix.rows[i]!), labels, matrix.names.length, { loss, lambda: 0.05 })
+      const fold = fitLogistic(train.map((i) => folded.rows[i]!), labels, folded.features, { loss, lambda: 0.05 })
+      // one more decision, warm-started from each
+      const train2 = [...train, 6]
+      const labels2 = [...labels, 1]
+      const plain2 = fitLogistic(train2.map((i) => matrix.rows[i]!), labels2, matrix.names.length, { loss, lambda: 0.05, start: plain, iterations: 60 })
+      const fold2 = fitLogistic(train2.map((i) => folded.rows[i]!), labels2, folded.features, { loss, lambda: 0.05, start: fold, iterations: 60 })
+      for (let i = 0; i < titles.length; i++) {
+        expect(decision(fold, folded.rows[i]!)).toBeCloseTo(decision(plain, matrix.rows[i]!), 12)
+        expect(decision(fold2, folded.rows[i]!)).toBeCloseTo(decision(plain2, matrix.rows[i]!), 12)
+      }
+      // and the scores are not trivially equal: the trained rows score apart from the rest
+      expect(decision(plain2, matrix.rows[0]!)).not.toBeCloseTo(decision(plain2, matrix.rows[2]!), 3)
+    }
   })
 })
 
@@ -84,6 +142,22 @@ describe('fitLogistic', () => {
     expect(weighted.weights[1]).toBeCloseTo(-3 / 7, 6)
     expect(weighted.bias).toBeCloseTo(2 / 7, 6)
     expect(() => fitLogistic(rows, [1, 0], 2, { positiveShare: 1 })).toThrow(/positiveShare must be in \(0, 1\)/)
+  })
+  it('moves only the training rows\' features: a start model\'s other weights are kept as they were', () => {
+    const rows = [
+      { indices: Int32Array.of(0), values: Float64Array.of(1) },
+      { indices: Int32Array.of(2), values: Float64Array.of(1) },
+    ]
+    const start = { weights: Float64Array.of(0.1, 0.7, -0.2, 0.3), bias: 0 }
+    const model = fitLogistic(rows, [1, 0], 4, { start, lambda: 0.05, iterations: 2000 })
+    expect(model.weights[1]).toBe(0.7)
+    expect(model.weights[3]).toBe(0.3)
+    // features 0 and 2 reach the optimum of the hand-solved problem above (λ 0.05): w0 = −w2
+    expect(model.weights[0]).toBeCloseTo(-model.weights[2]!, 6)
+    expect(model.weights[0]! * 0.05).toBeCloseTo(0.5 / (1 + Math.exp(model.weights[0]!)), 6)
+    expect(start.weights[0]).toBe(0.1)
+    expect(() => fitLogistic(rows, [1, 0], 2)).toThrow(/feature id 2 out of range \(2 features\)/)
+    expect(() => fitLogistic(rows, [1, 0], 3, { start })).toThrow(/start model of 4 features for 3/)
   })
   it('needs both classes', () => {
     expect(() => fitLogistic([{ indices: Int32Array.of(0), values: Float64Array.of(1) }], [1], 1)).toThrow(/both classes/)

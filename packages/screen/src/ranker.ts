@@ -16,7 +16,7 @@
 import { biomedicalAnalyzer, type Analyzer } from '@pubmatch/analysis'
 import { abstractText, PubmatchError, type Article } from '@pubmatch/core'
 import { explicitFeedback, initialQueryVector, rerankScores, textCandidates, type CandidateSet, type FeedbackGrade, type QueryVector } from '@pubmatch/feedback'
-import { buildFeatures, type FeatureMatrix, type FeatureOptions } from './features.ts'
+import { buildFeatures, foldSingletons, type FeatureMatrix, type FeatureOptions, type FoldedRows } from './features.ts'
 import { decision, fitLogistic, type LogisticModel } from './logistic.ts'
 
 /** The rankers. */
@@ -113,7 +113,10 @@ export function createRanker(articles: readonly Article[], options: RankerOption
   if (matrix !== undefined && matrix.rows.length !== articles.length) {
     throw new PubmatchError('INVALID_ARGUMENT', `a feature matrix of ${matrix.rows.length} rows for ${articles.length} candidates`)
   }
-  const features = (): FeatureMatrix => matrix!
+  // the model is fitted on the rows with each record's own features folded into one: the same
+  // scores, fewer entries and features to go through (`foldSingletons`)
+  let folded: FoldedRows | undefined
+  const features = (): FoldedRows => (folded ??= foldSingletons(matrix!))
   // the question's vector needs the candidates' term statistics: built when first needed
   let questionVector: QueryVector | undefined
   const questionOf = (): QueryVector | undefined =>
@@ -141,7 +144,7 @@ export function createRanker(articles: readonly Article[], options: RankerOption
     }
     const base = options.lambda ?? 0.01
     const lambda = options.lambdaPerDecision === undefined ? base : Math.max(base, options.lambdaPerDecision / labels.length)
-    model = fitLogistic(rows, labels, features().names.length, {
+    model = fitLogistic(rows, labels, features().features, {
       lambda,
       ...(options.positiveShare === undefined ? {} : { positiveShare: options.positiveShare }),
       ...(options.loss === undefined ? {} : { loss: options.loss }),

@@ -6,6 +6,8 @@
  * (wall-clock and CPU time: on a loaded machine the CPU time is the figure to read)
  * a cold fit (a new ranker, as after a restart) and then warm retrains (one more decision each, as
  * in a session), median and max over `--repeats`. Noisy on a shared machine: the load is printed.
+ * `--config '<JSON>'` gives the ranker options (`features`, `lambda`, …) as `tune.js` takes them.
+ * The features are built once (as a project keeps them in `features.bin`) and given to each ranker.
  */
 import { loadavg } from 'node:os'
 import { join } from 'node:path'
@@ -13,7 +15,8 @@ import { performance } from 'node:perf_hooks'
 import { parseArgs } from 'node:util'
 import { machineDescription, markdownTable, sharedDataDir } from '@pubmatch/bench-kit'
 import type { FeedbackGradeLike } from './grade.ts'
-import { createRanker, listScreeningReviews, readScreeningReview, type RankerName, type ScreeningRecord } from '@pubmatch/screen'
+import { parseConfig } from './table.ts'
+import { buildFeatures, createRanker, listScreeningReviews, readScreeningReview, type RankerName, type ScreeningRecord } from '@pubmatch/screen'
 
 /** CPU milliseconds (user + system) of this process since `since`: less sensitive to other processes than the wall clock. */
 function cpuMs(since: NodeJS.CpuUsage): number {
@@ -27,8 +30,10 @@ async function main(): Promise<void> {
       candidates: { type: 'string', default: '5000' },
       repeats: { type: 'string', default: '5' },
       ranker: { type: 'string', default: 'logistic' },
+      config: { type: 'string', default: '{}' },
     },
   })
+  const config = parseConfig(values.config)
   const n = Number(values.candidates)
   const repeats = Number(values.repeats)
   const entries = (await listScreeningReviews(join(sharedDataDir(), 'screening'))).filter((e) => e.source === 'cohen2006')
@@ -45,8 +50,13 @@ async function main(): Promise<void> {
   }
   const rows: string[][] = []
   const t0 = performance.now()
-  createRanker(records.map((r) => r.article), { ranker: values.ranker as RankerName })
+  // the features are built once, as a project keeps them (features.bin); each ranker gets them
+  const matrix = buildFeatures(
+    records.map((r) => r.article),
+    { bigrams: true, ...config.features },
+  )
   const featureMs = performance.now() - t0
+  const options = { ...config, ranker: values.ranker as RankerName, matrix }
   for (const size of [10, 100, 500, 1000, 2000].filter((s) => s < n)) {
     const decisions = new Map<number, FeedbackGradeLike>()
     for (const i of order.slice(0, size)) {
@@ -61,7 +71,7 @@ async function main(): Promise<void> {
     const coldCpu: number[] = []
     const warmCpu: number[] = []
     for (let r = 0; r < repeats; r++) {
-      const ranker = createRanker(records.map((x) => x.article), { ranker: values.ranker as RankerName })
+      const ranker = createRanker(records.map((x) => x.article), options)
       let t = performance.now()
       let cpu = process.cpuUsage()
       ranker.score(decisions)
@@ -79,7 +89,7 @@ async function main(): Promise<void> {
     rows.push([String(size), median(cold).toFixed(0), median(coldCpu).toFixed(0), median(warm).toFixed(0), Math.max(...warm).toFixed(0), median(warmCpu).toFixed(0)])
   }
   const table = markdownTable(['decisions', 'cold fit median ms', 'cold fit CPU ms', 'warm retrain median ms', 'warm max ms', 'warm retrain CPU ms'], rows)
-  console.log(`${records.length} candidates (Cohen 2006, largest reviews first), ranker ${values.ranker}; creating the ranker (features) took ${featureMs.toFixed(0)} ms; ${machineDescription()}; load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`)
+  console.log(`${records.length} candidates (Cohen 2006, largest reviews first), ranker ${values.ranker}, options ${values.config}; building the features took ${featureMs.toFixed(0)} ms (${matrix.names.length} features); ${machineDescription()}; load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`)
   console.log(table)
 }
 

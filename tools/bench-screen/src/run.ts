@@ -18,7 +18,7 @@ import { parseArgs } from 'node:util'
 import { machineDescription, sharedDataDir } from '@pubmatch/bench-kit'
 import { abstractText, PubmatchError } from '@pubmatch/core'
 import { drawPriors, listScreeningReviews, readScreeningReview, screeningMetrics, simulateScreening, type RankerName, type ScreeningDataset } from '@pubmatch/screen'
-import { mean, table, type ReviewResult, type ToolRun } from './table.ts'
+import { mean, parseConfig, table, type ReviewResult, type ToolRun } from './table.ts'
 
 const ROOT = join(import.meta.dirname, '..')
 
@@ -101,12 +101,14 @@ async function main(): Promise<void> {
       'asreview-cache': { type: 'string', default: join(ROOT, 'results', 'asreview-cache') },
       'pubmatch-cache': { type: 'string' },
       'cached-only': { type: 'boolean', default: false },
+      config: { type: 'string' },
       out: { type: 'string', default: join(ROOT, 'results') },
     },
   })
   if (!values['skip-asreview'] && !existsSync(values.python)) {
     throw new PubmatchError('NOT_FOUND', `no ASReview environment at ${values.python}: run tools/bench-screen/setup-venv.sh first (or --skip-asreview)`)
   }
+  const config = values.config === undefined ? undefined : parseConfig(values.config)
   const seeds = values.seeds.split(',').map(Number)
   const wanted = values.reviews.split(',')
   const entries = (await listScreeningReviews(join(sharedDataDir(), 'screening'))).filter((e) => values.reviews === 'all' || wanted.includes(e.name))
@@ -131,13 +133,14 @@ async function main(): Promise<void> {
     for (const { seed, priors } of values['skip-pubmatch'] ? [] : runs) {
       // with --pubmatch-cache, a run saved there by another process (same records, priors, ranker) is read back
       const file = values['pubmatch-cache'] === undefined ? undefined : join(values['pubmatch-cache'], `${dataset.name}-${seed}.json`)
-      const what = { ranker: values.ranker, bigrams: !values['no-bigrams'], priors, records: truth.length }
+      const what = { ranker: values.ranker, bigrams: !values['no-bigrams'], ...(config === undefined ? {} : { config }), priors, records: truth.length }
       const saved = file !== undefined && existsSync(file) ? (JSON.parse(await readFile(file, 'utf8')) as typeof what & { order: number[]; msPerDecision: number }) : undefined
-      if (saved && JSON.stringify({ ranker: saved.ranker, bigrams: saved.bigrams, priors: saved.priors, records: saved.records }) === JSON.stringify(what)) {
+      if (saved && JSON.stringify({ ranker: saved.ranker, bigrams: saved.bigrams, ...(saved.config === undefined ? {} : { config: saved.config }), priors: saved.priors, records: saved.records }) === JSON.stringify(what)) {
         pubmatch.push({ metrics: screeningMetrics(saved.order.map((i) => truth[i]!), truth.length - priors.length), msPerDecision: saved.msPerDecision, order: saved.order })
         continue
       }
-      const result = simulateScreening(dataset, { seed, priors, ranker: values.ranker as RankerName, features: { bigrams: !values['no-bigrams'] } })
+      const options = config ?? {}
+      const result = simulateScreening(dataset, { ...options, seed, priors, ranker: values.ranker as RankerName, features: { bigrams: !values['no-bigrams'], ...options.features } })
       const run = { metrics: result.metrics, msPerDecision: mean(result.retrainMs), order: result.order }
       pubmatch.push(run)
       if (file !== undefined) {
@@ -162,16 +165,20 @@ async function main(): Promise<void> {
     console.log(last)
   }
   const summary = [
-    `Command: \`pnpm --filter @pubmatch/bench-screen bench -- --reviews ${values.reviews} --seeds ${values.seeds} --ranker ${values.ranker}${values['pubmatch-cache'] === undefined ? '' : ` --pubmatch-cache ${values['pubmatch-cache']}`}${values['cached-only'] ? ' --cached-only' : ''}\``,
+    `Command: \`pnpm --filter @pubmatch/bench-screen bench -- --reviews ${values.reviews} --seeds ${values.seeds} --ranker ${values.ranker}${values['pubmatch-cache'] === undefined ? '' : ` --pubmatch-cache ${values['pubmatch-cache']}`}${values['cached-only'] ? ' --cached-only' : ''}${values.config === undefined ? '' : ` --config '${values.config}'`}\``,
     `Started ${started.toISOString()}, ${machineDescription()}; ASReview LAB ${version || '(skipped)'} (ELAS u4), pubmatch ranker \`${values.ranker}\`; seeds ${values.seeds}, each review's priors drawn once per seed and given to both tools; metrics: asreview-insights' definitions, priors excluded; per-review figures are the means over the seeds.`,
     '',
     values['skip-asreview'] ? 'ASReview skipped.' : table(results),
     ...(incomplete.length > 0 ? ['', `Not in the table (--cached-only, some runs not saved): ${incomplete.join(', ')}.`] : []),
   ].join('\n')
+  console.log(summary)
+  if (values['skip-asreview']) {
+    // no table to record: the runs are in --pubmatch-cache and results/runs
+    return
+  }
   const file = join(ROOT, 'RESULTS.md')
   const previous = await readFile(file, 'utf8').catch(() => '# Screening benchmark results\n')
   await writeFile(file, `${previous.trimEnd()}\n\n## ${values.reviews === 'all' ? 'all reviews' : values.reviews} (${started.toISOString().slice(0, 16)}Z)\n\n${summary}\n`)
-  console.log(summary)
 }
 
 await main()

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { ScreeningMetrics } from '@pubmatch/screen'
-import { recordedColumn, table, type ToolRun } from './table.ts'
+import { parseConfig, recordedColumn, table, type ToolRun } from './table.ts'
 
 const run = (wss95: number, recallAt10: number, atdShare: number, msPerDecision: number): ToolRun => ({
   metrics: { records: 10, relevant: 2, wss95, wss100: 0, recallAt10, recallAt25: 0, toRecall95: 0, toRecall100: 0, atd: 0, atdShare } satisfies ScreeningMetrics,
@@ -34,5 +34,14 @@ describe('recordedColumn', () => {
   it('names a missing heading or column', () => {
     expect(() => recordedColumn(md, 'none', 'WSS@95 ASReview')).toThrow(/no heading "none"/)
     expect(() => recordedColumn(md, 'all reviews (T)', 'ATD')).toThrow(/no column "ATD"/)
+  })
+})
+
+describe('parseConfig', () => {
+  it('reads a JSON object of simulation options and names what is wrong', () => {
+    expect(parseConfig('{"features":{"minDf":1},"lambda":0.02}')).toEqual({ features: { minDf: 1 }, lambda: 0.02 })
+    expect(() => parseConfig('{minDf: 1}')).toThrow(/--config is not JSON: \{minDf: 1\}/)
+    expect(() => parseConfig('[1]')).toThrow(/must be a JSON object/)
+    expect(() => parseConfig('{"features":true}')).toThrow(/"features" must be an object, got true/)
   })
 })

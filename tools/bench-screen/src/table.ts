@@ -5,7 +5,7 @@
  */
 import { markdownTable } from '@pubmatch/bench-kit'
 import { PubmatchError } from '@pubmatch/core'
-import type { ScreeningMetrics } from '@pubmatch/screen'
+import type { ScreeningMetrics, SimulationOptions } from '@pubmatch/screen'
 
 /** One tool's run of one review and seed. */
 export interface ToolRun {
@@ -97,4 +97,26 @@ export function recordedColumn(markdown: string, heading: string, column: string
     }
   }
   return out
+}
+
+/**
+ * Simulation options given as JSON on a command line (`--config '{"features":{"minDf":1}}'`).
+ * @param text - the JSON text of an object
+ * @throws PubmatchError `INVALID_ARGUMENT` when it is not JSON or not an object, naming the text
+ */
+export function parseConfig(text: string): SimulationOptions {
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch (error) {
+    throw new PubmatchError('INVALID_ARGUMENT', `--config is not JSON: ${text}`, { cause: error })
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new PubmatchError('INVALID_ARGUMENT', `--config must be a JSON object of simulation options, got ${text}`)
+  }
+  const features = (value as { features?: unknown }).features
+  if (features !== undefined && (typeof features !== 'object' || features === null || Array.isArray(features))) {
+    throw new PubmatchError('INVALID_ARGUMENT', `--config's "features" must be an object, got ${JSON.stringify(features)}`)
+  }
+  return value
 }

@@ -9,8 +9,8 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { sharedDataDir } from '@pubmatch/bench-kit'
-import { drawPriors, listScreeningReviews, readScreeningReview, screeningMetrics, simulateScreening, type SimulationOptions } from '@pubmatch/screen'
-import { mean } from './table.ts'
+import { drawPriors, listScreeningReviews, readScreeningReview, screeningMetrics, simulateScreening } from '@pubmatch/screen'
+import { mean, parseConfig } from './table.ts'
 
 const ROOT = join(import.meta.dirname, '..')
 
@@ -23,7 +23,7 @@ async function main(): Promise<void> {
       label: { type: 'string', default: 'default' },
     },
   })
-  const config = JSON.parse(values.config) as SimulationOptions
+  const config = parseConfig(values.config)
   const seeds = values.seeds.split(',').map(Number)
   const wanted = values.reviews.split(',')
   const entries = (await listScreeningReviews(join(sharedDataDir(), 'screening'))).filter((e) => values.reviews === 'all' || wanted.includes(e.name))

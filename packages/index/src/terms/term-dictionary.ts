@@ -108,6 +108,8 @@ export class TermDictionary {
   private readonly offsetsAt: number
   private readonly entriesAt: number
   private readonly withPositions: boolean
+  /** The lookups' reader over `bytes` (one per dictionary: lookups are synchronous). */
+  private readonly reader: ByteReader
 
   /**
    * @param bytes - the whole `.tdx` file
@@ -121,6 +123,7 @@ export class TermDictionary {
     this.blockCount = readU32(bytes, offset + 4)
     this.offsetsAt = offset + 8
     this.entriesAt = this.offsetsAt + 4 * this.blockCount
+    this.reader = new ByteReader(bytes)
   }
 
   /**
@@ -138,21 +141,21 @@ export class TermDictionary {
     }
     const target = lookupTarget
     const targetLength = textEncoder.encodeInto(term, target).written
+    const reader = this.reader
     // the last block whose first term is ≤ target
     let lo = 0
     let hi = this.blockCount - 1
     let block = -1
     while (lo <= hi) {
       const mid = (lo + hi) >>> 1
-      let pos = this.blockAt(mid)
-      pos = skipVint(bytes, pos)
+      reader.pos = this.blockAt(mid)
+      reader.vint()
       if (this.withPositions) {
-        pos = skipVint(bytes, pos)
+        reader.vint()
       }
-      pos = skipVint(bytes, pos) // shared prefix: 0
-      const length = readVint(bytes, pos)
-      pos = vintEnd
-      if (compareBytes(bytes, pos, length, target, targetLength) <= 0) {
+      reader.vint() // shared prefix: 0
+      const length = reader.vint()
+      if (compareBytes(bytes, reader.pos, length, target, targetLength) <= 0) {
         block = mid
         lo = mid + 1
       } else {
@@ -163,35 +166,29 @@ export class TermDictionary {
       return null
     }
     // scan the block's front-coded terms, rebuilding each in a scratch array
-    let pos = this.blockAt(block)
-    let postingsOffset = readVint(bytes, pos)
-    pos = vintEnd
-    let positionsOffset = 0
-    if (this.withPositions) {
-      positionsOffset = readVint(bytes, pos)
-      pos = vintEnd
-    }
+    reader.pos = this.blockAt(block)
+    let postingsOffset = reader.vint()
+    let positionsOffset = this.withPositions ? reader.vint() : 0
     const end = Math.min(this.termCount - block * TERMS_PER_BLOCK, TERMS_PER_BLOCK)
     let current = lookupTerm
     for (let i = 0; i < end; i++) {
-      const shared = readVint(bytes, pos)
-      const suffix = readVint(bytes, vintEnd)
-      pos = vintEnd
+      const shared = reader.vint()
+      const suffix = reader.vint()
       const length = shared + suffix
       if (current.length < length) {
         const grown = new Uint8Array(length * 2)
         grown.set(current.subarray(0, shared))
         current = lookupTerm = grown
       }
+      const pos = reader.pos
       for (let j = 0; j < suffix; j++) {
         current[shared + j] = bytes[pos + j]!
       }
-      pos += suffix
-      const docFreq = readVint(bytes, pos)
-      const extraFreq = readVint(bytes, vintEnd)
-      const postingsLength = readVint(bytes, vintEnd)
-      const positionsLength = this.withPositions ? readVint(bytes, vintEnd) : 0
-      pos = vintEnd
+      reader.pos = pos + suffix
+      const docFreq = reader.vint()
+      const extraFreq = reader.vint()
+      const postingsLength = reader.vint()
+      const positionsLength = this.withPositions ? reader.vint() : 0
       const c = compareBytes(current, 0, length, target, targetLength)
       if (c === 0) {
         return { docFreq, totalTermFreq: docFreq + extraFreq, postingsOffset, postingsLength, positionsOffset, positionsLength }
@@ -278,32 +275,6 @@ const textEncoder = new TextEncoder()
 /** The looked-up term's UTF-8 bytes, and the block's term being rebuilt (lookups are synchronous). */
 let lookupTarget = new Uint8Array(256)
 let lookupTerm = new Uint8Array(256)
-/** Where the last {@link readVint} ended. */
-let vintEnd = 0
-
-/** The unsigned LEB128 integer at `pos` (as `ByteReader.vint`); sets {@link vintEnd}. */
-function readVint(bytes: Uint8Array, pos: number): number {
-  let byte = bytes[pos++] ?? 0
-  let value = byte & 0x7f
-  if (byte >= 0x80) {
-    let shift = 7
-    do {
-      byte = bytes[pos++] ?? 0
-      value += shift < 28 ? (byte & 0x7f) << shift : (byte & 0x7f) * 2 ** shift
-      shift += 7
-    } while (byte >= 0x80)
-  }
-  vintEnd = pos
-  return value
-}
-
-/** Where the unsigned LEB128 integer at `pos` ends. */
-function skipVint(bytes: Uint8Array, pos: number): number {
-  while ((bytes[pos++] ?? 0) >= 0x80) {
-    // continuation byte
-  }
-  return pos
-}
 
 /** `a[aStart … aStart + aLength)` against `b[0 … bLength)` in byte order: < 0, 0 or > 0. */
 function compareBytes(a: Uint8Array, aStart: number, aLength: number, b: Uint8Array, bLength: number): number {
